@@ -1,0 +1,2 @@
+//! Fixtures shared by the criterion benches in `benches/benches/` and by `cargo xtask bench`.
+#![deny(missing_docs)]

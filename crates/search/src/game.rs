@@ -1,0 +1,156 @@
+//! The game contract every game implements, and the evaluator contract.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use smallvec::SmallVec;
+
+/// Index of a player: `0..players()`. What each index means is the game's business
+/// (each game crate documents its order and letters).
+pub type Player = usize;
+
+/// The most players any game may have.
+pub const MAX_PLAYERS: usize = 3;
+
+/// A list of moves, on the stack for every game of this workspace.
+pub type MoveList<M> = SmallVec<[M; 128]>;
+
+/// One heuristic value per player, indexed by [`Player`]; entries past `players()` are ignored.
+pub type Scores = [i32; MAX_PLAYERS];
+
+/// Largest magnitude an [`Evaluator`] may return; terminal scores lie beyond it.
+pub const MAX_EVAL: i32 = 100_000;
+
+/// Why a drawn game was drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawKind {
+    /// A position occurred as often as the game's repetition rule allows.
+    Repetition,
+    /// A turn or move limit was reached with no winner.
+    TurnLimit,
+    /// A score comparison at the end found equal scores.
+    Score,
+}
+
+/// How a finished game ended.
+///
+/// Each player's payoff follows from this by [`Outcome::utility`], so zero-sum two-player
+/// games, three-player games and non-zero-sum games (both win, both lose) share one type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This player won; everybody else lost.
+    Win(Player),
+    /// Nobody won.
+    Draw(DrawKind),
+    /// Every player won (Chaos Clock).
+    BothWin,
+    /// Every player lost (Chaos Clock).
+    BothLose,
+}
+
+impl Outcome {
+    /// Utility of the outcome for `player`, ordered as every player prefers:
+    /// own win (2) > both win (1) > draw (0) > both lose (−1) > own loss (−2).
+    pub fn utility(self, player: Player) -> i32 {
+        match self {
+            Outcome::Win(w) if w == player => 2,
+            Outcome::Win(_) => -2,
+            Outcome::Draw(_) => 0,
+            Outcome::BothWin => 1,
+            Outcome::BothLose => -1,
+        }
+    }
+}
+
+/// The rules of a game, as the search engine sees them.
+///
+/// Modelled on OpenSpiel's game contracts:
+/// - [`legal_moves`](Game::legal_moves) lists every legal move in a fixed, deterministic order, and
+///   a position whose [`outcome`](Game::outcome) is `None` has at least one (a forced pass is a move);
+/// - [`play`](Game::play) is copy-make friendly: positions are small `Clone` values;
+/// - turns need not alternate: [`to_move`](Game::to_move) may name the same player twice in a row;
+/// - [`key`](Game::key) is a 64-bit Zobrist key, updated incrementally by `play`, equal to
+///   [`recompute_key`](Game::recompute_key) at all times.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move. Small and `Copy`; its notation lives in the game crate.
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+
+    /// Number of players: 2 or 3.
+    fn players(&self) -> usize;
+
+    /// The player to move.
+    fn to_move(&self) -> Player;
+
+    /// Appends every legal move to `out`, in a fixed order; nothing when the game is over.
+    fn legal_moves(&self, out: &mut MoveList<Self::Move>);
+
+    /// Plays a legal move. Behaviour for an illegal move is unspecified (it must not be
+    /// unsafe); check with [`why_illegal`](Game::why_illegal) first when the move comes from outside.
+    fn play(&mut self, mv: Self::Move);
+
+    /// `None` while the game goes on, else how it ended by the position alone
+    /// (history rules such as repetition are applied by [`crate::Record`] and the search).
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Zobrist key of everything that decides this position's value (including counters
+    /// such as a move limit where they matter), maintained incrementally.
+    fn key(&self) -> u64;
+
+    /// The key computed from scratch; tests check it equals [`key`](Game::key).
+    fn recompute_key(&self) -> u64;
+
+    /// Key of the position as the game's repetition rule sees it (for example without move
+    /// counters). Defaults to [`key`](Game::key).
+    fn repetition_key(&self) -> u64 {
+        self.key()
+    }
+
+    /// The repetition rule: the number of occurrences of one [`repetition_key`](Game::repetition_key)
+    /// that ends the game, and the outcome then. `None`: no such rule.
+    fn repetition_rule(&self) -> Option<(u32, Outcome)> {
+        None
+    }
+
+    /// `None` if `mv` is legal here, else the reason it is not, in words for a person.
+    fn why_illegal(&self, mv: Self::Move) -> Option<String> {
+        if self.outcome().is_some() {
+            return Some("the game is over".to_string());
+        }
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        if moves.contains(&mv) {
+            None
+        } else {
+            Some("not a legal move in this position".to_string())
+        }
+    }
+
+    /// Moves that quiescence search should still try at the horizon (captures and the like).
+    /// The default, none, makes the horizon's value the static evaluation.
+    fn noisy_moves(&self, _out: &mut MoveList<Self::Move>) {}
+}
+
+/// A static evaluation, separate from the rules so that users can plug in their own.
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// A heuristic value for each player, each from that player's own point of view, with
+    /// magnitudes at most [`MAX_EVAL`]. For a two-player zero-sum game return `[v, -v, 0]`.
+    fn evaluate(&self, game: &G) -> Scores;
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
+    fn evaluate(&self, game: &G) -> Scores {
+        (**self).evaluate(game)
+    }
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for std::sync::Arc<E> {
+    fn evaluate(&self, game: &G) -> Scores {
+        (**self).evaluate(game)
+    }
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
+    fn evaluate(&self, game: &G) -> Scores {
+        (**self).evaluate(game)
+    }
+}
