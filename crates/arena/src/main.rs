@@ -1,0 +1,6 @@
+//! The `arena` program (work in progress).
+
+fn main() {
+    eprintln!("arena: not built yet");
+    std::process::exit(2);
+}
