@@ -125,6 +125,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         }
     }
 
+    /// Passes the turn to the next player without a move, as best-reply search needs for the
+    /// opponents that do not reply. Returns `false`, changing nothing, where the game cannot
+    /// (the default); best-reply search then treats every opponent layer as in paranoid search.
+    fn skip_turn(&mut self) -> bool {
+        false
+    }
+
     /// Moves that quiescence search should still try at the horizon (captures and the like).
     /// The default, none, makes the horizon's value the static evaluation.
     fn noisy_moves(&self, _out: &mut MoveList<Self::Move>) {}
