@@ -1,0 +1,195 @@
+"""A COMP30024 (2019) Chexers agent that plays with the `arena` engine.
+
+The course referee imports this package and uses its ``Player`` class:
+
+    player = Player("red")          # or "green", "blue"
+    action = player.action()        # ("MOVE", ((q1, r1), (q2, r2))), ("JUMP", ...),
+                                    # ("EXIT", (q, r)) or ("PASS", None)
+    player.update("red", action)    # called for every player's action, its own included
+
+Each ``action()`` sends the game so far to ``arena engine chexers`` (a UCI-shaped text
+protocol on the engine's stdin/stdout) and returns the engine's ``bestmove``.
+
+Configuration, by environment variable:
+
+* ``ARENA``: path of the ``arena`` binary. Otherwise ``arena`` on ``PATH``, otherwise
+  ``target/release/arena`` in the repository that holds this package.
+* ``ARENA_MOVETIME_MS``: thinking time per action in milliseconds (default 100).
+* ``ARENA_THREADS``: engine threads (default 1).
+* ``ARENA_ENGINE``: an engine specification passed as ``--engine`` (see ``arena match --help``).
+* ``ARENA_DEBUG``: if set, the engine's stderr is shown and the protocol is echoed to stderr.
+
+Standard library only.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+__all__ = ["Player", "find_arena", "to_notation", "from_notation", "EngineError"]
+
+_COLOURS = ("red", "green", "blue")
+
+
+class EngineError(RuntimeError):
+    """The engine could not be started, died, or answered with an error."""
+
+
+def find_arena():
+    """Path of the ``arena`` binary: $ARENA, else ``arena`` on PATH, else the repository's
+    ``target/release/arena``."""
+    env = os.environ.get("ARENA")
+    if env:
+        return env
+    on_path = shutil.which("arena")
+    if on_path:
+        return on_path
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    return os.path.join(repo, "target", "release", "arena")
+
+
+def to_notation(action):
+    """The referee's action tuple as the engine's text: ``("MOVE", ((-3, 1), (-2, 0)))`` ->
+    ``"MOVE -3 1 -2 0"``."""
+    kind, args = action
+    if kind == "PASS":
+        return "PASS"
+    if kind == "EXIT":
+        q, r = args
+        return "EXIT %d %d" % (q, r)
+    if kind in ("MOVE", "JUMP"):
+        (q1, r1), (q2, r2) = args
+        return "%s %d %d %d %d" % (kind, q1, r1, q2, r2)
+    raise ValueError("unknown action %r" % (action,))
+
+
+def from_notation(text):
+    """The engine's text as the referee's action tuple: ``"EXIT 3 0"`` -> ``("EXIT", (3, 0))``."""
+    words = text.split()
+    if not words:
+        raise ValueError("empty action")
+    kind, nums = words[0], [int(w) for w in words[1:]]
+    if kind == "PASS" and not nums:
+        return ("PASS", None)
+    if kind == "EXIT" and len(nums) == 2:
+        return ("EXIT", (nums[0], nums[1]))
+    if kind in ("MOVE", "JUMP") and len(nums) == 4:
+        return (kind, ((nums[0], nums[1]), (nums[2], nums[3])))
+    raise ValueError("not an action: %r" % text)
+
+
+class _Engine:
+    """One ``arena engine chexers`` process and its line protocol."""
+
+    def __init__(self, path, threads, spec, debug):
+        cmd = [path, "engine", "chexers", "--threads", str(threads)]
+        if spec:
+            cmd += ["--engine", spec]
+        self.debug = debug
+        try:
+            self.proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=None if debug else subprocess.DEVNULL,
+                universal_newlines=True,
+                bufsize=1,
+            )
+        except OSError as e:
+            raise EngineError(
+                "cannot start %r (%s); set ARENA to the arena binary or build it with "
+                "`cargo build --release -p arena`" % (path, e)
+            )
+        self.send("uci")
+        self.wait_for("uciok")
+        self.send("isready")
+        self.wait_for("readyok")
+
+    def send(self, line):
+        if self.debug:
+            print(">> " + line, file=sys.stderr)
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError) as e:
+            raise EngineError("the engine is not running (%s)" % e)
+
+    def read(self):
+        line = self.proc.stdout.readline()
+        if line == "":
+            raise EngineError("the engine closed its output (exit code %s)" % self.proc.poll())
+        line = line.rstrip("\r\n")
+        if self.debug:
+            print("<< " + line, file=sys.stderr)
+        return line
+
+    def wait_for(self, word):
+        """Reads lines until one starts with ``word``; returns it. An error report raises."""
+        while True:
+            line = self.read()
+            if line.startswith("info string error"):
+                raise EngineError(line[len("info string "):])
+            if line == word or line.startswith(word + " "):
+                return line
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.send("quit")
+                self.proc.stdin.close()
+                self.proc.wait(timeout=5)
+            except Exception:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Player:
+    """A Chexers player for the COMP30024 referee, backed by the ``arena`` engine."""
+
+    def __init__(self, colour):
+        if colour not in _COLOURS:
+            raise ValueError("colour must be one of %s, not %r" % (", ".join(_COLOURS), colour))
+        self.colour = colour
+        self.moves = []  # every action so far, in the engine's notation
+        self.movetime_ms = int(os.environ.get("ARENA_MOVETIME_MS", "100"))
+        self.engine = _Engine(
+            find_arena(),
+            int(os.environ.get("ARENA_THREADS", "1")),
+            os.environ.get("ARENA_ENGINE"),
+            bool(os.environ.get("ARENA_DEBUG")),
+        )
+        self.engine.send("newgame")
+
+    def action(self):
+        """This player's next action, as the referee expects it."""
+        engine = self.engine
+        command = "position startpos"
+        if self.moves:
+            command += " moves " + " ".join(self.moves)
+        engine.send(command)
+        engine.send("isready")
+        engine.wait_for("readyok")  # surfaces an `info string error` about the position
+        engine.send("go movetime %d" % self.movetime_ms)
+        line = engine.wait_for("bestmove")
+        best = line[len("bestmove"):].strip()
+        if best == "none" or not best:
+            raise EngineError("the engine sees no move (is the game over?)")
+        return from_notation(best)
+
+    def update(self, colour, action):
+        """Records an action of any player (this one included)."""
+        self.moves.append(to_notation(action))
+
+    def close(self):
+        """Stops the engine process (also done at garbage collection)."""
+        engine = getattr(self, "engine", None)
+        if engine is not None:
+            engine.close()
+            self.engine = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass

@@ -1,0 +1,82 @@
+"""Plays a few turns of Chexers with three arena_player.Player agents through a minimal
+referee loop, checking every action against `arena moves chexers POSITION`.
+
+Run: python3 integrations/comp30024/test_player.py   (ARENA=path/to/arena to pick the binary)
+"""
+
+import os
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from arena_player import Player, find_arena, from_notation, to_notation  # noqa: E402
+
+START = "gggg/...../....../r.....b/r....b/r...b/r..b r 0,0,0 0"
+TURNS = 10
+
+
+def arena(*args):
+    out = subprocess.run(
+        [find_arena()] + list(args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        universal_newlines=True,
+        timeout=60,
+    )
+    if out.returncode != 0:
+        raise AssertionError("arena %s failed: %s" % (" ".join(args), out.stderr))
+    return out.stdout.splitlines()
+
+
+class NotationTest(unittest.TestCase):
+    def test_round_trip(self):
+        for text, action in [
+            ("MOVE -3 1 -2 0", ("MOVE", ((-3, 1), (-2, 0)))),
+            ("JUMP 0 -3 -2 -1", ("JUMP", ((0, -3), (-2, -1)))),
+            ("EXIT 3 0", ("EXIT", (3, 0))),
+            ("PASS", ("PASS", None)),
+        ]:
+            self.assertEqual(from_notation(text), action)
+            self.assertEqual(to_notation(action), text)
+        with self.assertRaises(ValueError):
+            from_notation("EXIT 3")
+
+
+class RefereeLoopTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        path = find_arena()
+        if not os.path.exists(path):
+            if os.environ.get("ARENA"):
+                raise AssertionError("ARENA=%s does not exist" % path)
+            raise unittest.SkipTest("no arena binary (set ARENA or build target/release/arena)")
+
+    def test_three_players_play_legal_actions(self):
+        os.environ.setdefault("ARENA_MOVETIME_MS", "50")
+        players = {c: Player(c) for c in ("red", "green", "blue")}
+        try:
+            position = START
+            for turn in range(TURNS):
+                colour = ("red", "green", "blue")[turn % 3]
+                action = players[colour].action()
+                self.assertIsInstance(action, tuple)
+                self.assertEqual(len(action), 2)
+                text = to_notation(action)
+                legal = arena("moves", "chexers", position)
+                self.assertIn(text, legal, "turn %d, %s in %s" % (turn, colour, position))
+                lines = arena("apply", "chexers", position, text)
+                position = lines[0]
+                for p in players.values():
+                    p.update(colour, action)
+                if len(lines) > 1:  # "result: ..." (not expected within 10 turns)
+                    break
+            self.assertTrue(position.endswith(" %d" % TURNS), position)
+        finally:
+            for p in players.values():
+                p.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
