@@ -1,4 +1,96 @@
-//! The game throne (work in progress).
+//! Throne: a race to the throne on a hexagonal board of 91 cells, with prisoners taken by
+//! sandwiching, after the rule sheet of an AI-agents contest (`shared/rules/throne.md` is the
+//! rule; this crate follows it exactly).
+//!
+//! - [`Position`] holds the board, the side to move, the plies played and both sides'
+//!   Ptrap/Qtrap counters; it implements [`search::Game`] (two players: 0 = Black `b`, who
+//!   moves first, and 1 = White `w`).
+//! - [`Move`] is a step or a release, `q,r>q,r`, or `pass`.
+//! - [`DefaultEval`] evaluates for the engine; [`engine_config`] is the recommended setting;
+//!   [`players::Greedy`] is a one-ply sparring partner.
+//!
+//! ```
+//! use throne::search::Game;
+//! use throne::{Move, Position};
+//!
+//! let start = Position::start();
+//! assert_eq!(
+//!     start.to_string(),
+//!     "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb b 0 0 0 0 0"
+//! );
+//! let mv: Move = "0,5>1,4".parse().unwrap();
+//! assert!(start.why_illegal(mv).is_none());
+//! let mut p = start.clone();
+//! p.play(mv);
+//! assert_eq!(p.ply(), 1);
+//! assert_eq!(p.to_move(), 1);
+//! let round_trip: Position = p.to_string().parse().unwrap();
+//! assert_eq!(round_trip, p);
+//! ```
+//!
+//! # Rules in brief
+//! Pieces step to an empty adjacent cell one ring further in or on the same ring; only a queen
+//! enters the throne. A piece with enemy pieces on both sides along an axis stands imprisoned;
+//! the move that completes such a sandwich adds to the mover's Ptrap (soldier) or Qtrap
+//! (queen). A player with prisoners must release them, the queen first, one per turn: a
+//! soldier to an empty cell of the outermost ring, the queen to any empty cell but the
+//! throne, never into a prison cell; with no such release, the only move is `pass`. Without
+//! prisoners, `pass` is always allowed. The player who just moved wins with his queen on the
+//! throne and his six soldiers around it, and loses with his six soldiers around the empty
+//! throne. After 300 plies the higher score bp wins ([`Position::score`]), equal scores draw.
+//!
+//! # The key and the move limit
+//! [`Position::key`] covers the board, the side to move, the full ply count and all four
+//! counters, so transposition-table values are exact near the move limit (a position at ply
+//! 290 and the same board at ply 120 are different positions).
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub use search;
+
+mod board;
+mod eval;
+mod notation;
+pub mod players;
+mod position;
+
+pub use board::{Cell, CELLS, RADIUS};
+pub use eval::{settled_score, DefaultEval, UNITS_PER_POINT};
+pub use notation::{MoveField, NumberField, ParseMoveError, ParsePositionError};
+pub use position::{Move, Piece, Position, BLACK, MAX_PLIES, MOVES_PER_SIDE, SOLDIERS, WHITE};
+
+/// The letter of a player in result lines and notation: 0 → `b` (Black), 1 → `w` (White).
+pub fn player_letter(p: search::Player) -> &'static str {
+    match p {
+        BLACK => "b",
+        _ => "w",
+    }
+}
+
+/// The recommended engine settings for Throne: alpha-beta with the table, move ordering,
+/// aspiration windows and quiescence over imprisoning moves, one thread.
+pub fn engine_config() -> search::Config {
+    search::Config {
+        algorithm: search::Algorithm::AlphaBeta,
+        threads: 1,
+        tt_mib: 64,
+        use_tt: true,
+        ordering: true,
+        aspiration: true,
+        quiescence: true,
+    }
+}
+
+/// The engine's limits for one move under the contest time control: the clock of the side
+/// to move with `remaining` thinking time left for the rest of the game, no increment, and
+/// the moves that side still has to make ([`Position::moves_left`]).
+pub fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
+    search::Limits {
+        clock: Some(search::Clock {
+            remaining,
+            increment: std::time::Duration::ZERO,
+            moves_to_go: Some(pos.moves_left(pos.side_to_move()).max(1)),
+        }),
+        ..search::Limits::default()
+    }
+}
