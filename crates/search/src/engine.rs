@@ -1,0 +1,259 @@
+//! [`Search`]: the engine object users hold, and one search run from start to report.
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::game::{Evaluator, Game, MoveList};
+use crate::maxn::{Maxn, MaxnBounds};
+use crate::reference::{masked, outcome_scores};
+use crate::score::{outcome_score, MAX_DEPTH};
+use crate::search::{nps, report, Iteration, Local, Shared, Worker};
+use crate::smp;
+use crate::time::TimeManager;
+use crate::tt::Table;
+use crate::types::{Algorithm, Config, Limits, Report};
+
+/// A game-tree search engine for the game `G` with the evaluation `E`.
+///
+/// It owns the transposition table (kept between runs, so that analysis of consecutive
+/// positions profits from it; [`clear`](Search::clear) forgets it), the helper threads, and
+/// a stop flag that another thread may raise ([`stop_handle`](Search::stop_handle)).
+///
+/// See the [crate documentation](crate) for an example.
+pub struct Search<G: Game, E: Evaluator<G>> {
+    config: Config,
+    evaluator: E,
+    table: Option<Table>,
+    stop: Arc<AtomicBool>,
+    age: u8,
+    pool: Option<rayon::ThreadPool>,
+    locals: Vec<Local<G::Move>>,
+    maxn_bounds: Option<MaxnBounds>,
+    _game: PhantomData<fn(&G)>,
+}
+
+impl<G: Game, E: Evaluator<G>> Search<G, E> {
+    /// An engine with this configuration and evaluator. The table is allocated on the first
+    /// run.
+    pub fn new(config: Config, evaluator: E) -> Self {
+        Search {
+            config,
+            evaluator,
+            table: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            age: 0,
+            pool: None,
+            locals: Vec::new(),
+            maxn_bounds: None,
+            _game: PhantomData,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Changes the configuration for the next runs (a new table size reallocates the table).
+    pub fn set_config(&mut self, config: Config) {
+        self.config = config;
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+
+    /// Declares bounds on score vectors that make max^n shallow pruning valid, or `None`
+    /// (the default) for no shallow pruning. See [`MaxnBounds`]: wrong bounds give wrong values.
+    pub fn set_maxn_bounds(&mut self, bounds: Option<MaxnBounds>) {
+        self.maxn_bounds = bounds;
+    }
+
+    /// The declared max^n bounds.
+    pub fn maxn_bounds(&self) -> Option<MaxnBounds> {
+        self.maxn_bounds
+    }
+
+    /// A flag that stops the running search promptly when set (from any thread); the search
+    /// then returns the last completed iteration. Each run clears it when it starts.
+    pub fn stop_handle(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Forgets the transposition table (for a new game).
+    pub fn clear(&mut self) {
+        if let Some(t) = &self.table {
+            t.clear();
+        }
+    }
+
+    /// Searches `game` within `limits` and returns the result of the last completed iteration.
+    ///
+    /// - `history`: repetition keys ([`Game::repetition_key`]) of the earlier positions of
+    ///   the game, as [`crate::Record::history_keys`] gives them (the current position's key
+    ///   may be last or absent). A position of the search that repeats one of them, or one
+    ///   on the search path, scores the outcome of the game's repetition rule.
+    /// - `on_iteration` is called after every completed iteration.
+    ///
+    /// Scores are from the view of the player to move at the root (see [`crate::MATE`]);
+    /// with [`Algorithm::MaxN`] the report's `scores` holds every player's score.
+    /// When the game is already over the report has no move, depth 0 and the outcome's score.
+    pub fn run(
+        &mut self,
+        game: &G,
+        history: &[u64],
+        limits: Limits,
+        mut on_iteration: impl FnMut(&Report<G::Move>),
+    ) -> Report<G::Move> {
+        let start = Instant::now();
+        self.stop.store(false, Relaxed);
+        let root_player = game.to_move();
+        let players = game.players();
+        if let Some(o) = game.outcome() {
+            let scores = outcome_scores(o, players, 0);
+            return Report {
+                best: None,
+                score: outcome_score(o, root_player, 0),
+                scores,
+                depth: 0,
+                nodes: 0,
+                nps: 0,
+                elapsed: start.elapsed(),
+                pv: Vec::new(),
+                tt_hit_rate: 0.0,
+            };
+        }
+        let maxn = self.config.algorithm == Algorithm::MaxN;
+        let use_tt = self.config.use_tt && !maxn;
+        if use_tt && self.table.as_ref().map(Table::mib) != Some(self.config.tt_mib) {
+            self.table = Some(Table::new(self.config.tt_mib));
+        }
+        self.age = (self.age + 1) & 63;
+        let threads = if use_tt {
+            self.config.threads.max(1)
+        } else {
+            1
+        };
+        while self.locals.len() < threads {
+            self.locals.push(Local::new());
+        }
+        let sh = Shared {
+            config: &self.config,
+            eval: &self.evaluator,
+            table: if use_tt { self.table.as_ref() } else { None },
+            age: self.age,
+            root_player,
+            rule: game.repetition_rule().map(|(_, o)| o),
+            history: history.iter().copied().collect(),
+            user_stop: &self.stop,
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            probes: AtomicU64::new(0),
+            hits: AtomicU64::new(0),
+            node_limit: limits.nodes,
+            time: TimeManager::new(&limits, start),
+            main_depth: AtomicU32::new(0),
+            brs: self.config.algorithm == Algorithm::BestReply,
+            max_depth: limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)),
+            _game: PhantomData,
+        };
+
+        let mut last: Option<Report<G::Move>> = None;
+        let mut emit = |r: Report<G::Move>| {
+            on_iteration(&r);
+            last = Some(r);
+        };
+        if maxn {
+            let bounds = self.maxn_bounds;
+            let mut m = Maxn::new(&sh, bounds, players, &mut self.locals[0].pv);
+            m.iterate(game, |scores, pv, depth, _| {
+                let it = Iteration {
+                    score: scores[root_player],
+                    pv: pv.to_vec(),
+                };
+                let mut r = report(&sh, &it, depth, 0, players);
+                r.scores = scores;
+                emit(r);
+            });
+        } else if threads > 1 {
+            if self.pool.as_ref().map(|p| p.current_num_threads()) != Some(threads - 1) {
+                self.pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads - 1)
+                    .thread_name(|i| format!("search-helper-{i}"))
+                    .build()
+                    .ok();
+            }
+            match &self.pool {
+                Some(pool) => {
+                    smp::lazy_smp(pool, &sh, &mut self.locals[..threads], game, |it, d| {
+                        emit(report(&sh, it, d, 0, players))
+                    })
+                }
+                None => single(&sh, &mut self.locals[0], game, |it, d| {
+                    emit(report(&sh, it, d, 0, players))
+                }),
+            }
+        } else {
+            single(&sh, &mut self.locals[0], game, |it, d| {
+                emit(report(&sh, it, d, 0, players))
+            });
+        }
+
+        let elapsed = start.elapsed();
+        let nodes = sh.nodes.load(Relaxed);
+        let probes = sh.probes.load(Relaxed);
+        match last {
+            Some(mut r) => {
+                r.nodes = nodes;
+                r.elapsed = elapsed;
+                r.nps = nps(nodes, elapsed);
+                if probes > 0 {
+                    r.tt_hit_rate = sh.hits.load(Relaxed) as f64 / probes as f64;
+                }
+                r
+            }
+            None => {
+                // Stopped before the first iteration completed: the first legal move.
+                let mut moves = MoveList::new();
+                game.legal_moves(&mut moves);
+                let scores = masked(self.evaluator.evaluate(game), players);
+                Report {
+                    best: moves.first().copied(),
+                    score: scores[root_player],
+                    scores,
+                    depth: 0,
+                    nodes,
+                    nps: nps(nodes, elapsed),
+                    elapsed,
+                    pv: moves.first().copied().into_iter().collect(),
+                    tt_hit_rate: 0.0,
+                }
+            }
+        }
+    }
+}
+
+/// One thread: the main thread's iterative deepening.
+fn single<G: Game, E: Evaluator<G>>(
+    sh: &Shared<'_, G, E>,
+    local: &mut Local<G::Move>,
+    game: &G,
+    on_iteration: impl FnMut(&Iteration<G::Move>, u32),
+) {
+    let mut w = Worker::new(sh, local, 0);
+    w.iterate(game, on_iteration);
+    w.flush();
+}
+
+impl<G: Game, E: Evaluator<G> + std::fmt::Debug> std::fmt::Debug for Search<G, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Search")
+            .field("config", &self.config)
+            .field("evaluator", &self.evaluator)
+            .field("maxn_bounds", &self.maxn_bounds)
+            .finish_non_exhaustive()
+    }
+}

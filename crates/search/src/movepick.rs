@@ -1,0 +1,41 @@
+//! Move ordering: the table's move first, then killer moves, then by history.
+//!
+//! Ordering only decides the order in which the moves of a position are searched; values at
+//! a fixed depth do not depend on it (ties go to the lowest index, deterministically).
+
+/// Marks a move that was already picked.
+const DONE: i32 = i32::MIN;
+/// Ordering key of the table's move.
+pub(crate) const TT_KEY: i32 = i32::MAX;
+/// Ordering key of the first killer; the second scores one less.
+pub(crate) const KILLER_KEY: i32 = 1 << 29;
+
+/// Picks the not yet searched move with the highest key (the lowest index on ties) and
+/// marks it searched.
+#[inline]
+pub(crate) fn pick(keys: &mut [i32]) -> Option<usize> {
+    let mut best = None;
+    let mut best_key = DONE;
+    for (i, &k) in keys.iter().enumerate() {
+        if k > best_key {
+            best_key = k;
+            best = Some(i);
+        }
+    }
+    if let Some(i) = best {
+        keys[i] = DONE;
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picks_in_key_order_with_index_ties() {
+        let mut keys = [5, TT_KEY, 5, KILLER_KEY, -7, DONE + 1];
+        let order: Vec<usize> = std::iter::from_fn(|| pick(&mut keys)).collect();
+        assert_eq!(order, vec![1, 3, 0, 2, 4, 5]);
+    }
+}

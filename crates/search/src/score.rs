@@ -1,0 +1,117 @@
+//! Score conventions shared by the searches and the reference implementations.
+
+use crate::game::{Outcome, Player, MAX_EVAL};
+use crate::types::{MATE, MATE_BOUND};
+
+/// Larger than any score: the initial window bound.
+pub(crate) const INF: i32 = MATE + 1;
+
+/// Base of the scores for "every player won" (+) and "every player lost" (−) outcomes, which
+/// lie between heuristic values (|v| ≤ [`MAX_EVAL`]) and forced wins (|v| > [`MATE_BOUND`]).
+pub const HALF_MATE: i32 = MATE / 2;
+
+const _: () = assert!(HALF_MATE - 10_000 > MAX_EVAL && HALF_MATE < MATE_BOUND);
+
+/// Score, for `player`, of a game that ended with `outcome` `ply` plies from the root.
+///
+/// | utility ([`Outcome::utility`]) | score |
+/// |---|---|
+/// | own win (2) | `MATE - ply` (faster wins score higher) |
+/// | both win (1) | `HALF_MATE - ply` |
+/// | draw (0) | `0` |
+/// | both lose (−1) | `-(HALF_MATE - ply)` (later is better) |
+/// | own loss (−2) | `-(MATE - ply)` (slower losses score higher) |
+///
+/// Every search of this crate and every function of [`crate::reference`] scores terminal
+/// positions (and repetitions, with the repetition rule's outcome) this way.
+pub fn outcome_score(outcome: Outcome, player: Player, ply: u32) -> i32 {
+    let ply = ply as i32;
+    match outcome.utility(player) {
+        u if u >= 2 => MATE - ply,
+        1 => HALF_MATE - ply,
+        0 => 0,
+        -1 => -(HALF_MATE - ply),
+        _ => -(MATE - ply),
+    }
+}
+
+/// Scores beyond the evaluator's range depend on the ply they were found at.
+#[inline]
+fn ply_dependent(score: i32) -> bool {
+    !(-MAX_EVAL..=MAX_EVAL).contains(&score)
+}
+
+/// Converts a root-relative score found at `ply` into a node-relative one for the table.
+#[inline]
+pub(crate) fn to_tt(score: i32, ply: usize) -> i32 {
+    if !ply_dependent(score) {
+        score
+    } else if score > 0 {
+        score + ply as i32
+    } else {
+        score - ply as i32
+    }
+}
+
+/// Converts a node-relative table score back to a root-relative one at `ply`.
+#[inline]
+pub(crate) fn from_tt(score: i32, ply: usize) -> i32 {
+    if !ply_dependent(score) {
+        score
+    } else if score > 0 {
+        score - ply as i32
+    } else {
+        score + ply as i32
+    }
+}
+
+/// Deepest ply the searches look at: nodes this far from the root are evaluated statically.
+pub const MAX_PLY: usize = 128;
+
+/// Most plies of quiescence search below the horizon.
+pub const MAX_QUIESCENCE_PLY: usize = 32;
+
+/// Largest depth an iteration may have.
+pub(crate) const MAX_DEPTH: u32 = 100;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::DrawKind;
+
+    #[test]
+    fn outcome_scores_order_as_players_prefer() {
+        let w = outcome_score(Outcome::Win(0), 0, 5);
+        let bw = outcome_score(Outcome::BothWin, 0, 5);
+        let d = outcome_score(Outcome::Draw(DrawKind::Score), 0, 5);
+        let bl = outcome_score(Outcome::BothLose, 0, 5);
+        let l = outcome_score(Outcome::Win(1), 0, 5);
+        assert!(w > bw && bw > MAX_EVAL && d == 0 && bl < -MAX_EVAL && l < bl);
+        assert_eq!(crate::mate_distance(w), Some(5));
+        assert_eq!(crate::mate_distance(l), Some(-5));
+        assert_eq!(crate::mate_distance(bw), None);
+        // Faster wins and slower losses are preferred.
+        assert!(outcome_score(Outcome::Win(0), 0, 3) > w);
+        assert!(outcome_score(Outcome::Win(1), 0, 7) > l);
+        assert!(outcome_score(Outcome::BothLose, 0, 7) > bl);
+    }
+
+    #[test]
+    fn table_scores_round_trip() {
+        for s in [
+            0,
+            17,
+            -MAX_EVAL,
+            MATE - 9,
+            -(MATE - 9),
+            HALF_MATE - 4,
+            -(HALF_MATE - 4),
+        ] {
+            for ply in [0, 1, 5] {
+                assert_eq!(from_tt(to_tt(s, ply), ply), s);
+            }
+        }
+        // A win 9 plies from the root found at ply 5 is a win in 4 from that node.
+        assert_eq!(to_tt(MATE - 9, 5), MATE - 4);
+    }
+}

@@ -1,0 +1,693 @@
+//! The alpha-beta family: negamax with principal-variation search, iterative deepening,
+//! aspiration windows and quiescence, used for two-player zero-sum games, paranoid search
+//! and best-reply search.
+//!
+//! Values inside the search are from the view of the *side* to move, where the root player
+//! is one side and everybody else the other (for two players: plain negamax). A child whose
+//! side is the parent's (the same player moves again, or in paranoid search one opponent
+//! after another) is searched with the same window and no negation.
+//!
+//! Table cutoffs are exact: an entry's value is used only when its depth equals the
+//! remaining depth, or when it is a forced win or loss within both depths (such a value is
+//! the same at every depth that sees it), so a fixed-depth search returns exactly the
+//! fixed-depth minimax value with or without the table, ordering and threads.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+use fxhash::FxHashSet;
+use smallvec::SmallVec;
+
+use crate::game::MAX_EVAL;
+use crate::game::{Evaluator, Game, MoveList, Outcome, Player};
+use crate::history::Heuristics;
+use crate::movepick::{pick, KILLER_KEY, TT_KEY};
+use crate::reference::{forward, reply_chain};
+use crate::score::{from_tt, outcome_score, to_tt, INF, MAX_PLY, MAX_QUIESCENCE_PLY};
+use crate::time::TimeManager;
+use crate::tt::{Bound, Data, Table, NO_MOVE};
+use crate::types::{Config, Report, MATE, MATE_BOUND};
+
+/// Nodes between two looks at the clock and the stop flags.
+const POLL_INTERVAL: u64 = 1024;
+/// First half-width of an aspiration window.
+const ASPIRATION_DELTA: i32 = 40;
+/// Iterations from which aspiration windows are used.
+const ASPIRATION_DEPTH: u32 = 4;
+const FILTER_MASK: usize = 4095;
+
+/// What every thread of one search shares.
+pub(crate) struct Shared<'a, G: Game, E> {
+    pub config: &'a Config,
+    pub eval: &'a E,
+    pub table: Option<&'a Table>,
+    pub age: u8,
+    pub root_player: Player,
+    pub rule: Option<Outcome>,
+    pub history: FxHashSet<u64>,
+    pub user_stop: &'a AtomicBool,
+    /// Set by the main thread when the search must end (limits reached, or it finished).
+    pub abort: AtomicBool,
+    pub nodes: AtomicU64,
+    pub probes: AtomicU64,
+    pub hits: AtomicU64,
+    pub node_limit: Option<u64>,
+    pub time: TimeManager,
+    /// The iteration the main thread is searching.
+    pub main_depth: AtomicU32,
+    pub brs: bool,
+    pub max_depth: u32,
+    pub _game: std::marker::PhantomData<fn(&G)>,
+}
+
+/// Per-thread memory kept between searches (allocated once).
+pub(crate) struct Local<M> {
+    pub heur: Heuristics<M>,
+    pub pv: Vec<Vec<M>>,
+    pub path: Vec<u64>,
+    pub filter: Vec<u16>,
+}
+
+impl<M: Copy + Eq + std::hash::Hash> Local<M> {
+    pub fn new() -> Self {
+        Local {
+            heur: Heuristics::new(),
+            pv: (0..=MAX_PLY + 1)
+                .map(|_| Vec::with_capacity(MAX_PLY + 1))
+                .collect(),
+            path: Vec::with_capacity(MAX_PLY + 2),
+            filter: vec![0; FILTER_MASK + 1],
+        }
+    }
+}
+
+/// One search thread.
+pub(crate) struct Worker<'a, 'b, G: Game, E> {
+    pub sh: &'a Shared<'a, G, E>,
+    pub local: &'b mut Local<G::Move>,
+    pub id: usize,
+    pub nodes: u64,
+    flushed: u64,
+    poll_at: u64,
+    probes: u64,
+    hits: u64,
+    pub stopped: bool,
+}
+
+/// The outcome of one completed iteration of the main thread.
+pub(crate) struct Iteration<M> {
+    pub score: i32,
+    pub pv: Vec<M>,
+}
+
+impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
+    pub fn new(sh: &'a Shared<'a, G, E>, local: &'b mut Local<G::Move>, id: usize) -> Self {
+        local.heur.clear();
+        local.path.clear();
+        local.filter.iter_mut().for_each(|f| *f = 0);
+        if sh.rule.is_some() {
+            for &k in &sh.history {
+                local.filter[k as usize & FILTER_MASK] += 1;
+            }
+        }
+        Worker {
+            sh,
+            local,
+            id,
+            nodes: 0,
+            flushed: 0,
+            poll_at: 1,
+            probes: 0,
+            hits: 0,
+            stopped: false,
+        }
+    }
+
+    /// Adds this thread's counts to the shared totals.
+    pub fn flush(&mut self) {
+        self.sh.nodes.fetch_add(self.nodes - self.flushed, Relaxed);
+        self.flushed = self.nodes;
+        self.sh.probes.fetch_add(self.probes, Relaxed);
+        self.sh.hits.fetch_add(self.hits, Relaxed);
+        self.probes = 0;
+        self.hits = 0;
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.poll_at {
+            self.poll();
+        }
+    }
+
+    #[cold]
+    fn poll(&mut self) {
+        let delta = self.nodes - self.flushed;
+        self.flushed = self.nodes;
+        let total = self.sh.nodes.fetch_add(delta, Relaxed) + delta;
+        self.poll_at = self.nodes + POLL_INTERVAL;
+        if self.sh.user_stop.load(Relaxed) || self.sh.abort.load(Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.id == 0 {
+            if let Some(limit) = self.sh.node_limit {
+                if total >= limit {
+                    self.stop_all();
+                    return;
+                }
+                self.poll_at = self.poll_at.min(self.nodes + (limit - total));
+            }
+            if self.sh.time.out_of_time() {
+                self.stop_all();
+            }
+        }
+    }
+
+    fn stop_all(&mut self) {
+        self.sh.abort.store(true, Relaxed);
+        self.stopped = true;
+    }
+
+    /// The evaluation from the root player's view.
+    #[inline]
+    fn eval(&self, pos: &G) -> i32 {
+        self.sh.eval.evaluate(pos)[self.sh.root_player]
+    }
+
+    /// The repetition outcome if `key` (a repetition key) occurred before.
+    #[inline]
+    fn repeated(&self, key: u64) -> bool {
+        self.local.filter[key as usize & FILTER_MASK] != 0
+            && (self.local.path.contains(&key) || self.sh.history.contains(&key))
+    }
+
+    #[inline]
+    fn push_path(&mut self, key: u64) {
+        self.local.path.push(key);
+        self.local.filter[key as usize & FILTER_MASK] += 1;
+    }
+
+    #[inline]
+    fn pop_path(&mut self) {
+        if let Some(key) = self.local.path.pop() {
+            self.local.filter[key as usize & FILTER_MASK] -= 1;
+        }
+    }
+
+    /// Terminal value of `pos` from its side's view (repetition before the position's rules),
+    /// and its repetition key when the game has a repetition rule.
+    #[inline]
+    fn terminal(&self, pos: &G, ply: usize, sign: i32) -> (Option<i32>, u64) {
+        let mut rep_key = 0;
+        if let Some(rule) = self.sh.rule {
+            rep_key = pos.repetition_key();
+            if ply > 0 && self.repeated(rep_key) {
+                let s = outcome_score(rule, self.sh.root_player, ply as u32);
+                return (Some(sign * s), rep_key);
+            }
+        }
+        let v = pos
+            .outcome()
+            .map(|o| sign * outcome_score(o, self.sh.root_player, ply as u32));
+        (v, rep_key)
+    }
+
+    /// Searches the root to `depth` inside the window; the value is from the root player's view.
+    pub fn root_search(&mut self, root: &G, depth: u32, alpha: i32, beta: i32) -> i32 {
+        if self.sh.brs {
+            self.negamax::<true>(root, depth as i32, 0, alpha, beta, true)
+        } else {
+            self.negamax::<false>(root, depth as i32, 0, alpha, beta, true)
+        }
+    }
+
+    /// Value of `child` from the view of the parent's side.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn child_value<const BRS: bool>(
+        &mut self,
+        child: &G,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        side: bool,
+        child_side: bool,
+    ) -> i32 {
+        if child_side == side {
+            self.negamax::<BRS>(child, depth, ply, alpha, beta, child_side)
+        } else {
+            -self.negamax::<BRS>(child, depth, ply, -beta, -alpha, child_side)
+        }
+    }
+
+    /// Fail-soft negamax alpha-beta with PVS. `side`: whether the root player is to move.
+    fn negamax<const BRS: bool>(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        side: bool,
+    ) -> i32 {
+        self.local.pv[ply].clear();
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        let sign = if side { 1 } else { -1 };
+        let (end, rep_key) = self.terminal(pos, ply, sign);
+        if let Some(v) = end {
+            return v;
+        }
+        if ply >= MAX_PLY {
+            return sign * self.eval(pos);
+        }
+        if depth <= 0 {
+            return if self.sh.config.quiescence {
+                self.quiesce(pos, ply, 0, alpha, beta, side, rep_key)
+            } else {
+                sign * self.eval(pos)
+            };
+        }
+        let pv_node = beta - alpha > 1;
+        if ply > 0 {
+            // Mate-distance pruning: nothing here beats a win on the next ply.
+            let best_possible = MATE - ply as i32 - 1;
+            alpha = alpha.max(-best_possible);
+            beta = beta.min(best_possible);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Transposition table.
+        let key = pos.key();
+        let mut tt_move = NO_MOVE;
+        if let Some(table) = self.sh.table {
+            self.probes += 1;
+            let entries = table.probe(key);
+            if !entries.is_empty() {
+                self.hits += 1;
+            }
+            // The move of the entry of this depth, else of the deepest entry.
+            let mut move_depth = -1;
+            for e in &entries {
+                if e.mv != NO_MOVE
+                    && move_depth != depth
+                    && (e.depth as i32 == depth || e.depth as i32 > move_depth)
+                {
+                    tt_move = e.mv;
+                    move_depth = e.depth as i32;
+                }
+                if ply > 0 && !pv_node && usable(e, depth) {
+                    let s = from_tt(e.score, ply);
+                    let cut = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    };
+                    if cut {
+                        return s;
+                    }
+                }
+            }
+        }
+
+        // Moves: the player's own, or in best-reply search at an opponent layer every
+        // opponent's, from the positions reached by skipping turns.
+        let opponents_layer = BRS && !side;
+        let mut chain: SmallVec<[G; 3]> = SmallVec::new();
+        let mut from: SmallVec<[u8; 128]> = SmallVec::new();
+        let mut moves: MoveList<G::Move> = MoveList::new();
+        if opponents_layer {
+            chain = reply_chain(pos, self.sh.root_player);
+            for (k, p) in chain.iter().enumerate() {
+                p.legal_moves(&mut moves);
+                from.resize(moves.len(), k as u8);
+            }
+        } else {
+            pos.legal_moves(&mut moves);
+        }
+        let n = moves.len();
+        debug_assert!(n > 0, "a position that goes on has a move");
+        let mover = |i: usize| {
+            if opponents_layer {
+                chain[from[i] as usize].to_move()
+            } else {
+                pos.to_move()
+            }
+        };
+
+        let mut keys: SmallVec<[i32; 128]> = SmallVec::new();
+        let ordering = self.sh.config.ordering;
+        if ordering {
+            keys.extend((0..n).map(|i| {
+                if i == tt_move as usize {
+                    TT_KEY
+                } else {
+                    match self.local.heur.killer_rank(ply, &moves[i]) {
+                        0 => self.local.heur.history(mover(i), &moves[i]),
+                        r => KILLER_KEY - 2 + r as i32,
+                    }
+                }
+            }));
+        }
+
+        if self.sh.rule.is_some() {
+            self.push_path(rep_key);
+        }
+        let alpha_orig = alpha;
+        let mut best = -INF;
+        let mut best_i = usize::MAX;
+        let mut tried: SmallVec<[(Player, G::Move); 32]> = SmallVec::new();
+        for searched in 0..n {
+            let i = if ordering {
+                pick(&mut keys).expect("a move is left")
+            } else {
+                searched
+            };
+            let mv = moves[i];
+            let mut child = if opponents_layer {
+                chain[from[i] as usize].clone()
+            } else {
+                pos.clone()
+            };
+            child.play(mv);
+            if opponents_layer {
+                forward(&mut child, self.sh.root_player);
+            }
+            let child_side = child.to_move() == self.sh.root_player;
+            let d = depth - 1;
+            let score = if searched == 0 {
+                self.child_value::<BRS>(&child, d, ply + 1, alpha, beta, side, child_side)
+            } else {
+                let s =
+                    self.child_value::<BRS>(&child, d, ply + 1, alpha, alpha + 1, side, child_side);
+                if s > alpha && s < beta && !self.stopped {
+                    self.child_value::<BRS>(&child, d, ply + 1, alpha, beta, side, child_side)
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_i = i;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        let (head, tail) = self.local.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(mv);
+                        line.extend_from_slice(&tail[0]);
+                    }
+                    if score >= beta {
+                        if ordering {
+                            self.local.heur.cutoff(ply, depth, mover(i), mv, &tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if ordering && tried.len() < tried.inline_size() {
+                tried.push((mover(i), mv));
+            }
+        }
+        if self.sh.rule.is_some() {
+            self.pop_path();
+        }
+        if self.stopped {
+            return 0;
+        }
+        if let Some(table) = self.sh.table {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_orig {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            table.store(
+                key,
+                Data {
+                    score: to_tt(best, ply),
+                    depth: depth as u8,
+                    mv: if best_i < NO_MOVE as usize {
+                        best_i as u8
+                    } else {
+                        NO_MOVE
+                    },
+                    bound,
+                    age: self.sh.age,
+                },
+            );
+        }
+        best
+    }
+
+    /// Quiescence search: stand pat or play a noisy move.
+    #[allow(clippy::too_many_arguments)]
+    fn quiesce(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        q: usize,
+        mut alpha: i32,
+        beta: i32,
+        side: bool,
+        rep_key: u64,
+    ) -> i32 {
+        let sign = if side { 1 } else { -1 };
+        let stand = sign * self.eval(pos);
+        if stand >= beta || ply >= MAX_PLY || q >= MAX_QUIESCENCE_PLY {
+            return stand;
+        }
+        let mut moves: MoveList<G::Move> = MoveList::new();
+        pos.noisy_moves(&mut moves);
+        if moves.is_empty() {
+            return stand;
+        }
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        if self.sh.rule.is_some() {
+            self.push_path(rep_key);
+        }
+        for mv in moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            let child_side = child.to_move() == self.sh.root_player;
+            let score = if child_side == side {
+                self.quiesce_node(&child, ply + 1, q + 1, alpha, beta, child_side)
+            } else {
+                -self.quiesce_node(&child, ply + 1, q + 1, -beta, -alpha, child_side)
+            };
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if self.sh.rule.is_some() {
+            self.pop_path();
+        }
+        best
+    }
+
+    /// A node of the quiescence search: counted, checked for the end of the game.
+    fn quiesce_node(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        q: usize,
+        alpha: i32,
+        beta: i32,
+        side: bool,
+    ) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        let sign = if side { 1 } else { -1 };
+        let (end, rep_key) = self.terminal(pos, ply, sign);
+        match end {
+            Some(v) => v,
+            None => self.quiesce(pos, ply, q, alpha, beta, side, rep_key),
+        }
+    }
+
+    /// Iterative deepening of the main thread; returns the completed iterations' reports.
+    pub fn iterate(
+        &mut self,
+        root: &G,
+        mut on_iteration: impl FnMut(&Iteration<G::Move>, u32),
+    ) -> Option<Iteration<G::Move>> {
+        let mut last: Option<Iteration<G::Move>> = None;
+        let (mut t_last, mut t_before) = (Duration::ZERO, Duration::ZERO);
+        for depth in 1..=self.sh.max_depth {
+            if depth > 1 && !self.sh.time.may_start(t_last, t_before) {
+                break;
+            }
+            let started = self.sh.time.elapsed();
+            self.sh.main_depth.store(depth, Relaxed);
+            let prev = last.as_ref().map(|l| l.score);
+            let score = self.aspiration(root, depth, prev);
+            if self.stopped {
+                break;
+            }
+            let it = Iteration {
+                score,
+                pv: self.local.pv[0].clone(),
+            };
+            self.flush();
+            on_iteration(&it, depth);
+            last = Some(it);
+            t_before = t_last;
+            t_last = self.sh.time.elapsed() - started;
+            if self.sh.time.limited() || self.sh.node_limit.is_some() {
+                // A proven result does not change with depth.
+                if crate::types::mate_distance(score).is_some_and(|d| d.unsigned_abs() <= depth) {
+                    break;
+                }
+            }
+        }
+        last
+    }
+
+    fn aspiration(&mut self, root: &G, depth: u32, prev: Option<i32>) -> i32 {
+        let prev = match prev {
+            Some(p)
+                if self.sh.config.aspiration
+                    && depth >= ASPIRATION_DEPTH
+                    && p.abs() <= MAX_EVAL =>
+            {
+                p
+            }
+            _ => return self.root_search(root, depth, -INF, INF),
+        };
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = (prev - delta, prev + delta);
+        loop {
+            let s = self.root_search(root, depth, alpha, beta);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha {
+                alpha = if s < -MAX_EVAL {
+                    -INF
+                } else {
+                    (s - delta).max(-INF)
+                };
+            } else if s >= beta {
+                beta = if s > MAX_EVAL {
+                    INF
+                } else {
+                    (s + delta).min(INF)
+                };
+            } else {
+                return s;
+            }
+            delta = delta.saturating_mul(2);
+            if delta > 4 * MAX_EVAL {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// A helper thread's Lazy-SMP loop: iterative deepening that keeps at or ahead of the
+    /// main thread's iteration (odd helpers one ply ahead), filling the shared table.
+    pub fn help(&mut self, root: &G) {
+        let mut done = 0;
+        loop {
+            let main = self.sh.main_depth.load(Relaxed);
+            let depth = (done + 1).max(main + (self.id as u32 & 1));
+            if depth > self.sh.max_depth || self.sh.abort.load(Relaxed) {
+                break;
+            }
+            self.root_search(root, depth, -INF, INF);
+            if self.stopped {
+                break;
+            }
+            done = depth;
+        }
+        self.flush();
+    }
+}
+
+/// Whether a table entry of this position may stand in for a search to `depth`.
+#[inline]
+fn usable(e: &Data, depth: i32) -> bool {
+    let d = e.depth as i32;
+    if d == depth {
+        return true;
+    }
+    // A forced win (loss) within both depths is the value at every depth that sees it.
+    let within = |k: i32| k <= depth.min(d);
+    if e.score > MATE_BOUND {
+        within(MATE - e.score) && matches!(e.bound, Bound::Exact | Bound::Lower)
+    } else if e.score < -MATE_BOUND {
+        within(MATE + e.score) && matches!(e.bound, Bound::Exact | Bound::Upper)
+    } else {
+        false
+    }
+}
+
+/// Builds the report of a completed iteration.
+pub(crate) fn report<M: Clone, G: Game, E>(
+    sh: &Shared<'_, G, E>,
+    it: &Iteration<M>,
+    depth: u32,
+    extra_nodes: u64,
+    players: usize,
+) -> Report<M> {
+    let elapsed = sh.time.elapsed();
+    let nodes = sh.nodes.load(Relaxed) + extra_nodes;
+    let probes = sh.probes.load(Relaxed);
+    let mut scores = [0; 3];
+    for (p, s) in scores.iter_mut().enumerate().take(players) {
+        *s = if p == sh.root_player {
+            it.score
+        } else {
+            -it.score
+        };
+    }
+    Report {
+        best: it.pv.first().cloned(),
+        score: it.score,
+        scores,
+        depth,
+        nodes,
+        nps: nps(nodes, elapsed),
+        elapsed,
+        pv: it.pv.clone(),
+        tt_hit_rate: if probes == 0 {
+            0.0
+        } else {
+            sh.hits.load(Relaxed) as f64 / probes as f64
+        },
+    }
+}
+
+/// Nodes per second.
+pub(crate) fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let s = elapsed.as_secs_f64();
+    if s > 0.0 {
+        (nodes as f64 / s) as u64
+    } else {
+        0
+    }
+}

@@ -1,0 +1,35 @@
+//! Lazy SMP: helper threads search the same root on rayon, sharing only the table.
+//!
+//! The main thread runs the normal iterative deepening; each helper runs its own loop at the
+//! main thread's current iteration (odd helpers one ply deeper, and each ahead once it
+//! finishes), storing what it proves in the shared table, where the main thread finds it.
+//! The main thread's completed iterations are the answer. Because table values are only
+//! used at their exact depth (or when proven), the value equals the single-threaded one.
+
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::game::{Evaluator, Game};
+use crate::search::{Iteration, Local, Shared, Worker};
+
+/// Runs the main thread on the calling thread and `locals.len() - 1` helpers on `pool`.
+pub(crate) fn lazy_smp<G: Game, E: Evaluator<G>>(
+    pool: &rayon::ThreadPool,
+    sh: &Shared<'_, G, E>,
+    locals: &mut [Local<G::Move>],
+    game: &G,
+    on_iteration: impl FnMut(&Iteration<G::Move>, u32),
+) {
+    let (main, helpers) = locals.split_first_mut().expect("one thread at least");
+    pool.in_place_scope(|s| {
+        for (i, local) in helpers.iter_mut().enumerate() {
+            s.spawn(move |_| {
+                let mut w = Worker::new(sh, local, i + 1);
+                w.help(game);
+            });
+        }
+        let mut w = Worker::new(sh, main, 0);
+        w.iterate(game, on_iteration);
+        sh.abort.store(true, Relaxed);
+        w.flush();
+    });
+}

@@ -1,0 +1,133 @@
+//! The time manager: turns a move time or a game clock into a soft and a hard limit.
+//!
+//! - With a move time `t`: the hard limit is `t` minus a small margin (`min(5 ms, t/20)`) for
+//!   returning the answer; an iteration is not started when it would likely not finish.
+//! - With a clock (remaining `r`, increment `i`, moves to go `m`, 30 when unknown): a safety
+//!   margin of `min(50 ms, r/20)` is never touched; the target is `r/m + 0.8·i`, the hard limit
+//!   `min(r − margin, max(target, min(3·target, (r − margin)/2)))` (all of `r − margin` when
+//!   `m = 1`). No iteration starts after 60 % of the target or when the previous iterations'
+//!   growth predicts it would pass the hard limit.
+//!
+//! The search stops at the hard limit wherever it is (checked every 1024 nodes), and an
+//! unfinished iteration is discarded, so the answer comes before the hard limit.
+
+use std::time::{Duration, Instant};
+
+use crate::types::Limits;
+
+/// Soft and hard limits of one search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TimeManager {
+    start: Instant,
+    /// Do not start an iteration after this.
+    soft: Option<Duration>,
+    /// Stop at once after this.
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    pub fn new(limits: &Limits, start: Instant) -> TimeManager {
+        let mut soft: Option<Duration> = None;
+        let mut hard: Option<Duration> = None;
+        let mut tighten = |s: Duration, h: Duration| {
+            soft = Some(soft.map_or(s, |x| x.min(s)));
+            hard = Some(hard.map_or(h, |x| x.min(h)));
+        };
+        if let Some(t) = limits.movetime {
+            let h = t.saturating_sub((t / 20).min(Duration::from_millis(5)));
+            tighten(h, h);
+        }
+        if let Some(c) = limits.clock {
+            let r = c.remaining;
+            let avail = r.saturating_sub((r / 20).min(Duration::from_millis(50)));
+            let m = c.moves_to_go.unwrap_or(30).max(1);
+            let target = (r / m + c.increment.mul_f64(0.8)).min(avail);
+            let h = if m == 1 {
+                avail
+            } else {
+                avail.min(target.max((target * 3).min(avail / 2)))
+            };
+            tighten(target.mul_f64(0.6).min(h), h);
+        }
+        TimeManager { start, soft, hard }
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Whether time is limited at all.
+    pub fn limited(&self) -> bool {
+        self.hard.is_some()
+    }
+
+    /// The hard limit has passed.
+    pub fn out_of_time(&self) -> bool {
+        self.hard.is_some_and(|h| self.start.elapsed() >= h)
+    }
+
+    /// Whether to start another iteration, given how long the last two took.
+    pub fn may_start(&self, last: Duration, before_last: Duration) -> bool {
+        let (Some(soft), Some(hard)) = (self.soft, self.hard) else {
+            return true;
+        };
+        let elapsed = self.start.elapsed();
+        let growth = if before_last.as_nanos() > 0 {
+            (last.as_secs_f64() / before_last.as_secs_f64()).clamp(1.5, 8.0)
+        } else {
+            2.0
+        };
+        elapsed < soft && elapsed + last.mul_f64(growth) < hard
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Clock;
+
+    fn limits(r: u64, i: u64, m: Option<u32>) -> TimeManager {
+        let clock = Clock {
+            remaining: Duration::from_millis(r),
+            increment: Duration::from_millis(i),
+            moves_to_go: m,
+        };
+        let l = Limits {
+            clock: Some(clock),
+            ..Limits::default()
+        };
+        TimeManager::new(&l, Instant::now())
+    }
+
+    #[test]
+    fn clock_allocation_keeps_a_margin() {
+        let t = limits(60_000, 0, None);
+        assert_eq!(t.hard, Some(Duration::from_millis(6000)));
+        assert_eq!(t.soft, Some(Duration::from_millis(1200)));
+        // One move to go: everything but the margin.
+        let t = limits(1000, 0, Some(1));
+        assert_eq!(t.hard, Some(Duration::from_millis(950)));
+        // Very little time: never the whole of it.
+        let t = limits(10, 0, Some(1));
+        assert!(t.hard.unwrap() < Duration::from_millis(10));
+        let t = limits(0, 100, None);
+        assert_eq!(t.hard, Some(Duration::ZERO));
+        // Moves to go and increment.
+        let t = limits(10_000, 1000, Some(10));
+        assert_eq!(t.hard, Some(Duration::from_millis(4975)));
+    }
+
+    #[test]
+    fn movetime_and_clock_combine_to_the_tighter() {
+        let mut l = Limits::movetime(Duration::from_millis(100));
+        l.clock = Some(Clock {
+            remaining: Duration::from_millis(1000),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        });
+        let t = TimeManager::new(&l, Instant::now());
+        assert_eq!(t.hard, Some(Duration::from_millis(95)));
+        assert!(!TimeManager::new(&Limits::depth(3), Instant::now()).limited());
+    }
+}

@@ -1,0 +1,244 @@
+//! The fast searches equal their brute-force definitions on many synthetic trees, at every
+//! depth of iterative deepening, whatever the table, ordering, aspiration and thread settings.
+
+use search::synthetic::{Payoffs, Spec, Synthetic, SyntheticEval};
+use search::{reference, Algorithm, Config, Game, Limits, MaxnBounds, Search};
+
+fn config(algorithm: Algorithm, use_tt: bool, ordering: bool, threads: usize) -> Config {
+    Config {
+        algorithm,
+        threads,
+        tt_mib: 1,
+        use_tt,
+        ordering,
+        aspiration: true,
+        quiescence: true,
+    }
+}
+
+/// All table/ordering/thread combinations.
+fn variants(algorithm: Algorithm) -> Vec<Config> {
+    let mut v = Vec::new();
+    for use_tt in [true, false] {
+        for ordering in [true, false] {
+            for threads in [1, 2, 3] {
+                if threads > 1 && !use_tt {
+                    continue;
+                }
+                v.push(config(algorithm, use_tt, ordering, threads));
+            }
+        }
+    }
+    v
+}
+
+/// Runs `config` to `depth` and checks every completed iteration against `want(depth)`.
+fn check_iterations(
+    game: &Synthetic,
+    config: &Config,
+    depth: u32,
+    history: &[u64],
+    want: &dyn Fn(u32) -> i32,
+) {
+    let mut engine = Search::new(config.clone(), SyntheticEval);
+    for round in 0..2 {
+        // The second round finds the first one's entries in the table.
+        let mut seen = 0;
+        let r = engine.run(game, history, Limits::depth(depth), |r| {
+            seen += 1;
+            assert_eq!(
+                r.score,
+                want(r.depth),
+                "{:?} depth {} round {round} {config:?}",
+                game.spec(),
+                r.depth
+            );
+            assert_eq!(r.pv.first(), r.best.as_ref());
+        });
+        assert_eq!((seen, r.depth), (depth, depth));
+    }
+}
+
+fn spec(seed: u64) -> Spec {
+    Spec {
+        seed,
+        width: 4 + seed % 13,
+        ..Spec::default()
+    }
+}
+
+#[test]
+fn alpha_beta_equals_minimax_at_every_depth() {
+    let depth = 6;
+    for seed in 0..12 {
+        let game = Synthetic::new(spec(seed));
+        let want: Vec<i32> = (0..=depth)
+            .map(|d| reference::minimax(&game, &SyntheticEval, d, &[], true))
+            .collect();
+        for c in variants(Algorithm::AlphaBeta) {
+            check_iterations(&game, &c, depth, &[], &|d| want[d as usize]);
+        }
+    }
+}
+
+#[test]
+fn alpha_beta_without_quiescence_or_aspiration_equals_minimax() {
+    let depth = 6;
+    for seed in 100..110 {
+        let game = Synthetic::new(spec(seed));
+        let want: Vec<i32> = (0..=depth)
+            .map(|d| reference::minimax(&game, &SyntheticEval, d, &[], false))
+            .collect();
+        for mut c in variants(Algorithm::AlphaBeta) {
+            c.quiescence = false;
+            c.aspiration = seed % 2 == 0;
+            check_iterations(&game, &c, depth, &[], &|d| want[d as usize]);
+        }
+    }
+}
+
+/// Many terminal positions: forced wins and losses of every length, where the table's
+/// depth-independent use of proven values is exercised.
+#[test]
+fn alpha_beta_with_many_terminals_equals_minimax() {
+    let depth = 7;
+    for seed in 200..212 {
+        let game = Synthetic::new(Spec {
+            terminal_per_mille: 250,
+            width: 5 + seed % 7,
+            ..spec(seed)
+        });
+        let want: Vec<i32> = (0..=depth)
+            .map(|d| reference::minimax(&game, &SyntheticEval, d, &[], true))
+            .collect();
+        for c in variants(Algorithm::AlphaBeta) {
+            check_iterations(&game, &c, depth, &[], &|d| want[d as usize]);
+        }
+    }
+}
+
+#[test]
+fn paranoid_equals_its_definition_with_three_players() {
+    let depth = 5;
+    for seed in 300..310 {
+        let game = Synthetic::new(Spec {
+            players: 3,
+            ..spec(seed)
+        });
+        let want: Vec<i32> = (0..=depth)
+            .map(|d| reference::paranoid(&game, &SyntheticEval, d, &[], true))
+            .collect();
+        for algorithm in [Algorithm::Paranoid, Algorithm::AlphaBeta] {
+            for c in variants(algorithm) {
+                check_iterations(&game, &c, depth, &[], &|d| want[d as usize]);
+            }
+        }
+    }
+}
+
+#[test]
+fn best_reply_equals_its_definition() {
+    let depth = 5;
+    for seed in 400..412 {
+        let skip = seed % 3 != 0;
+        let players = if seed % 4 == 0 { 2 } else { 3 };
+        let game = Synthetic::new(Spec {
+            players,
+            skip,
+            ..spec(seed)
+        });
+        let want: Vec<i32> = (0..=depth)
+            .map(|d| reference::best_reply(&game, &SyntheticEval, d, &[], true))
+            .collect();
+        for c in variants(Algorithm::BestReply) {
+            check_iterations(&game, &c, depth, &[], &|d| want[d as usize]);
+        }
+        // Without skipping, best-reply search is paranoid search.
+        if !skip {
+            for d in 1..=depth {
+                assert_eq!(
+                    want[d as usize],
+                    reference::paranoid(&game, &SyntheticEval, d, &[], true)
+                );
+            }
+        }
+    }
+}
+
+fn check_maxn(game: &Synthetic, depth: u32, bounds: Option<MaxnBounds>) -> u64 {
+    let want: Vec<_> = (0..=depth)
+        .map(|d| reference::maxn(game, &SyntheticEval, d, &[], true))
+        .collect();
+    let mut nodes = 0;
+    for ordering in [true, false] {
+        let mut engine = Search::new(config(Algorithm::MaxN, true, ordering, 2), SyntheticEval);
+        engine.set_maxn_bounds(bounds);
+        let r = engine.run(game, &[], Limits::depth(depth), |r| {
+            let w = want[r.depth as usize];
+            assert_eq!(r.scores, w, "{:?} depth {}", game.spec(), r.depth);
+            assert_eq!(r.score, w[game.to_move()]);
+        });
+        assert_eq!(r.depth, depth);
+        nodes = r.nodes;
+    }
+    nodes
+}
+
+#[test]
+fn maxn_equals_its_definition() {
+    for seed in 500..512 {
+        for players in [2, 3] {
+            let game = Synthetic::new(Spec {
+                players,
+                payoffs: Payoffs::GeneralSum,
+                terminal_per_mille: 120,
+                ..spec(seed)
+            });
+            check_maxn(&game, 5, None);
+        }
+    }
+}
+
+#[test]
+fn maxn_shallow_pruning_keeps_the_value_and_prunes() {
+    let (mut plain, mut pruned) = (0, 0);
+    for seed in 600..612 {
+        for players in [2, 3] {
+            let game = Synthetic::new(Spec {
+                players,
+                payoffs: Payoffs::ConstantSum,
+                terminal_per_mille: 0,
+                ..spec(seed)
+            });
+            let bounds = MaxnBounds {
+                max_sum: 1000,
+                min_score: 0,
+            };
+            plain += check_maxn(&game, 5, None);
+            pruned += check_maxn(&game, 5, Some(bounds));
+        }
+    }
+    assert!(
+        pruned < plain,
+        "shallow pruning saved nothing: {pruned} vs {plain}"
+    );
+}
+
+/// In a two-player zero-sum game max^n and alpha-beta agree.
+#[test]
+fn maxn_equals_alpha_beta_in_zero_sum_games() {
+    for seed in 700..708 {
+        let game = Synthetic::new(spec(seed));
+        for d in 1..=5 {
+            let v = reference::maxn(&game, &SyntheticEval, d, &[], true);
+            let m = reference::minimax(&game, &SyntheticEval, d, &[], true);
+            assert_eq!((v[0], v[1]), (m, -m));
+        }
+        let mut engine = Search::new(config(Algorithm::MaxN, true, true, 1), SyntheticEval);
+        let r = engine.run(&game, &[], Limits::depth(5), |_| {});
+        assert_eq!(
+            r.score,
+            reference::minimax(&game, &SyntheticEval, 5, &[], true)
+        );
+    }
+}
