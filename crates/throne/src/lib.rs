@@ -10,8 +10,8 @@
 //!   [`players::Greedy`] is a one-ply sparring partner.
 //!
 //! ```
-//! use throne::search::Game;
-//! use throne::{Move, Position};
+//! use throne::search::{Game, Limits, Search};
+//! use throne::{engine_config, DefaultEval, Move, Position};
 //!
 //! let start = Position::start();
 //! assert_eq!(
@@ -26,6 +26,11 @@
 //! assert_eq!(p.to_move(), 1);
 //! let round_trip: Position = p.to_string().parse().unwrap();
 //! assert_eq!(round_trip, p);
+//!
+//! // Ask the engine for a move.
+//! let mut search = Search::new(engine_config(), DefaultEval);
+//! let report = search.run(&start, &[start.key()], Limits::depth(3), |_| {});
+//! assert!(start.why_illegal(report.best.unwrap()).is_none());
 //! ```
 //!
 //! # Rules in brief

@@ -1,0 +1,64 @@
+//! The engine on Throne: wins, losses and the move limit are seen by the search.
+
+use search::{Limits, Search, MATE};
+use throne::{engine_config, DefaultEval, Move, Position};
+
+fn best(pos: &str, depth: u32) -> (Move, i32) {
+    let p: Position = pos.parse().unwrap();
+    let mut s = Search::new(engine_config(), DefaultEval);
+    let r = s.run(&p, &[p.key()], Limits::depth(depth), |_| {});
+    let mv = r.best.expect("a move");
+    assert!(p.why_illegal(mv).is_none());
+    (mv, r.score)
+}
+
+#[test]
+fn takes_the_throne_win() {
+    // Black's queen on the throne, five soldiers around it, the sixth one step away.
+    let pos = "wwwwww/...W.../......../........./....bb..../....bBb..../.....b..../....b..../......../......./...... b 10 0 0 0 0";
+    for depth in 1..=4 {
+        let (mv, score) = best(pos, depth);
+        assert_eq!(mv.to_string(), "-1,2>-1,1");
+        assert_eq!(score, MATE - 1);
+    }
+}
+
+#[test]
+fn avoids_surrounding_the_empty_throne() {
+    // The same step with the throne empty loses at once.
+    let pos = "wwwwww/...W.../......../........./....bb..../....b.b..../.....b..../....b..../......../...B.../...... b 10 0 0 0 0";
+    for depth in 1..=4 {
+        let (mv, score) = best(pos, depth);
+        assert_ne!(mv.to_string(), "-1,2>-1,1");
+        assert!(score > -MATE / 2, "depth {depth}: {score}");
+    }
+}
+
+#[test]
+fn knows_the_move_limit() {
+    // Ply 299, equal scores (110 each), White to move: any inward step wins on score, a pass
+    // or a step along a ring draws.
+    let pos = "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb w 299 2 0 0 1";
+    let (mv, score) = best(pos, 2);
+    assert_eq!(score, MATE - 1);
+    let mut p: Position = pos.parse().unwrap();
+    p.play(mv);
+    assert_eq!(p.outcome(), Some(search::Outcome::Win(throne::WHITE)));
+    // The same board far from the limit is not a proven result.
+    let early = pos.replace(" w 299 ", " w 99 ");
+    let (_, score) = best(&early, 2);
+    assert!(score.abs() < MATE / 2);
+}
+
+#[test]
+fn clock_limits_use_the_moves_left() {
+    let p: Position = "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb w 299 0 0 0 0"
+        .parse()
+        .unwrap();
+    let l = throne::clock_limits(&p, std::time::Duration::from_millis(500));
+    let c = l.clock.unwrap();
+    assert_eq!(c.moves_to_go, Some(1));
+    assert_eq!(c.remaining, std::time::Duration::from_millis(500));
+    let l = throne::clock_limits(&Position::start(), std::time::Duration::from_secs(120));
+    assert_eq!(l.clock.unwrap().moves_to_go, Some(150));
+}
