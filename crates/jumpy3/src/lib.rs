@@ -1,4 +1,59 @@
-//! The game jumpy3 (work in progress).
+//! The game Jumpy3: rules, notation, evaluation, an exact solver, and the search engine
+//! through a re-export.
+//!
+//! One row of 16 squares; White (`W` king, `w` pawns) moves right, Black (`B`, `b`) moves
+//! left; a side wins the moment its king leaves the board. The rules and the notation are
+//! those of the project's rules file (`shared/rules/jumpy3.md`).
+//!
+//! ```
+//! use jumpy3::search::{Game, MoveList, Outcome, Record};
+//! use jumpy3::{Move, Position};
+//!
+//! let start = Position::start();
+//! assert_eq!(start.to_string(), "Wwww........bbbB w");
+//! let mut moves = MoveList::new();
+//! start.legal_moves(&mut moves);
+//! let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+//! assert_eq!(names, ["1", "2", "3", "4"]);
+//!
+//! // A game with its history: the third occurrence of a position draws.
+//! let mut game = Record::new(start);
+//! game.play("4".parse::<Move>().unwrap()).unwrap();
+//! assert_eq!(game.position().to_string(), "Www.w.......bbbB b");
+//!
+//! // The king on square 16 leaves: White wins.
+//! let p: Position = "..w.b...b..b.B.W w".parse().unwrap();
+//! assert_eq!(p.after("16".parse().unwrap()).outcome(), Some(Outcome::Win(jumpy3::WHITE)));
+//! ```
 #![deny(missing_docs)]
 
 pub use search;
+
+pub mod eval;
+mod position;
+pub mod solve;
+
+pub use eval::{DefaultEval, Estimate};
+pub use position::{Move, ParseMoveError, ParsePositionError, Position, BLACK, SQUARES, WHITE};
+
+/// The letter of a player in result lines and notation: `w` for White (0), `b` for Black (1).
+///
+/// ```
+/// assert_eq!(jumpy3::player_letter(jumpy3::WHITE), "w");
+/// assert_eq!(jumpy3::player_letter(jumpy3::BLACK), "b");
+/// ```
+pub fn player_letter(p: search::Player) -> &'static str {
+    if p == WHITE {
+        "w"
+    } else {
+        "b"
+    }
+}
+
+/// The recommended engine settings for Jumpy3.
+pub fn engine_config() -> search::Config {
+    search::Config {
+        quiescence: false,
+        ..search::Config::default()
+    }
+}

@@ -1,0 +1,645 @@
+//! The rules: positions, moves, notation, move generation, Zobrist keys and perft.
+
+use std::fmt;
+use std::str::FromStr;
+
+use search::{DrawKind, Game, MoveList, Outcome, Player};
+
+/// White, player index 0, moves rightward (towards square 16) and moves first.
+pub const WHITE: Player = 0;
+/// Black, player index 1, moves leftward (towards square 1).
+pub const BLACK: Player = 1;
+
+/// Number of squares on the board.
+pub const SQUARES: usize = 16;
+
+/// All 16 squares as a bit set (bit `i` is the 0-based square `i`, square `i + 1` in notation).
+const FULL: u16 = 0xFFFF;
+
+/// Deterministic Zobrist numbers: splitmix64 from a fixed seed, computed at compile time.
+const fn zobrist_table() -> [u64; 65] {
+    let mut out = [0u64; 65];
+    let mut state: u64 = 0x4A75_6D70_7933_2021; // "Jumpy3 2021"
+    let mut n = 0;
+    while n < 65 {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        out[n] = z ^ (z >> 31);
+        n += 1;
+    }
+    out
+}
+
+/// `ZOBRIST[(colour * 2 + is_king) * 16 + square]`; entry 64 is "Black to move".
+const ZOBRIST: [u64; 65] = zobrist_table();
+
+#[inline(always)]
+fn zobrist(colour: usize, king: bool, square: u32) -> u64 {
+    ZOBRIST[(colour * 2 + king as usize) * 16 + square as usize]
+}
+
+/// Zobrist number of the side to move (XORed in when Black is to move).
+const ZOBRIST_BLACK_TO_MOVE: u64 = ZOBRIST[64];
+
+/// A move: the square (1..=16) of the piece that moves. Which way it goes follows from
+/// the side to move.
+///
+/// ```
+/// use jumpy3::Move;
+/// let m: Move = "4".parse().unwrap();
+/// assert_eq!(m.square(), 4);
+/// assert_eq!(m.to_string(), "4");
+/// assert!("17".parse::<Move>().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move(u8);
+
+impl Move {
+    /// The move of the piece on `square` (1..=16); `None` for any other number.
+    pub fn new(square: u8) -> Option<Move> {
+        (1..=16).contains(&square).then_some(Move(square - 1))
+    }
+
+    /// The square in notation, 1..=16.
+    pub fn square(self) -> u8 {
+        self.0 + 1
+    }
+
+    /// The 0-based index of the square, 0..=15.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    #[inline(always)]
+    fn from_index(index: u32) -> Move {
+        Move(index as u8)
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.square())
+    }
+}
+
+/// Why a move's text is not a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseMoveError {
+    /// The text is empty.
+    Empty,
+    /// The text is not a decimal number.
+    NotANumber(String),
+    /// The number is not a square 1..=16.
+    OutOfRange(u64),
+}
+
+impl fmt::Display for ParseMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseMoveError::Empty => write!(f, "empty move: expected a square number 1..16"),
+            ParseMoveError::NotANumber(s) => {
+                write!(f, "move {s:?} is not a square number 1..16")
+            }
+            ParseMoveError::OutOfRange(n) => write!(f, "square {n} is off the board (1..16)"),
+        }
+    }
+}
+
+impl std::error::Error for ParseMoveError {}
+
+impl FromStr for Move {
+    type Err = ParseMoveError;
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        let t = s.trim();
+        if t.is_empty() {
+            return Err(ParseMoveError::Empty);
+        }
+        if !t.bytes().all(|c| c.is_ascii_digit()) || t.len() > 18 {
+            if t.bytes().all(|c| c.is_ascii_digit()) {
+                return Err(ParseMoveError::OutOfRange(u64::MAX));
+            }
+            return Err(ParseMoveError::NotANumber(t.to_string()));
+        }
+        let n: u64 = t
+            .parse()
+            .map_err(|_| ParseMoveError::NotANumber(t.to_string()))?;
+        match u8::try_from(n).ok().and_then(Move::new) {
+            Some(m) => Ok(m),
+            None => Err(ParseMoveError::OutOfRange(n)),
+        }
+    }
+}
+
+/// Why a position's text is not a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParsePositionError {
+    /// The board part does not have 16 squares (`found` characters instead).
+    WrongLength {
+        /// How many characters the board part has.
+        found: usize,
+    },
+    /// The board is not followed by a space and the side to move.
+    MissingSide,
+    /// A square holds a character other than `W w B b . x`.
+    BadCharacter {
+        /// The square, 1..=16.
+        square: usize,
+        /// The character found there.
+        found: char,
+    },
+    /// A side has more than one king.
+    TooManyKings {
+        /// The side (`WHITE` or `BLACK`).
+        side: Player,
+        /// How many kings it has.
+        count: u32,
+    },
+    /// A side has more than three pawns.
+    TooManyPawns {
+        /// The side (`WHITE` or `BLACK`).
+        side: Player,
+        /// How many pawns it has.
+        count: u32,
+    },
+    /// Neither king is on the board (only one side can have left: the game ends then).
+    NoKings,
+    /// The side to move is not `w` or `b`.
+    BadSide(String),
+}
+
+fn side_name(side: Player) -> &'static str {
+    if side == WHITE {
+        "White"
+    } else {
+        "Black"
+    }
+}
+
+impl fmt::Display for ParsePositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParsePositionError::WrongLength { found } => {
+                write!(f, "board: expected 16 squares, found {found} characters")
+            }
+            ParsePositionError::MissingSide => write!(
+                f,
+                "side to move: missing (expected the board, a space, then `w` or `b`)"
+            ),
+            ParsePositionError::BadCharacter { square, found } => write!(
+                f,
+                "board: square {square} holds {found:?}, expected one of W w B b . x"
+            ),
+            ParsePositionError::TooManyKings { side, count } => write!(
+                f,
+                "board: {} has {count} kings, at most one allowed",
+                side_name(*side)
+            ),
+            ParsePositionError::TooManyPawns { side, count } => write!(
+                f,
+                "board: {} has {count} pawns, at most three allowed",
+                side_name(*side)
+            ),
+            ParsePositionError::NoKings => write!(
+                f,
+                "board: neither king is on the board (the game ends when the first one leaves)"
+            ),
+            ParsePositionError::BadSide(s) => {
+                write!(f, "side to move: {s:?}, expected `w` or `b`")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParsePositionError {}
+
+/// A Jumpy3 position: the 16 squares and the side to move, with its Zobrist key.
+///
+/// Bit `i` of each bit set is the 0-based square `i` (square `i + 1` in notation).
+///
+/// ```
+/// use jumpy3::{search::Game, Move, Position};
+/// let mut p = Position::start();
+/// assert_eq!(p.to_string(), "Wwww........bbbB w");
+/// p.play(Move::new(4).unwrap());
+/// assert_eq!(p.to_string(), "Www.w.......bbbB b");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Occupancy of each colour.
+    pieces: [u16; 2],
+    /// Squares holding a king (of either colour).
+    kings: u16,
+    /// The side to move.
+    side: u8,
+    /// Zobrist key, maintained incrementally.
+    key: u64,
+}
+
+impl Position {
+    /// The start position `Wwww........bbbB w`.
+    pub fn start() -> Position {
+        Position::from_parts(0x000F, 0xF000, 0x8001, WHITE)
+    }
+
+    /// A position from bit sets: White's pieces, Black's pieces, the kings (a subset of the
+    /// pieces, at most one per colour), and the side to move. `None` if the sets are not a
+    /// position (overlap, more than one king or three pawns for a side, kings not on pieces,
+    /// no king at all, or a side other than 0 and 1).
+    pub fn from_bits(white: u16, black: u16, kings: u16, side: Player) -> Option<Position> {
+        let ok = white & black == 0
+            && kings & !(white | black) == 0
+            && (kings & white).count_ones() <= 1
+            && (kings & black).count_ones() <= 1
+            && kings != 0
+            && (white & !kings).count_ones() <= 3
+            && (black & !kings).count_ones() <= 3
+            && side <= 1;
+        ok.then(|| Position::from_parts(white, black, kings, side))
+    }
+
+    fn from_parts(white: u16, black: u16, kings: u16, side: Player) -> Position {
+        let mut p = Position {
+            pieces: [white, black],
+            kings,
+            side: side as u8,
+            key: 0,
+        };
+        p.key = p.compute_key();
+        p
+    }
+
+    /// The squares (bits) of `side`'s pieces, king included.
+    pub fn pieces(&self, side: Player) -> u16 {
+        self.pieces[side]
+    }
+
+    /// The squares (bits) holding a king.
+    pub fn kings(&self) -> u16 {
+        self.kings
+    }
+
+    /// The 0-based square of `side`'s king, `None` once it has left the board.
+    pub fn king(&self, side: Player) -> Option<u32> {
+        let k = self.kings & self.pieces[side];
+        (k != 0).then(|| k.trailing_zeros())
+    }
+
+    /// The number of `side`'s pawns on the board.
+    pub fn pawns(&self, side: Player) -> u32 {
+        (self.pieces[side] & !self.kings).count_ones()
+    }
+
+    /// The side to move.
+    pub fn side(&self) -> Player {
+        self.side as Player
+    }
+
+    /// The mirror image: the row reversed and the colours swapped (side to move too).
+    /// The game is symmetric under it.
+    pub fn mirror(&self) -> Position {
+        Position::from_parts(
+            self.pieces[BLACK].reverse_bits(),
+            self.pieces[WHITE].reverse_bits(),
+            self.kings.reverse_bits(),
+            1 - self.side(),
+        )
+    }
+
+    fn compute_key(&self) -> u64 {
+        let mut key = if self.side as Player == BLACK {
+            ZOBRIST_BLACK_TO_MOVE
+        } else {
+            0
+        };
+        for colour in 0..2 {
+            let mut bits = self.pieces[colour];
+            while bits != 0 {
+                let sq = bits.trailing_zeros();
+                bits &= bits - 1;
+                key ^= zobrist(colour, self.kings & (1 << sq) != 0, sq);
+            }
+        }
+        key
+    }
+
+    /// The character of 0-based square `i` in notation.
+    fn square_char(&self, i: u32) -> char {
+        let bit = 1u16 << i;
+        let king = self.kings & bit != 0;
+        match (
+            self.pieces[WHITE] & bit != 0,
+            self.pieces[BLACK] & bit != 0,
+            king,
+        ) {
+            (true, _, true) => 'W',
+            (true, _, false) => 'w',
+            (_, true, true) => 'B',
+            (_, true, false) => 'b',
+            _ => '.',
+        }
+    }
+
+    /// Plays the move of the piece on 0-based square `from` for the side to move, which must
+    /// own a piece there.
+    #[inline(always)]
+    fn apply(&mut self, from: u32) {
+        let us = self.side as usize;
+        let them = us ^ 1;
+        let occ = self.pieces[0] | self.pieces[1];
+        let from_bit = 1u16 << from;
+        let is_king = self.kings & from_bit != 0;
+        let mut key = self.key ^ ZOBRIST_BLACK_TO_MOVE ^ zobrist(us, is_king, from);
+        // Where the piece lands (None: it leaves the board) and which square it jumped.
+        let to: Option<u32>;
+        let mut captured: Option<u32> = None;
+        if us == WHITE {
+            if from == 15 {
+                to = None;
+            } else if occ & (from_bit << 1) == 0 {
+                to = Some(from + 1);
+            } else {
+                // Empty squares beyond the blocker (from + 1).
+                let beyond = !occ & (FULL << (from + 1) << 1);
+                if beyond == 0 {
+                    to = None;
+                } else {
+                    let j = beyond.trailing_zeros();
+                    to = Some(j);
+                    if j == from + 2 && self.pieces[them] & (from_bit << 1) != 0 {
+                        captured = Some(from + 1);
+                    }
+                }
+            }
+        } else if from == 0 {
+            to = None;
+        } else if occ & (from_bit >> 1) == 0 {
+            to = Some(from - 1);
+        } else {
+            // Empty squares below the blocker (from - 1).
+            let below = !occ & ((1u16 << (from - 1)) - 1);
+            if below == 0 {
+                to = None;
+            } else {
+                let j = 15 - below.leading_zeros();
+                to = Some(j);
+                if j + 2 == from && self.pieces[them] & (from_bit >> 1) != 0 {
+                    captured = Some(from - 1);
+                }
+            }
+        }
+        // Move the jumper.
+        let mut mine = self.pieces[us] & !from_bit;
+        let mut kings = self.kings & !from_bit;
+        if let Some(j) = to {
+            mine |= 1 << j;
+            if is_king {
+                kings |= 1 << j;
+            }
+            key ^= zobrist(us, is_king, j);
+        }
+        self.pieces[us] = mine;
+        // Send the jumped piece to the far empty square, computed after the jumper moved
+        // (the jumped piece still on its square).
+        if let Some(c) = captured {
+            let c_bit = 1u16 << c;
+            let empty = !(mine | self.pieces[them]);
+            let k = if us == WHITE {
+                15 - empty.leading_zeros()
+            } else {
+                empty.trailing_zeros()
+            };
+            let c_king = kings & c_bit != 0;
+            self.pieces[them] = (self.pieces[them] & !c_bit) | (1 << k);
+            if c_king {
+                kings = (kings & !c_bit) | (1 << k);
+            }
+            key ^= zobrist(them, c_king, c) ^ zobrist(them, c_king, k);
+        }
+        self.kings = kings;
+        self.side = them as u8;
+        self.key = key;
+    }
+
+    /// Counts the leaf positions `depth` moves ahead (the move sequences of that length; a
+    /// game that ends earlier contributes nothing). Repetition is not applied: perft counts
+    /// the rules of the position alone.
+    ///
+    /// ```
+    /// use jumpy3::Position;
+    /// assert_eq!(Position::start().perft(3), 64);
+    /// ```
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if self.outcome().is_some() {
+            return 0;
+        }
+        let mut bits = self.pieces[self.side as usize];
+        if depth == 1 {
+            return bits.count_ones() as u64;
+        }
+        let mut total = 0;
+        while bits != 0 {
+            let sq = bits.trailing_zeros();
+            bits &= bits - 1;
+            let mut child = *self;
+            child.apply(sq);
+            total += child.perft(depth - 1);
+        }
+        total
+    }
+
+    /// Perft split by the first move: each legal move with the count below it.
+    pub fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves
+            .into_iter()
+            .map(|m| {
+                let mut child = *self;
+                child.play(m);
+                (m, child.perft(depth.saturating_sub(1)))
+            })
+            .collect()
+    }
+
+    /// The position after `mv` (a copy; `self` is unchanged). The move must be legal.
+    pub fn after(&self, mv: Move) -> Position {
+        let mut p = *self;
+        p.play(mv);
+        p
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::start()
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::with_capacity(18);
+        for i in 0..16 {
+            s.push(self.square_char(i));
+        }
+        s.push(' ');
+        s.push(if self.side as Player == WHITE {
+            'w'
+        } else {
+            'b'
+        });
+        f.write_str(&s)
+    }
+}
+
+impl FromStr for Position {
+    type Err = ParsePositionError;
+    fn from_str(s: &str) -> Result<Position, ParsePositionError> {
+        let s = s.trim();
+        let (board, side) = match s.split_once(' ') {
+            Some((b, rest)) => (b, Some(rest.trim())),
+            None => (s, None),
+        };
+        let len = board.chars().count();
+        if len != SQUARES {
+            return Err(ParsePositionError::WrongLength { found: len });
+        }
+        let mut pieces = [0u16; 2];
+        let mut kings = 0u16;
+        for (i, c) in board.chars().enumerate() {
+            let bit = 1u16 << i;
+            match c {
+                'W' => {
+                    pieces[WHITE] |= bit;
+                    kings |= bit;
+                }
+                'w' => pieces[WHITE] |= bit,
+                'B' => {
+                    pieces[BLACK] |= bit;
+                    kings |= bit;
+                }
+                'b' => pieces[BLACK] |= bit,
+                '.' | 'x' => {}
+                other => {
+                    return Err(ParsePositionError::BadCharacter {
+                        square: i + 1,
+                        found: other,
+                    })
+                }
+            }
+        }
+        for side in [WHITE, BLACK] {
+            let k = (kings & pieces[side]).count_ones();
+            if k > 1 {
+                return Err(ParsePositionError::TooManyKings { side, count: k });
+            }
+            let p = (pieces[side] & !kings).count_ones();
+            if p > 3 {
+                return Err(ParsePositionError::TooManyPawns { side, count: p });
+            }
+        }
+        if kings == 0 {
+            return Err(ParsePositionError::NoKings);
+        }
+        let side = match side {
+            None => return Err(ParsePositionError::MissingSide),
+            Some("w") => WHITE,
+            Some("b") => BLACK,
+            Some(other) => return Err(ParsePositionError::BadSide(other.to_string())),
+        };
+        Ok(Position::from_parts(
+            pieces[WHITE],
+            pieces[BLACK],
+            kings,
+            side,
+        ))
+    }
+}
+
+impl Game for Position {
+    type Move = Move;
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        self.side as Player
+    }
+
+    /// The moves in square order (square 1 first).
+    #[inline]
+    fn legal_moves(&self, out: &mut MoveList<Move>) {
+        // Both kings on the board: the game goes on.
+        if (self.kings & self.pieces[0]) == 0 || (self.kings & self.pieces[1]) == 0 {
+            return;
+        }
+        let mut bits = self.pieces[self.side as usize];
+        while bits != 0 {
+            out.push(Move::from_index(bits.trailing_zeros()));
+            bits &= bits - 1;
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        debug_assert!(self.pieces[self.side as usize] & (1 << mv.0) != 0);
+        self.apply(mv.0 as u32);
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        if self.kings & self.pieces[WHITE] == 0 {
+            Some(Outcome::Win(WHITE))
+        } else if self.kings & self.pieces[BLACK] == 0 {
+            Some(Outcome::Win(BLACK))
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn recompute_key(&self) -> u64 {
+        self.compute_key()
+    }
+
+    fn repetition_rule(&self) -> Option<(u32, Outcome)> {
+        Some((3, Outcome::Draw(DrawKind::Repetition)))
+    }
+
+    fn why_illegal(&self, mv: Move) -> Option<String> {
+        if let Some(Outcome::Win(w)) = self.outcome() {
+            return Some(format!(
+                "the game is over: {} has won (its king has left the board)",
+                side_name(w)
+            ));
+        }
+        let bit = 1u16 << mv.0;
+        let us = self.side as Player;
+        if self.pieces[us] & bit != 0 {
+            None
+        } else if self.pieces[us ^ 1] & bit != 0 {
+            Some(format!(
+                "square {} holds a {} piece, but {} is to move",
+                mv.square(),
+                side_name(us ^ 1),
+                side_name(us)
+            ))
+        } else {
+            Some(format!(
+                "square {} is empty: it holds no piece of the side to move ({})",
+                mv.square(),
+                side_name(us)
+            ))
+        }
+    }
+}
