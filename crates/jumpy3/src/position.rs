@@ -59,7 +59,7 @@ pub struct Move(u8);
 impl Move {
     /// The move of the piece on `square` (1..=16); `None` for any other number.
     pub fn new(square: u8) -> Option<Move> {
-        (1..=16).contains(&square).then_some(Move(square - 1))
+        (1..=16).contains(&square).then(|| Move(square - 1))
     }
 
     /// The square in notation, 1..=16.
