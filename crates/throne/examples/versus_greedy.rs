@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p throne --example versus_greedy -- [--games N] [--clock-ms MS | --depth D]
-//!     [--threads T] [--seed S] [--quiet]
+//!     [--threads T] [--seed S] [--quiet] [--trace]
 //! ```
 //! `--clock-ms` is the thinking time per side for the whole game (the contest: 120000; the
 //! default 2000 is the contest scaled down 60 times). The engine gets
@@ -25,6 +25,7 @@ struct Options {
     threads: usize,
     seed: u64,
     quiet: bool,
+    trace: bool,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -35,6 +36,7 @@ fn parse_args() -> Result<Options, String> {
         threads: 1,
         seed: 0,
         quiet: false,
+        trace: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -57,6 +59,11 @@ fn parse_args() -> Result<Options, String> {
             "--seed" => o.seed = num(i)?,
             "--quiet" => {
                 o.quiet = true;
+                i += 1;
+                continue;
+            }
+            "--trace" => {
+                o.trace = true;
                 i += 1;
                 continue;
             }
@@ -88,6 +95,7 @@ fn play_game(o: &Options, index: u32, search: &mut Search<Position, DefaultEval>
     let mut engine_moves = 0;
     let mut depth_sum = 0;
     let mut lost_on_time = false;
+    let mut trail: Vec<(u32, Duration, Duration)> = Vec::new();
     while record.result().is_none() {
         let pos = record.position().clone();
         let mv = if pos.to_move() == engine {
@@ -105,6 +113,7 @@ fn play_game(o: &Options, index: u32, search: &mut Search<Position, DefaultEval>
                 report.best.expect("a move")
             };
             let spent = t0.elapsed();
+            trail.push((pos.ply(), remaining, spent));
             used += spent;
             engine_moves += 1;
             if o.depth.is_none() {
@@ -119,6 +128,20 @@ fn play_game(o: &Options, index: u32, search: &mut Search<Position, DefaultEval>
             greedy.choose(&pos).expect("a move")
         };
         record.play(mv).expect("legal");
+    }
+    if (lost_on_time || o.trace) && !o.quiet {
+        let from = if o.trace {
+            0
+        } else {
+            trail.len().saturating_sub(6)
+        };
+        for (ply, rem, spent) in &trail[from..] {
+            println!(
+                "    ply {ply}: {:.1} ms left, move took {:.1} ms",
+                rem.as_secs_f64() * 1e3,
+                spent.as_secs_f64() * 1e3
+            );
+        }
     }
     let last = record.position();
     let outcome = if lost_on_time {
@@ -149,6 +172,9 @@ fn main() {
     let mut config = engine_config();
     config.threads = o.threads;
     let mut search = Search::new(config, DefaultEval);
+    // Allocate the table before any clock runs, as a player would before the game.
+    let start = Position::start();
+    search.run(&start, &[start.key()], Limits::depth(1), |_| {});
     let mode = match o.depth {
         Some(d) => format!("fixed depth {d}"),
         None => format!(

@@ -86,15 +86,35 @@ pub fn engine_config() -> search::Config {
     }
 }
 
-/// The engine's limits for one move under the contest time control: the clock of the side
-/// to move with `remaining` thinking time left for the rest of the game, no increment, and
-/// the moves that side still has to make ([`Position::moves_left`]).
+/// Moves of thinking time that [`clock_limits`] keeps in reserve: the engine plans as if
+/// its clock held `moves_left / (moves_left + CLOCK_RESERVE_MOVES)` of the time left.
+pub const CLOCK_RESERVE_MOVES: u32 = 10;
+
+/// Time that [`clock_limits`] never hands to the engine (or half the time left, when less
+/// is left).
+pub const CLOCK_FLOOR: std::time::Duration = std::time::Duration::from_millis(150);
+
+/// The engine's limits for one move under the contest time control (a clock for the whole
+/// game, no increment, 150 moves each): `Limits.clock` with the moves the side to move still
+/// has to make as `moves_to_go` ([`Position::moves_left`]) and, as `remaining`, the time left
+/// less a reserve: the larger of `remaining × R / (moves_left + R)` with `R` =
+/// [`CLOCK_RESERVE_MOVES`], and [`CLOCK_FLOOR`] (at most half the time left).
+///
+/// The proportional part makes the per-move target about `remaining / (moves_left + R)` all
+/// game long (with a 120 s clock it leaves about 7.5 s unused at the end); the floor keeps
+/// the last moves clear of what the engine's own per-move margin does not cover: the
+/// referee's latency, and a loaded machine's scheduler stalling a move when only a few
+/// milliseconds are left.
 pub fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
+    let moves = pos.moves_left(pos.side_to_move()).max(1);
+    let proportional = remaining.mul_f64(moves as f64 / (moves + CLOCK_RESERVE_MOVES) as f64);
+    let floor = CLOCK_FLOOR.min(remaining / 2);
+    let usable = proportional.min(remaining.saturating_sub(floor));
     search::Limits {
         clock: Some(search::Clock {
-            remaining,
+            remaining: usable,
             increment: std::time::Duration::ZERO,
-            moves_to_go: Some(pos.moves_left(pos.side_to_move()).max(1)),
+            moves_to_go: Some(moves),
         }),
         ..search::Limits::default()
     }

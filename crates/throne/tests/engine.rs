@@ -51,14 +51,36 @@ fn knows_the_move_limit() {
 }
 
 #[test]
-fn clock_limits_use_the_moves_left() {
-    let p: Position = "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb w 299 0 0 0 0"
+fn clock_limits_use_the_moves_left_and_keep_a_reserve() {
+    use std::time::Duration;
+    let late: Position = "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb w 299 0 0 0 0"
         .parse()
         .unwrap();
-    let l = throne::clock_limits(&p, std::time::Duration::from_millis(500));
-    let c = l.clock.unwrap();
+    // One move left: 1/11 of 2 s (the proportional reserve is the larger one).
+    let c = throne::clock_limits(&late, Duration::from_millis(2000))
+        .clock
+        .unwrap();
     assert_eq!(c.moves_to_go, Some(1));
-    assert_eq!(c.remaining, std::time::Duration::from_millis(500));
-    let l = throne::clock_limits(&Position::start(), std::time::Duration::from_secs(120));
-    assert_eq!(l.clock.unwrap().moves_to_go, Some(150));
+    assert_eq!(c.increment, Duration::ZERO);
+    assert_eq!(c.remaining, Duration::from_millis(2000).mul_f64(1.0 / 11.0));
+    // The start of a contest game: 150 moves, 120 s * 150 / 160.
+    let c = throne::clock_limits(&Position::start(), Duration::from_secs(120))
+        .clock
+        .unwrap();
+    assert_eq!(c.moves_to_go, Some(150));
+    assert_eq!(c.remaining, Duration::from_millis(112_500));
+    // Mid-game with 300 ms left and 40 moves: the 150 ms floor is the larger reserve.
+    let mid: Position = "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb b 220 0 0 0 0"
+        .parse()
+        .unwrap();
+    let c = throne::clock_limits(&mid, Duration::from_millis(300))
+        .clock
+        .unwrap();
+    assert_eq!(c.moves_to_go, Some(40));
+    assert_eq!(c.remaining, Duration::from_millis(150));
+    // Less than twice the floor left: half of it is kept.
+    let c = throne::clock_limits(&mid, Duration::from_millis(100))
+        .clock
+        .unwrap();
+    assert_eq!(c.remaining, Duration::from_millis(50));
 }
