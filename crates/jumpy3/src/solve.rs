@@ -749,12 +749,12 @@ fn solve_pair(values: &[AtomicU16], a: usize, b: usize) {
         }
         unreachable!("n is below the pair's size")
     };
-    let looks: Vec<(u8, u16)> = (0..size)
-        .into_par_iter()
-        .map(|n| {
-            let i = global(n);
-            let x = layers[ranges.iter().position(|r| r.contains(&i)).unwrap_or(0)].0;
-            first_look(values, Rel::from_index(i), x)
+    let looks: Vec<(u8, u16)> = layers
+        .iter()
+        .flat_map(|&(x, y)| {
+            layer_positions(x, y)
+                .map(|r| first_look(values, r, x))
+                .collect::<Vec<_>>()
         })
         .collect();
     let counters: Vec<AtomicU8> = looks.iter().map(|l| AtomicU8::new(l.0)).collect();
@@ -770,35 +770,35 @@ fn solve_pair(values: &[AtomicU16], a: usize, b: usize) {
             _ => 0,
         }
     };
-    let mut pending: Vec<Vec<u32>> = Vec::new();
+    let mut pending: Vec<Vec<Rel>> = Vec::new();
     for n in 0..size {
         let e = event(n) as usize;
         if e != 0 {
             if pending.len() <= e {
                 pending.resize_with(e + 1, Vec::new);
             }
-            pending[e].push(global(n) as u32);
+            pending[e].push(Rel::from_index(global(n)));
         }
     }
-    let mut frontier: Vec<u32> = Vec::new();
+    let mut frontier: Vec<Rel> = Vec::new();
     let mut d: u16 = 1;
     while !frontier.is_empty() || (d as usize) < pending.len() {
         let scheduled = pending.get_mut(d as usize).map(std::mem::take);
-        let mut next: Vec<u32> = scheduled
+        let mut next: Vec<Rel> = scheduled
             .unwrap_or_default()
             .into_par_iter()
-            .filter(|&i| {
-                values[i as usize]
+            .filter(|r| {
+                values[r.index()]
                     .compare_exchange(0, d, Ordering::Relaxed, Ordering::Relaxed)
                     .is_ok()
             })
             .collect();
         let parents_win = d % 2 == 1;
-        let results: Vec<(u32, u16)> = frontier
+        let results: Vec<(Rel, u16)> = frontier
             .par_iter()
-            .flat_map_iter(|&i| {
+            .flat_map_iter(|r| {
                 let mut preds = Vec::new();
-                Rel::from_index(i as usize).flip().unmoves(&mut preds);
+                r.flip().unmoves(&mut preds);
                 preds.into_iter().filter_map(|p| {
                     let i = p.index();
                     let n = local(i);
@@ -806,7 +806,7 @@ fn solve_pair(values: &[AtomicU16], a: usize, b: usize) {
                         values[i]
                             .compare_exchange(0, d, Ordering::Relaxed, Ordering::Relaxed)
                             .ok()
-                            .map(|_| (i as u32, d))
+                            .map(|_| (p, d))
                     } else if counters[n].fetch_sub(1, Ordering::Relaxed) == 1 {
                         match exit_info[n] {
                             // A draw or a win leaving the pair: never lost.
@@ -814,8 +814,8 @@ fn solve_pair(values: &[AtomicU16], a: usize, b: usize) {
                             e if e <= d => values[i]
                                 .compare_exchange(0, d, Ordering::Relaxed, Ordering::Relaxed)
                                 .ok()
-                                .map(|_| (i as u32, d)),
-                            e => Some((i as u32, e)),
+                                .map(|_| (p, d)),
+                            e => Some((p, e)),
                         }
                     } else {
                         None
@@ -823,20 +823,42 @@ fn solve_pair(values: &[AtomicU16], a: usize, b: usize) {
                 })
             })
             .collect();
-        for (i, e) in results {
+        for (r, e) in results {
             if e == d {
-                next.push(i);
+                next.push(r);
             } else {
                 let e = e as usize;
                 if pending.len() <= e {
                     pending.resize_with(e + 1, Vec::new);
                 }
-                pending[e].push(i);
+                pending[e].push(r);
             }
         }
         frontier = next;
         d = d.checked_add(1).expect("distances fit in u16");
     }
+}
+
+/// Every position of layer `(a, b)` in index order, in parallel.
+fn layer_positions(a: usize, b: usize) -> impl ParallelIterator<Item = Rel> {
+    (0..16 * 15usize).into_par_iter().flat_map_iter(move |kp| {
+        let uk = kp / 15;
+        let tk_c = kp % 15;
+        let tk = tk_c + (tk_c >= uk) as usize;
+        let kings = (1u16 << uk) | (1u16 << tk);
+        let subsets = subsets();
+        subsets[a].iter().flat_map(move |&m1| {
+            let ours = expand(m1, kings);
+            subsets[b][..binom(14 - a, b)].iter().map(move |&m2| {
+                let theirs = expand(m2, kings | ours);
+                Rel {
+                    us: ours | (1 << uk),
+                    them: theirs | (1 << tk),
+                    kings,
+                }
+            })
+        })
+    })
 }
 
 /// An evaluator that reads the solved table: with it, a search of depth 1 plays perfectly.

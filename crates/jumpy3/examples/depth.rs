@@ -1,0 +1,44 @@
+//! Time to depth from a position: `cargo run --release -p jumpy3 --example depth [DEPTH] [THREADS] [POSITION] [sheet]`.
+
+use jumpy3::search::{Config, Limits, Search};
+use jumpy3::{Estimate, Position};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let depth: u32 = args.first().and_then(|s| s.parse().ok()).unwrap_or(24);
+    let threads: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let p: Position = args
+        .get(2)
+        .map(|s| s.parse().expect("a position"))
+        .unwrap_or_else(Position::start);
+    let eval = if args.get(3).map(String::as_str) == Some("sheet") {
+        Estimate::Sheet
+    } else {
+        Estimate::Default
+    };
+    let config = Config {
+        threads,
+        ..jumpy3::engine_config()
+    };
+    let mut s = Search::new(config, eval);
+    let r = s.run(&p, &[], Limits::depth(depth), |r| {
+        let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+        println!(
+            "depth {:2} score {:8} nodes {:11} time {:8.3}s pv {}",
+            r.depth,
+            r.score,
+            r.nodes,
+            r.elapsed.as_secs_f64(),
+            pv.join(" ")
+        );
+    });
+    println!(
+        "final: depth {} score {} nodes {} nps {} time {:.3}s tt hits {:.2}",
+        r.depth,
+        r.score,
+        r.nodes,
+        r.nps,
+        r.elapsed.as_secs_f64(),
+        r.tt_hit_rate
+    );
+}
