@@ -1,0 +1,113 @@
+//! `arena analyse`: iterative deepening with a line per completed depth.
+
+use std::time::Duration;
+
+use search::{mate_distance, Limits, Report};
+
+use crate::adapter::{read_position, record_from, result_text, GameAdapter};
+use crate::agent::{Engine, Kind, Spec};
+use crate::fail::{outln, Fail};
+use crate::timefmt::{parse_duration, show_duration};
+
+/// The options of `arena analyse`.
+pub(crate) struct Options {
+    /// The position text.
+    pub position: String,
+    /// Fixed depth.
+    pub depth: Option<u32>,
+    /// Time.
+    pub time: Option<String>,
+    /// Threads.
+    pub threads: usize,
+    /// Engine spec.
+    pub engine: Option<String>,
+}
+
+/// A score for people: `+12`, `-3`, `win in 5`, `loss in 4`.
+pub(crate) fn show_score(score: i32) -> String {
+    match mate_distance(score) {
+        Some(n) if n > 0 => format!("win in {n}"),
+        Some(n) => format!("loss in {}", -n),
+        None => format!("{score:+}"),
+    }
+}
+
+/// Nodes per second for people: `850`, `12.3k`, `1.45M`.
+pub(crate) fn show_count(n: u64) -> String {
+    if n < 10_000 {
+        n.to_string()
+    } else if n < 10_000_000 {
+        format!("{:.1}k", n as f64 / 1e3)
+    } else {
+        format!("{:.2}M", n as f64 / 1e6)
+    }
+}
+
+/// Moves for people: separated by spaces, or by `, ` when a move itself contains spaces.
+pub(crate) fn join_moves<M: std::fmt::Display>(moves: &[M]) -> String {
+    let texts: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    if texts.iter().any(|t| t.contains(' ')) {
+        texts.join(", ")
+    } else {
+        texts.join(" ")
+    }
+}
+
+/// One line of analysis.
+pub(crate) fn info_line<M: std::fmt::Display>(r: &Report<M>) -> String {
+    format!(
+        "depth {:>2}  score {:>9}  nodes {:>9}  nps {:>7}  time {:>7}  pv {}",
+        r.depth,
+        show_score(r.score),
+        r.nodes,
+        show_count(r.nps),
+        show_duration(r.elapsed),
+        join_moves(&r.pv)
+    )
+}
+
+/// Runs `arena analyse`.
+pub(crate) fn analyse<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
+    let pos = read_position::<A>(&o.position)?;
+    let record = record_from::<A>(pos);
+    if let Some(r) = record.result() {
+        outln!("the game is over: result: {}", result_text::<A>(r));
+        return Ok(());
+    }
+    let spec = match &o.engine {
+        Some(text) => Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {e}")))?,
+        None => Spec::default_engine(),
+    };
+    if !matches!(spec.kind, Kind::Search(_)) {
+        return Err(Fail::usage(
+            "--engine: analyse needs a search engine, not greedy or random",
+        ));
+    }
+    let time = match &o.time {
+        Some(t) => Some(parse_duration(t).map_err(|e| Fail::usage(format!("--time: {e}")))?),
+        None => None,
+    };
+    let limits = if o.depth.is_some() || time.is_some() {
+        Limits {
+            depth: o.depth,
+            movetime: time,
+            ..Limits::default()
+        }
+    } else {
+        spec.limits(Limits::movetime(Duration::from_secs(5)))
+    };
+    let mut engine = Engine::<A>::new(spec.config::<A>(Some(o.threads)), spec.evaluator::<A>());
+    outln!("{}", record.position());
+    let report = engine.think(&record, limits, |r| outln!("{}", info_line(r)));
+    match report.best {
+        Some(best) => outln!(
+            "best {best}  score {}  depth {}  nodes {}  time {}",
+            show_score(report.score),
+            report.depth,
+            report.nodes,
+            show_duration(report.elapsed)
+        ),
+        None => outln!("no move"),
+    }
+    Ok(())
+}

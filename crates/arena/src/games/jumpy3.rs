@@ -1,0 +1,130 @@
+//! Jumpy3 (crate `jumpy3`).
+
+use std::path::Path;
+
+use jumpy3::solve::{Table, Value};
+use jumpy3::{Estimate, Move, Position, BLACK, WHITE};
+use search::{Config, Evaluator, Player, Record};
+
+use crate::adapter::{GameAdapter, Solution};
+use crate::draw::{paint, Paint};
+use crate::fail::Fail;
+
+/// The Jumpy3 adapter.
+pub(crate) struct Jumpy3;
+
+impl GameAdapter for Jumpy3 {
+    type Pos = Position;
+    type Move = Move;
+    const NAME: &'static str = "jumpy3";
+    const TITLE: &'static str = "Jumpy3";
+    const PLAYERS: usize = 2;
+
+    fn start() -> Position {
+        Position::start()
+    }
+    fn parse_position(text: &str) -> Result<Position, String> {
+        text.parse()
+            .map_err(|e: jumpy3::ParsePositionError| e.to_string())
+    }
+    fn parse_move(_pos: &Position, text: &str) -> Result<Move, String> {
+        text.trim()
+            .parse()
+            .map_err(|e: jumpy3::ParseMoveError| e.to_string())
+    }
+    fn player_letter(p: Player) -> &'static str {
+        jumpy3::player_letter(p)
+    }
+    fn player_name(p: Player) -> &'static str {
+        if p == WHITE {
+            "White"
+        } else {
+            "Black"
+        }
+    }
+    fn engine_config() -> Config {
+        jumpy3::engine_config()
+    }
+    fn evaluator_names() -> &'static [&'static str] {
+        &["default", "sheet"]
+    }
+    fn evaluator(name: &str) -> Option<Box<dyn Evaluator<Position>>> {
+        match name {
+            "default" => Some(Box::new(Estimate::Default)),
+            "sheet" => Some(Box::new(Estimate::Sheet)),
+            _ => None,
+        }
+    }
+    fn draw(pos: &Position) -> String {
+        let text = pos.to_string();
+        let (squares, side) = text.split_once(' ').unwrap_or((&text, "w"));
+        let mut cells = String::from(" ");
+        let mut numbers = String::from(" ");
+        for (i, c) in squares.chars().enumerate() {
+            let p = match c {
+                'W' | 'w' => Paint::Yellow,
+                'B' | 'b' => Paint::Cyan,
+                _ => Paint::Dim,
+            };
+            let shown = if c == '.' { '·' } else { c };
+            cells.push_str(&format!(" {} ", paint(&shown.to_string(), p)));
+            numbers.push_str(&format!("{:>2} ", i + 1));
+        }
+        let to_move = if side == "w" { WHITE } else { BLACK };
+        format!(
+            "{cells}\n{}\n  {} to move (White moves right, Black left)\n",
+            paint(&numbers, Paint::Dim),
+            Self::player_name(to_move)
+        )
+    }
+    fn solve(
+        record: &Record<Position>,
+        table: Option<&Path>,
+    ) -> Option<Result<Solution<Move>, Fail>> {
+        let pos = *record.position();
+        let table = match table {
+            Some(path) if path.exists() => match Table::load(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    return Some(Err(Fail::runtime(format!(
+                        "--table {}: {e}",
+                        path.display()
+                    ))))
+                }
+            },
+            Some(path) => {
+                let t = Table::build();
+                if let Err(e) = t.save(path) {
+                    return Some(Err(Fail::runtime(format!(
+                        "--table {}: {e}",
+                        path.display()
+                    ))));
+                }
+                t
+            }
+            None => Table::build_up_to(pos.pawns(WHITE).max(pos.pawns(BLACK)) as usize),
+        };
+        if !table.covers(&pos) {
+            return Some(Err(Fail::runtime(format!(
+                "the table covers positions with up to {} pawns a side only",
+                table.max_pawns()
+            ))));
+        }
+        let value = match table.value(&pos) {
+            Value::Win(n) => format!("win {n}"),
+            Value::Loss(n) => format!("loss {n}"),
+            Value::Draw => "draw".to_string(),
+        };
+        Some(Ok(Solution {
+            value,
+            best: table.best_moves(&pos),
+            line: table.line(&pos),
+        }))
+    }
+    fn default_match() -> [&'static str; 2] {
+        ["engine", "engine,eval=sheet"]
+    }
+    fn default_opening_plies() -> usize {
+        2
+    }
+}

@@ -1,0 +1,38 @@
+//! `arena solve`: exact values from the game crates' solvers.
+
+use std::path::Path;
+use std::time::Duration;
+
+use indicatif::ProgressBar;
+
+use crate::adapter::{read_position, record_from, GameAdapter};
+use crate::analyse::join_moves;
+use crate::fail::{outln, Fail};
+
+/// Runs `arena solve`: `value: …`, `best: …`, `line: …`.
+pub(crate) fn solve<A: GameAdapter>(position: &str, table: Option<&Path>) -> Result<(), Fail> {
+    let pos = read_position::<A>(position)?;
+    let record = record_from::<A>(pos);
+    let spinner = ProgressBar::new_spinner();
+    spinner.set_message(format!("solving {}", A::TITLE));
+    spinner.enable_steady_tick(Duration::from_millis(100));
+    let solution = A::solve(&record, table);
+    spinner.finish_and_clear();
+    let solution =
+        solution.ok_or_else(|| Fail::usage(format!("{} has no exact solver", A::TITLE)))??;
+    outln!("value: {}", solution.value);
+    outln!("best: {}", join(&solution.best));
+    if !solution.line.is_empty() {
+        outln!("line: {}", join_moves(&solution.line));
+    }
+    Ok(())
+}
+
+/// Best moves: space separated (every game with a solver has moves without spaces).
+fn join<M: std::fmt::Display>(moves: &[M]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,607 @@
+//! The `arena` binary driven as a user or a script would: every subcommand on every game,
+//! bad input, a full match, the engine protocol and `play` through pipes.
+//!
+//! Expected rules results come from `tests/data/` (copied from the project's independent
+//! vectors) or are derived by hand from the rules files, as noted at each test.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const GAMES: [&str; 3] = ["jumpy3", "chexers", "throne"];
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the arena binary runs")
+}
+
+fn arena_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the arena binary starts");
+    let mut stdin = child.stdin.take().expect("a pipe");
+    let input = input.to_string();
+    // Write from another thread so that a full stdout pipe cannot deadlock us.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("the arena binary ends");
+    writer.join().expect("the writer ends");
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn lines(o: &Output) -> Vec<String> {
+    stdout(o)
+        .lines()
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+fn ok(args: &[&str]) -> Vec<String> {
+    let o = arena(args);
+    assert!(
+        o.status.success(),
+        "arena {args:?} failed ({:?}): {}",
+        o.status.code(),
+        stderr(&o)
+    );
+    lines(&o)
+}
+
+/// Runs and expects exit code 2 with a message on stderr containing every piece of `what`.
+fn bad(args: &[&str], what: &[&str]) {
+    let o = arena(args);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "arena {args:?} should fail with code 2; stdout {} stderr {}",
+        stdout(&o),
+        stderr(&o)
+    );
+    let err = stderr(&o);
+    for w in what {
+        assert!(
+            err.contains(w),
+            "arena {args:?}: {err:?} should mention {w:?}"
+        );
+    }
+    assert!(!err.contains("panicked"), "arena {args:?} panicked: {err}");
+}
+
+fn data(name: &str) -> Vec<Vec<String>> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').map(str::to_string).collect::<Vec<String>>())
+        .filter(|row| row[0] != "chaosclock")
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// moves / apply: the rules against the independent vectors
+
+#[test]
+fn moves_agree_with_the_vectors() {
+    for row in data("moves.tsv") {
+        let (game, pos, want) = (&row[0], &row[1], &row[2]);
+        let got: BTreeSet<String> = ok(&["moves", game, pos]).into_iter().collect();
+        let want: BTreeSet<String> = want
+            .split('|')
+            .filter(|m| !m.is_empty())
+            .map(str::to_string)
+            .collect();
+        assert_eq!(got, want, "arena moves {game} {pos:?}");
+    }
+}
+
+#[test]
+fn apply_agrees_with_the_vectors() {
+    for row in data("apply.tsv") {
+        let (game, pos, moves, want_pos, want_result) =
+            (&row[0], &row[1], &row[2], &row[3], &row[4]);
+        let mut args = vec!["apply", game.as_str(), pos.as_str()];
+        args.extend(moves.split('|'));
+        let out = ok(&args);
+        if want_pos != "*" {
+            assert_eq!(&out[0], want_pos, "arena {args:?}");
+        }
+        if want_result == "-" {
+            assert_eq!(out.len(), 1, "arena {args:?}: the game goes on: {out:?}");
+        } else {
+            assert_eq!(
+                out.get(1),
+                Some(&format!("result: {want_result}")),
+                "arena {args:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn start_is_a_position_word_for_every_game() {
+    // Jumpy3 and Chexers starts by hand from the rules files.
+    assert_eq!(ok(&["moves", "jumpy3", "start"]), ["1", "2", "3", "4"]);
+    assert_eq!(ok(&["apply", "jumpy3", "start"]), ["Wwww........bbbB w"]);
+    assert_eq!(
+        ok(&["apply", "chexers", "start"]),
+        ["gggg/...../....../r.....b/r....b/r...b/r..b r 0,0,0 0"]
+    );
+    assert_eq!(
+        ok(&["apply", "throne", "start"]),
+        ["wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb b 0 0 0 0 0"]
+    );
+    // Red's first move (-3,1) -> (-2,0), by hand: row r=0 gains a red piece at q=-2, row
+    // r=1 loses the one at q=-3, Green to move, one turn played.
+    assert_eq!(
+        ok(&["apply", "chexers", "start", "MOVE -3 1 -2 0"]),
+        ["gggg/...../....../rr....b/.....b/r...b/r..b g 0,0,0 1"]
+    );
+}
+
+#[test]
+fn chexers_moves_as_one_argument_or_as_words() {
+    let one = ok(&[
+        "apply",
+        "chexers",
+        "start",
+        "MOVE -3 1 -2 0",
+        "MOVE 0 -3 0 -2",
+    ]);
+    let words = ok(&[
+        "apply", "chexers", "start", "MOVE", "-3", "1", "-2", "0", "MOVE", "0", "-3", "0", "-2",
+    ]);
+    assert_eq!(one, words);
+    // By hand: then Green (0,-3) -> (0,-2): row r=-3 loses q=0, row r=-2 gains q=0.
+    assert_eq!(
+        one[0],
+        ".ggg/.g.../....../rr....b/.....b/r...b/r..b b 0,0,0 2"
+    );
+}
+
+#[test]
+fn results_and_moves_after_the_end() {
+    // Jumpy3: White's king on square 16 leaves the board: White wins (rules: i == 15 leaves).
+    assert_eq!(
+        ok(&["apply", "jumpy3", "B..............W w", "16"]),
+        ["B............... b", "result: winner w"]
+    );
+    bad(
+        &["apply", "jumpy3", "B..............W w", "16", "1"],
+        &["move 2", "\"1\"", "over"],
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Bad input: exit code 2, a message naming what is wrong, never a panic.
+
+#[test]
+fn bad_input_is_named() {
+    bad(&["moves", "jumpy3", "Wwww........bbbB"], &["position"]);
+    bad(&["moves", "jumpy3", "Wwww........bbbB x"], &["position"]);
+    bad(&["moves", "chexers", "gggg/... r 0,0,0 0"], &["position"]);
+    bad(&["moves", "throne", "nonsense"], &["position"]);
+    bad(&["moves", "nosuchgame", "start"], &["nosuchgame"]);
+    bad(
+        &["apply", "jumpy3", "start", "4", "12"],
+        &["move 2", "\"12\"", "12"],
+    );
+    bad(&["apply", "jumpy3", "start", "x"], &["move 1", "\"x\""]);
+    bad(&["apply", "jumpy3", "start", "4", ""], &["move 2"]);
+    bad(
+        &[
+            "apply",
+            "chexers",
+            "start",
+            "MOVE -3 1 -2 0",
+            "MOVE 9 9 9 9",
+        ],
+        &["move 2"],
+    );
+    bad(&["apply", "chexers", "start", "PASS"], &["move 1", "PASS"]);
+    bad(&["apply", "throne", "start", "0,0>1,1"], &["move 1"]);
+    bad(&["perft", "jumpy3", "start", "x"], &["x"]);
+    bad(
+        &["analyse", "jumpy3", "start", "--time", "soon"],
+        &["--time"],
+    );
+    bad(
+        &[
+            "analyse",
+            "jumpy3",
+            "start",
+            "--engine",
+            "alphabeta,depth=x",
+        ],
+        &["depth"],
+    );
+    bad(&["match", "jumpy3", "--engine", "random"], &["2"]);
+    bad(
+        &[
+            "match", "jumpy3", "--engine", "random", "--engine", "wizard",
+        ],
+        &["wizard"],
+    );
+    bad(
+        &[
+            "match",
+            "jumpy3",
+            "--engine",
+            "random",
+            "--engine",
+            "greedy,eval=nope",
+        ],
+        &["eval"],
+    );
+    bad(
+        &[
+            "match", "chexers", "--engine", "random", "--engine", "random", "--engine", "random",
+            "--engine", "random",
+        ],
+        &["2 or 3"],
+    );
+    bad(&["play", "jumpy3", "--human", "purple"], &["purple"]);
+    bad(&["solve", "throne", "start"], &["throne"]);
+    bad(&["engine", "jumpy3", "--threads", "0"], &["threads"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// perft
+
+#[test]
+fn perft_counts() {
+    // Rules file reference: from the Jumpy3 start, plain minimax to depth d visits 4^d leaves
+    // for d <= 10 (no game ends that early), which is the perft count.
+    let out = ok(&["perft", "jumpy3", "start", "6"]);
+    let want: Vec<String> = (1..=6)
+        .map(|d| format!("perft {d} {}", 4u64.pow(d)))
+        .collect();
+    assert_eq!(out, want);
+    // Chexers: Red has 8 first moves (referee vector); divide sums to the total.
+    assert_eq!(ok(&["perft", "chexers", "start", "1"]), ["perft 1 8"]);
+    let div = ok(&["perft", "chexers", "start", "2", "--divide"]);
+    assert_eq!(div.len(), 9);
+    let sum: u64 = div[..8]
+        .iter()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(div[8], format!("total {sum}"));
+    let total = ok(&["perft", "chexers", "start", "2"]);
+    assert_eq!(total[1], format!("perft 2 {sum}"));
+    let out = ok(&["perft", "throne", "start", "2"]);
+    let moves = ok(&["moves", "throne", "start"]).len();
+    assert_eq!(out[0], format!("perft 1 {moves}"));
+}
+
+// ---------------------------------------------------------------------------------------
+// solve
+
+#[test]
+fn solve_jumpy3_by_hand() {
+    // White's king on 16 leaves at once: win in 1 ply with the move 16.
+    let out = ok(&["solve", "jumpy3", "B..............W w"]);
+    assert_eq!(out[0], "value: win 1");
+    assert_eq!(out[1], "best: 16");
+    // White to move with only its king on 3; Black's king on 1 leaves next: whatever White
+    // does (its one move, 3), White loses in 2 plies.
+    let out = ok(&["solve", "jumpy3", "B.W............. w"]);
+    assert_eq!(out[0], "value: loss 2");
+    assert_eq!(out[1], "best: 3");
+    assert_eq!(out[2], "line: 3 1");
+}
+
+// ---------------------------------------------------------------------------------------
+// analyse
+
+#[test]
+fn analyse_prints_a_line_per_depth() {
+    for game in GAMES {
+        let out = ok(&["analyse", game, "start", "--depth", "3"]);
+        let depth_lines: Vec<&String> = out.iter().filter(|l| l.starts_with("depth")).collect();
+        assert!(!depth_lines.is_empty(), "{game}: {out:?}");
+        for l in &depth_lines {
+            for field in ["score", "nodes", "nps", "time", "pv"] {
+                assert!(l.contains(field), "{game}: {l}");
+            }
+        }
+        assert!(
+            depth_lines.last().unwrap().starts_with("depth  3"),
+            "{game}: {out:?}"
+        );
+        let best = out.last().unwrap();
+        let mv = best
+            .strip_prefix("best ")
+            .and_then(|b| b.split("  score").next())
+            .unwrap_or_else(|| panic!("{game}: {out:?}"));
+        let legal = ok(&["moves", game, "start"]);
+        assert!(
+            legal.iter().any(|m| m == mv),
+            "{game}: {mv:?} not in {legal:?}"
+        );
+    }
+    // A finished position is reported, not searched.
+    let out = ok(&["analyse", "jumpy3", "B............... b", "--depth", "3"]);
+    assert!(out[0].contains("result: winner w"), "{out:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// match
+
+/// Replays every game of a record file through `arena apply` and checks its result.
+fn check_record(game: &str, path: &std::path::Path, games: usize) {
+    let text = std::fs::read_to_string(path).expect("the record file exists");
+    let mut blocks: Vec<(String, Vec<String>)> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("# game ") {
+            blocks.push((line.to_string(), Vec::new()));
+        } else {
+            blocks
+                .last_mut()
+                .expect("a header first")
+                .1
+                .push(line.to_string());
+        }
+    }
+    assert_eq!(blocks.len(), games, "{text}");
+    for (header, moves) in blocks {
+        let fields: Vec<&str> = header.split(" | ").collect();
+        let start = fields[1].strip_prefix("start: ").expect("start field");
+        let result = fields[2].strip_prefix("result: ").expect("result field");
+        let mut args = vec!["apply", game, start];
+        args.extend(moves.iter().map(String::as_str));
+        let out = ok(&args);
+        assert_eq!(
+            out.get(1).map(String::as_str),
+            Some(format!("result: {result}").as_str()),
+            "{header}"
+        );
+    }
+}
+
+#[test]
+fn a_full_match_of_fast_games_for_every_game() {
+    let dir = std::env::temp_dir().join(format!("arena-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (game, a, b, games) in [
+        ("jumpy3", "engine,depth=2", "random", 4),
+        ("chexers", "greedy", "random", 6),
+        ("throne", "greedy", "random", 2),
+    ] {
+        let record = dir.join(format!("{game}.txt"));
+        let n = games.to_string();
+        let out = ok(&[
+            "match",
+            game,
+            "--engine",
+            a,
+            "--engine",
+            b,
+            "--games",
+            &n,
+            "--record",
+            record.to_str().unwrap(),
+        ]);
+        let text = out.join("\n");
+        let row = |name: &str| {
+            out.iter()
+                .find(|l| l.split_whitespace().nth(1) == Some(name))
+                .unwrap_or_else(|| panic!("{game}: no row for {name}: {text}"))
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        let (ra, rb) = (row(a), row(b));
+        // games, wins, draws, losses (and for Chaos Clock both-win, both-lose) add up.
+        for r in [&ra, &rb] {
+            let nums: Vec<u32> = r[2..r.len() - 1]
+                .iter()
+                .map(|x| x.parse().unwrap())
+                .collect();
+            assert_eq!(nums[0] as usize, games, "{game}: {text}");
+            assert_eq!(
+                nums[1..].iter().sum::<u32>() as usize,
+                games,
+                "{game}: {text}"
+            );
+        }
+        assert!(text.contains("Elo engine 1 vs engine 2"), "{game}: {text}");
+        assert_eq!(
+            out.iter().filter(|l| l.starts_with("game ")).count(),
+            games,
+            "{text}"
+        );
+        check_record(game, &record, games);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+// ---------------------------------------------------------------------------------------
+// The engine protocol through a pipe
+
+#[test]
+fn engine_protocol_through_a_pipe() {
+    for game in GAMES {
+        let input = "uci\nisready\nnewgame\nposition startpos\ngo depth 2\n";
+        let o = arena_with_input(&["engine", game], input);
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        let out = lines(&o);
+        assert!(
+            out[0].starts_with(&format!("id name arena {game}")),
+            "{out:?}"
+        );
+        assert!(out.contains(&"uciok".to_string()), "{out:?}");
+        assert!(out.contains(&"readyok".to_string()), "{out:?}");
+        let info: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert!(!info.is_empty(), "{game}: {out:?}");
+        for l in info {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(words[1], "depth");
+            assert_eq!(words[3], "score");
+            assert_eq!(words[5], "nodes");
+            assert_eq!(words[7], "nps");
+            assert_eq!(words[9], "time");
+        }
+        let best = out
+            .iter()
+            .filter(|l| l.starts_with("bestmove "))
+            .collect::<Vec<_>>();
+        assert_eq!(best.len(), 1, "{out:?}");
+        let mv = best[0].strip_prefix("bestmove ").unwrap();
+        assert!(
+            ok(&["moves", game, "start"]).iter().any(|m| m == mv),
+            "{game}: {mv}"
+        );
+    }
+}
+
+#[test]
+fn engine_protocol_errors_and_edge_cases() {
+    let input = "\
+position startpos moves 4 12
+d
+position fen nonsense
+d
+position startpos moves 4 13
+d
+frobnicate
+go wibble
+position fen B..............W w moves 16
+go depth 3
+position fen B..............W w
+go depth 2
+go infinite
+stop
+isready
+quit
+position startpos
+";
+    let o = arena_with_input(&["engine", "jumpy3"], input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = lines(&o);
+    let text = out.join("\n");
+    // The illegal move is named and the previous position (the start) stays.
+    assert!(
+        out[0].starts_with("info string error: move 2 (\"12\")"),
+        "{text}"
+    );
+    assert_eq!(out[1], "info string position Wwww........bbbB w");
+    assert!(out[2].starts_with("info string error: position"), "{text}");
+    assert_eq!(out[3], "info string position Wwww........bbbB w");
+    // 4 then 13, by hand: White 4 -> 5; Black 13 -> 12.
+    assert_eq!(out[4], "info string position Www.w......b.bbB w");
+    assert_eq!(out[5], "info string error: unknown command frobnicate");
+    assert!(out[6].starts_with("info string error: go"), "{text}");
+    assert_eq!(out[7], "bestmove none");
+    // Win in one: the search finds 16.
+    let bests: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(bests.len(), 3, "{text}");
+    assert_eq!(bests[1], "bestmove 16");
+    assert!(out.contains(&"readyok".to_string()));
+    // Nothing after quit.
+    assert_eq!(out.last().unwrap(), "readyok", "{text}");
+}
+
+#[test]
+fn engine_protocol_reads_chexers_move_lists_greedily() {
+    let input = "position startpos moves MOVE -3 1 -2 0 MOVE 0 -3 0 -2\nd\n";
+    let o = arena_with_input(&["engine", "chexers"], input);
+    let out = lines(&o);
+    let want = ok(&[
+        "apply",
+        "chexers",
+        "start",
+        "MOVE -3 1 -2 0",
+        "MOVE 0 -3 0 -2",
+    ]);
+    assert_eq!(out, [format!("info string position {}", want[0])]);
+}
+
+// ---------------------------------------------------------------------------------------
+// play through a pipe
+
+#[test]
+fn play_through_a_pipe() {
+    // Bad input is answered and the prompt comes again; the end of input ends cleanly.
+    let o = arena_with_input(
+        &["play", "jumpy3", "--human", "w", "--depth", "2"],
+        "help\nmoves\n17\nx\n12\n4\nboard\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Illegal move \"17\""), "{text}");
+    assert!(text.contains("Illegal move \"x\""), "{text}");
+    assert!(text.contains("Illegal move \"12\""), "{text}");
+    assert!(text.contains("White (w) plays 4"), "{text}");
+    assert!(text.contains("Black (b) plays"), "{text}");
+    assert!(text.contains("End of input"), "{text}");
+    assert!(text.matches("White (w) to move>").count() >= 6, "{text}");
+
+    // People on both sides, to the end: White's king leaves at once.
+    let o = arena_with_input(
+        &[
+            "play",
+            "jumpy3",
+            "--human",
+            "all",
+            "--position",
+            "B..............W w",
+        ],
+        "16\n",
+    );
+    let text = stdout(&o);
+    assert!(text.contains("result: winner w"), "{text}");
+
+    // `#N` picks the N-th listed move; undo takes it back.
+    let o = arena_with_input(
+        &["play", "chexers", "--human", "all"],
+        "#1\nundo\nmove -3 1 -2 0\nquit\n",
+    );
+    let text = stdout(&o);
+    assert_eq!(text.matches("Red (r) plays MOVE").count(), 2, "{text}");
+    assert!(text.contains("Red (r) plays MOVE -3 1 -2 0"), "{text}");
+    assert_eq!(text.matches("Green (g) to move>").count(), 2, "{text}");
+    assert!(text.contains("Bye."), "{text}");
+
+    // The engine against itself, every game, to the end.
+    for game in GAMES {
+        let o = arena_with_input(&["play", game, "--human", "none", "--depth", "1"], "");
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        assert!(stdout(&o).contains("result: "), "{game}: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn help_has_examples() {
+    let top = ok(&["--help"]);
+    assert!(top.iter().any(|l| l.contains("arena match chexers")));
+    for sub in [
+        "play", "analyse", "match", "solve", "perft", "moves", "apply", "engine",
+    ] {
+        let out = ok(&[sub, "--help"]);
+        assert!(
+            out.iter().any(|l| l.starts_with("Example")),
+            "{sub}: {out:?}"
+        );
+    }
+}
