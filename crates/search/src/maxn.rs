@@ -211,6 +211,9 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
                 Some(v) => v,
                 None => self.quiesce(&child, ply + 1, q + 1),
             };
+            if self.stopped {
+                break;
+            }
             if v[p] > best[p] {
                 best = v;
             }
