@@ -219,6 +219,28 @@ const fn build_steps(queen: bool) -> [Mask; CELLS] {
     out
 }
 
+/// Cells one ring further in that a soldier on each cell could step to.
+pub(crate) const SOLDIER_INWARD: [Mask; CELLS] = build_inward(false);
+/// Cells one ring further in that a queen on each cell could step to (the throne included).
+pub(crate) const QUEEN_INWARD: [Mask; CELLS] = build_inward(true);
+
+const fn build_inward(queen: bool) -> [Mask; CELLS] {
+    let steps = build_steps(queen);
+    let mut out = [0u128; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        let mut j = 0;
+        while j < CELLS {
+            if steps[i] & (1u128 << j) != 0 && RADIUS_OF[j] < RADIUS_OF[i] {
+                out[i] |= 1u128 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// For each cell, the three axes through it as two-cell masks (the cells on both sides);
 /// 0 where the cell lies on the board's edge for that axis.
 pub(crate) const AXES: [[Mask; 3]; CELLS] = build_axes();

@@ -1,10 +1,10 @@
 //! Static evaluation: the contest score with prisoners valued as what they will become,
-//! progress toward the throne, and the move.
+//! progress toward the throne, mobility, and the move.
 
 use search::{Evaluator, Scores, MAX_EVAL};
 
-use crate::board::{cells, sandwiched, Cell, RING1, THRONE_INDEX};
-use crate::position::{Position, BLACK, WHITE};
+use crate::board::{cells, sandwiched, Cell, QUEEN_INWARD, RING1, SOLDIER_INWARD, THRONE_INDEX};
+use crate::position::{Position, BLACK};
 
 /// Evaluation units per point of the contest score bp.
 pub const UNITS_PER_POINT: i32 = 10;
@@ -42,48 +42,103 @@ fn grade(c: usize) -> i32 {
     Cell::from_index(c).expect("valid").grade() as i32
 }
 
-/// The strongest evaluation of this crate, from Black's point of view `v` (returned as
-/// `[v, -v, 0]`):
-/// - the difference of [`settled_score`] (the contest score with prisoners valued as
-///   released), in units of [`UNITS_PER_POINT`];
-/// - each prisoner also costs its owner a move (the release), about one inward step;
-/// - a queen on or next to the throne, with own soldiers around it, earns a small bonus
-///   toward the throne win; six own soldiers around the empty throne (a loss once the
-///   owner moves) is never rewarded;
-/// - the side to move gets a small bonus (a tempo: one inward step is worth 10 points).
+/// The weights of [`WeightedEval`], in evaluation units ([`UNITS_PER_POINT`] per bp point).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Weights {
+    /// Per bp point of [`settled_score`].
+    pub score: i32,
+    /// Per prisoner: the move its release costs.
+    pub prisoner_move: i32,
+    /// Per empty cell one ring further in that some own piece could step to.
+    pub mobility: i32,
+    /// Times the square of the own soldiers around the throne while the own queen holds it.
+    pub throne_guard: i32,
+    /// For the side to move.
+    pub tempo: i32,
+}
+
+impl Weights {
+    /// The weights of [`DefaultEval`].
+    pub const DEFAULT: Weights = Weights {
+        score: UNITS_PER_POINT,
+        prisoner_move: 8 * UNITS_PER_POINT,
+        mobility: 2 * UNITS_PER_POINT,
+        throne_guard: UNITS_PER_POINT / 2,
+        tempo: 4 * UNITS_PER_POINT,
+    };
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights::DEFAULT
+    }
+}
+
+/// The evaluation of [`DefaultEval`] with any [`Weights`] (for tuning experiments).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WeightedEval(pub Weights);
+
+/// The strongest evaluation of this crate, [`WeightedEval`] with [`Weights::DEFAULT`]. From
+/// Black's point of view `v` (returned as `[v, -v, 0]`), the sum over both sides (White's
+/// terms negated) of:
+/// - the contest score bp, with prisoners valued as released ([`settled_score`]);
+/// - each prisoner also costs its owner a move (the release);
+/// - mobility: the empty cells one ring further in that the side's pieces could step to;
+/// - progress toward the throne win: own soldiers around the throne count more while the own
+///   queen holds it (six own soldiers around the empty throne, a loss, earn nothing extra);
+/// - plus a small bonus for the side to move (a tempo).
+///
+/// ```
+/// use throne::search::Evaluator;
+/// use throne::{DefaultEval, Position};
+/// let [black, white, _] = DefaultEval.evaluate(&Position::start());
+/// assert_eq!(black, -white);
+/// assert!(black > 0); // the same material, and Black has the move
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DefaultEval;
 
-/// Per-side part of [`DefaultEval`], in evaluation units.
-fn side_value(pos: &Position, player: usize) -> i32 {
+/// Per-side part of the evaluation, in evaluation units.
+fn side_value(pos: &Position, player: usize, w: &Weights) -> i32 {
     let enemy = pos.occ[1 - player];
-    let mut v = settled_score(pos, player) * UNITS_PER_POINT;
-    // Prisoners cost a move each.
+    let mut v = settled_score(pos, player) * w.score;
     let prisoners = cells(pos.occ[player])
         .filter(|&c| sandwiched(c, enemy))
         .count() as i32;
-    v -= prisoners * 8 * UNITS_PER_POINT;
-    // Toward the throne win: own soldiers around the throne matter more when the own queen
-    // holds it (a win needs all six); none of this when the soldiers would only surround an
-    // empty throne.
-    if pos.queen[player] as usize == THRONE_INDEX {
+    v -= prisoners * w.prisoner_move;
+    let queen = pos.queen[player] as usize;
+    let mut reach = QUEEN_INWARD[queen];
+    for c in cells(pos.soldier_mask(player)) {
+        reach |= SOLDIER_INWARD[c];
+    }
+    v += (reach & pos.empty()).count_ones() as i32 * w.mobility;
+    if queen == THRONE_INDEX {
         let around = (pos.soldier_mask(player) & RING1).count_ones() as i32;
-        v += around * around * UNITS_PER_POINT / 2;
+        v += around * around * w.throne_guard;
     }
     v
 }
 
+fn evaluate(pos: &Position, w: &Weights) -> Scores {
+    let mut v = side_value(pos, BLACK, w) - side_value(pos, 1 - BLACK, w);
+    v += if pos.side_to_move() == BLACK {
+        w.tempo
+    } else {
+        -w.tempo
+    };
+    let v = v.clamp(-MAX_EVAL, MAX_EVAL);
+    [v, -v, 0]
+}
+
+impl Evaluator<Position> for WeightedEval {
+    fn evaluate(&self, pos: &Position) -> Scores {
+        evaluate(pos, &self.0)
+    }
+}
+
 impl Evaluator<Position> for DefaultEval {
     fn evaluate(&self, pos: &Position) -> Scores {
-        let mut v = side_value(pos, BLACK) - side_value(pos, WHITE);
-        let tempo = 4 * UNITS_PER_POINT;
-        v += if pos.side_to_move() == BLACK {
-            tempo
-        } else {
-            -tempo
-        };
-        let v = v.clamp(-MAX_EVAL, MAX_EVAL);
-        [v, -v, 0]
+        evaluate(pos, &Weights::DEFAULT)
     }
 }
 
@@ -95,10 +150,44 @@ mod tests {
     fn settled_score_equals_score_without_prisoners() {
         let p = Position::start();
         assert_eq!(settled_score(&p, BLACK), p.score(BLACK));
-        assert_eq!(settled_score(&p, WHITE), p.score(WHITE));
+        assert_eq!(settled_score(&p, 1), p.score(1));
         assert_eq!(p.score(BLACK), 6 * 10 + 20 * 2);
-        let [b, w, _] = DefaultEval.evaluate(&p);
-        assert_eq!(b, -w);
-        assert!(b > 0, "the side to move has the tempo");
+    }
+
+    #[test]
+    fn prisoners_are_valued_as_released() {
+        // After Black's double imprisonment, White's soldiers on (0,1) and (1,0) (grade 5
+        // each, 50 points) count as grade 1 (10 points) until released.
+        let p: Position =
+            "..wwww/...W.../......../........./.....b..../......w..../....bwb.../........./......../...B.../bbb... w 11 2 0 0 0"
+                .parse()
+                .unwrap();
+        assert_eq!(p.score(1), 180);
+        assert_eq!(settled_score(&p, 1), 180 - 2 * 40);
+        assert_eq!(settled_score(&p, BLACK), p.score(BLACK));
+        let [b, _, _] = DefaultEval.evaluate(&p);
+        let [b0, _, _] = WeightedEval(Weights {
+            prisoner_move: 0,
+            ..Weights::DEFAULT
+        })
+        .evaluate(&p);
+        assert_eq!(b - b0, 2 * Weights::DEFAULT.prisoner_move);
+    }
+
+    #[test]
+    fn mobility_counts_free_inward_cells() {
+        let w = Weights {
+            score: 0,
+            prisoner_move: 0,
+            mobility: 1,
+            throne_guard: 0,
+            tempo: 0,
+        };
+        // Start: Black's soldiers on r = 5 reach (-4,4) (-3,4) (-1,4) (0,4) ((-2,4) holds
+        // the queen); the queen on (-2,4) reaches (-2,3) and (-1,3). White mirrors it.
+        let p = Position::start();
+        let [v, _, _] = WeightedEval(w).evaluate(&p);
+        assert_eq!(v, 0);
+        assert_eq!(side_value(&p, BLACK, &w), 6);
     }
 }

@@ -60,7 +60,7 @@ pub mod players;
 mod position;
 
 pub use board::{Cell, CELLS, RADIUS};
-pub use eval::{settled_score, DefaultEval, UNITS_PER_POINT};
+pub use eval::{settled_score, DefaultEval, WeightedEval, Weights, UNITS_PER_POINT};
 pub use notation::{MoveField, NumberField, ParseMoveError, ParsePositionError};
 pub use position::{Move, Piece, Position, BLACK, MAX_PLIES, MOVES_PER_SIDE, SOLDIERS, WHITE};
 
@@ -87,32 +87,34 @@ pub fn engine_config() -> search::Config {
 }
 
 /// Moves of thinking time that [`clock_limits`] keeps in reserve: the engine plans as if
-/// its clock held `moves_left / (moves_left + CLOCK_RESERVE_MOVES)` of the time left.
+/// `CLOCK_RESERVE_MOVES` more moves were to come.
 pub const CLOCK_RESERVE_MOVES: u32 = 10;
 
-/// Time that [`clock_limits`] never hands to the engine (or half the time left, when less
-/// is left).
+/// Time that [`clock_limits`] does not plan to use: only what lies above it is shared out.
 pub const CLOCK_FLOOR: std::time::Duration = std::time::Duration::from_millis(150);
 
 /// The engine's limits for one move under the contest time control (a clock for the whole
 /// game, no increment, 150 moves each): `Limits.clock` with the moves the side to move still
-/// has to make as `moves_to_go` ([`Position::moves_left`]) and, as `remaining`, the time left
-/// less a reserve: the larger of `remaining × R / (moves_left + R)` with `R` =
-/// [`CLOCK_RESERVE_MOVES`], and [`CLOCK_FLOOR`] (at most half the time left).
+/// has to make as `moves_to_go` (`m` = [`Position::moves_left`]) and, as `remaining`, a
+/// share of the time left `r`: `(r − F) × m / (m + R)` with `F` = [`CLOCK_FLOOR`] and `R` =
+/// [`CLOCK_RESERVE_MOVES`], but never less than `r / (4 (m + R))`.
 ///
-/// The proportional part makes the per-move target about `remaining / (moves_left + R)` all
-/// game long (with a 120 s clock it leaves about 7.5 s unused at the end); the floor keeps
-/// the last moves clear of what the engine's own per-move margin does not cover: the
-/// referee's latency, and a loaded machine's scheduler stalling a move when only a few
-/// milliseconds are left.
+/// Why: the engine's time manager counts only its own search, and keeps a per-move margin
+/// of at most 50 ms. What it does not see is the referee's latency on every move and, on a
+/// loaded machine, the scheduler stalling a move. Planning with `m + R` moves leaves about
+/// `R / (150 + R)` of the clock (7.5 s of 120 s) for the first, and the floor keeps the
+/// last moves clear of the second: even a move that uses three times its target leaves
+/// the clock above the floor.
 pub fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
     let moves = pos.moves_left(pos.side_to_move()).max(1);
-    let proportional = remaining.mul_f64(moves as f64 / (moves + CLOCK_RESERVE_MOVES) as f64);
-    let floor = CLOCK_FLOOR.min(remaining / 2);
-    let usable = proportional.min(remaining.saturating_sub(floor));
+    let planned = (moves + CLOCK_RESERVE_MOVES) as f64;
+    let above_floor = remaining
+        .saturating_sub(CLOCK_FLOOR)
+        .mul_f64(moves as f64 / planned);
+    let minimum = remaining.mul_f64(1.0 / (4.0 * planned));
     search::Limits {
         clock: Some(search::Clock {
-            remaining: usable,
+            remaining: above_floor.max(minimum),
             increment: std::time::Duration::ZERO,
             moves_to_go: Some(moves),
         }),

@@ -53,34 +53,32 @@ fn knows_the_move_limit() {
 #[test]
 fn clock_limits_use_the_moves_left_and_keep_a_reserve() {
     use std::time::Duration;
+    let ms = Duration::from_millis;
+    let close = |a: Duration, b: Duration| {
+        assert!(a.abs_diff(b) < Duration::from_micros(1), "{a:?} != {b:?}");
+    };
     let late: Position = "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb w 299 0 0 0 0"
         .parse()
         .unwrap();
-    // One move left: 1/11 of 2 s (the proportional reserve is the larger one).
-    let c = throne::clock_limits(&late, Duration::from_millis(2000))
-        .clock
-        .unwrap();
+    // One move left with 2 s: (2000 - 150) ms * 1 / 11.
+    let c = throne::clock_limits(&late, ms(2000)).clock.unwrap();
     assert_eq!(c.moves_to_go, Some(1));
     assert_eq!(c.increment, Duration::ZERO);
-    assert_eq!(c.remaining, Duration::from_millis(2000).mul_f64(1.0 / 11.0));
-    // The start of a contest game: 150 moves, 120 s * 150 / 160.
+    close(c.remaining, ms(1850) / 11);
+    // Below the floor: a quarter of the per-move share, 100 ms / 44.
+    let c = throne::clock_limits(&late, ms(100)).clock.unwrap();
+    close(c.remaining, ms(100) / 44);
+    // The start of a contest game: (120 s - 150 ms) * 150 / 160.
     let c = throne::clock_limits(&Position::start(), Duration::from_secs(120))
         .clock
         .unwrap();
     assert_eq!(c.moves_to_go, Some(150));
-    assert_eq!(c.remaining, Duration::from_millis(112_500));
-    // Mid-game with 300 ms left and 40 moves: the 150 ms floor is the larger reserve.
-    let mid: Position = "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb b 220 0 0 0 0"
+    close(c.remaining, ms(119_850) * 15 / 16);
+    // Mid-game: 40 moves left for White at ply 221.
+    let mid: Position = "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb w 221 0 0 0 0"
         .parse()
         .unwrap();
-    let c = throne::clock_limits(&mid, Duration::from_millis(300))
-        .clock
-        .unwrap();
+    let c = throne::clock_limits(&mid, ms(650)).clock.unwrap();
     assert_eq!(c.moves_to_go, Some(40));
-    assert_eq!(c.remaining, Duration::from_millis(150));
-    // Less than twice the floor left: half of it is kept.
-    let c = throne::clock_limits(&mid, Duration::from_millis(100))
-        .clock
-        .unwrap();
-    assert_eq!(c.remaining, Duration::from_millis(50));
+    close(c.remaining, ms(400));
 }
