@@ -284,10 +284,11 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             }
         }
 
-        // Transposition table.
+        // Transposition table. Nodes one ply above the horizon neither probe nor store:
+        // their subtrees cost less than the cache miss of a probe in a large table.
         let key = pos.key();
         let mut tt_move = NO_MOVE;
-        if let Some(table) = self.sh.table {
+        if let Some(table) = self.sh.table.filter(|_| depth > 1) {
             self.probes += 1;
             let entries = table.probe(key);
             if !entries.is_empty() {
@@ -426,7 +427,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         if self.stopped {
             return 0;
         }
-        if let Some(table) = self.sh.table {
+        if let Some(table) = self.sh.table.filter(|_| depth > 1) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_orig {

