@@ -222,6 +222,16 @@ pub(crate) fn play_list<A: GameAdapter>(
             });
         }
     }
+    // The text to name a move that starts at token `i` by: its whole argv element when the
+    // element starts there, else the token.
+    let name = |i: usize| -> String {
+        let elem = items[tokens[i].1];
+        if elem.split_whitespace().next() == Some(tokens[i].0) {
+            elem.trim().to_string()
+        } else {
+            tokens[i].0.to_string()
+        }
+    };
     let mut played = 0;
     let mut i = 0;
     while i < tokens.len() {
@@ -229,7 +239,7 @@ pub(crate) fn play_list<A: GameAdapter>(
         if let Some(o) = record.result() {
             return Err(MoveError {
                 index,
-                text: tokens[i].0.to_string(),
+                text: name(i),
                 reason: format!("the game is already over ({})", result_text::<A>(o)),
             });
         }
@@ -242,45 +252,38 @@ pub(crate) fn play_list<A: GameAdapter>(
             }
             text.push_str(tok);
             if let Ok(mv) = A::parse_move(record.position(), &text) {
-                found = Some((mv, j + 1, text.clone()));
+                found = Some((mv, j + 1));
                 break;
             }
         }
-        match found {
-            Some((mv, next, text)) => {
-                if let Some(why) = record.position().why_illegal(mv) {
-                    return Err(MoveError {
-                        index,
-                        text,
-                        reason: why,
-                    });
+        let Some((mv, next)) = found else {
+            let text = name(i);
+            let reason = A::parse_move(record.position(), &text)
+                .err()
+                .unwrap_or_else(|| "not a move".to_string());
+            return Err(MoveError {
+                index,
+                text,
+                reason,
+            });
+        };
+        let text = tokens[i..next]
+            .iter()
+            .map(|t| t.0)
+            .collect::<Vec<_>>()
+            .join(" ");
+        record.play(mv).map_err(|e| MoveError {
+            index,
+            text,
+            reason: match e {
+                search::PlayError::GameOver(o) => {
+                    format!("the game is already over ({})", result_text::<A>(o))
                 }
-                play_text::<A>(record, &text).map_err(|reason| MoveError {
-                    index,
-                    text: text.clone(),
-                    reason,
-                })?;
-                played += 1;
-                i = next;
-            }
-            None => {
-                // Name the argv element (or token) where the unreadable move starts.
-                let elem = items[tokens[i].1];
-                let text = if elem.split_whitespace().next() == Some(tokens[i].0) {
-                    elem.trim().to_string()
-                } else {
-                    tokens[i].0.to_string()
-                };
-                let reason = A::parse_move(record.position(), &text)
-                    .err()
-                    .unwrap_or_else(|| "not a move".to_string());
-                return Err(MoveError {
-                    index,
-                    text,
-                    reason,
-                });
-            }
-        }
+                search::PlayError::Illegal(why) => why,
+            },
+        })?;
+        played += 1;
+        i = next;
     }
     Ok(played)
 }

@@ -436,6 +436,40 @@ fn a_full_match_of_fast_games_for_every_game() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+#[test]
+fn chexers_match_with_three_specs() {
+    let out = ok(&[
+        "match",
+        "chexers",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--engine",
+        "random,seed=9",
+        "--games",
+        "6",
+        "--quiet",
+    ]);
+    let text = out.join("\n");
+    // Every spec plays every game (all six seat orders once).
+    for name in ["greedy", "random", "random,seed=9"] {
+        let row = out
+            .iter()
+            .find(|l| l.split_whitespace().nth(1) == Some(name))
+            .unwrap_or_else(|| panic!("no row for {name}: {text}"));
+        assert_eq!(row.split_whitespace().nth(2), Some("6"), "{text}");
+    }
+    for pair in [
+        "engine 1 vs engine 2",
+        "engine 1 vs engine 3",
+        "engine 2 vs engine 3",
+    ] {
+        assert!(text.contains(pair), "{text}");
+    }
+    assert!(!text.contains("game   1/6"), "--quiet: {text}");
+}
+
 // ---------------------------------------------------------------------------------------
 // The engine protocol through a pipe
 
