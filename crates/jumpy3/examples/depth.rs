@@ -1,4 +1,4 @@
-//! Time to depth from a position: `cargo run --release -p jumpy3 --example depth [DEPTH] [THREADS] [POSITION] [sheet]`.
+//! Time to depth from a position: `cargo run --release -p jumpy3 --example depth [DEPTH] [THREADS] [POSITION] [sheet|default] [TT_MIB]`.
 
 use jumpy3::search::{Config, Limits, Search};
 use jumpy3::{Estimate, Position};
@@ -16,10 +16,13 @@ fn main() {
     } else {
         Estimate::Default
     };
-    let config = Config {
+    let mut config = Config {
         threads,
         ..jumpy3::engine_config()
     };
+    if let Some(mib) = args.get(4).and_then(|s| s.parse().ok()) {
+        config.tt_mib = mib;
+    }
     let mut s = Search::new(config, eval);
     let r = s.run(&p, &[], Limits::depth(depth), |r| {
         let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();

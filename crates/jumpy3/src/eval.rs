@@ -26,31 +26,32 @@ pub fn sheet_estimate(p: &Position) -> i32 {
     }
 }
 
-/// The weights of [`DefaultEval`]; public so that matches can tune them.
+/// Number of [`features`].
+pub const FEATURES: usize = 11;
+
+/// Names of the [`features`], in order.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "king race (moves to leave)",
+    "king squares (the sheet's i + j - 15)",
+    "captures available",
+    "king captures available",
+    "pawn race (moves to leave)",
+    "pawns on the board",
+    "tempo (side to move)",
+    "captures available to the side to move",
+    "king captures available to the side to move",
+    "king race winner with the move (+1 / -1)",
+    "king distance race winner with the move (+1 / -1)",
+];
+
+/// The weights of [`DefaultEval`], one per [`features`] entry; public so that matches can
+/// tune them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
-    /// Per move of the king race (moves each king needs to leave, alone): opponent's minus ours.
-    pub race: i32,
-    /// Bonus for the side to move.
-    pub tempo: i32,
-    /// Bonus when our king can capture (send back) the opponent's piece in front of it...
-    /// counted per capture available to the side (any piece capturing any piece).
-    pub capture: i32,
-    /// Extra bonus per capture available that sends the enemy king back.
-    pub king_capture: i32,
-    /// Per empty-square advance of the pawns (their race, weighted lightly).
-    pub pawn_race: i32,
-}
+pub struct Weights(pub [i32; FEATURES]);
 
 impl Weights {
     /// The tuned weights of [`DefaultEval`].
-    pub const DEFAULT: Weights = Weights {
-        race: 10,
-        tempo: 5,
-        capture: 2,
-        king_capture: 12,
-        pawn_race: 1,
-    };
+    pub const DEFAULT: Weights = Weights([10, 0, 2, 12, 1, 0, 5, 0, 0, 0, 0]);
 }
 
 impl Default for Weights {
@@ -66,7 +67,6 @@ impl Default for Weights {
 fn moves_to_leave(occ: u16, side: usize, sq: u32) -> i32 {
     let empty = !occ;
     let ahead = if side == WHITE {
-        // squares above sq
         empty & (0xFFFFu16 << sq << 1)
     } else {
         empty & ((1u16 << sq) - 1)
@@ -74,11 +74,83 @@ fn moves_to_leave(occ: u16, side: usize, sq: u32) -> i32 {
     ahead.count_ones() as i32 + 1
 }
 
-/// The default evaluation: a king race counted in moves (empty squares ahead, since a jump
-/// skips occupied squares for free), with tempo and the threats of sending pieces back.
+/// Sum of [`moves_to_leave`] over a set of pieces.
+#[inline]
+fn race_of(occ: u16, side: usize, mut bits: u16) -> i32 {
+    let mut total = 0;
+    while bits != 0 {
+        total += moves_to_leave(occ, side, bits.trailing_zeros());
+        bits &= bits - 1;
+    }
+    total
+}
+
+/// The evaluation features of a position in play, each White's minus Black's (from White's
+/// point of view); see [`FEATURE_NAMES`]. Both kings must be on the board.
+///
+/// ```
+/// use jumpy3::{eval::features, Position};
+/// let f = features(&Position::start());
+/// assert_eq!(f[0], 0); // the kings' races are equal
+/// assert_eq!(f[6], 1); // White to move
+/// ```
+pub fn features(p: &Position) -> [i32; FEATURES] {
+    let white = p.pieces(WHITE);
+    let black = p.pieces(BLACK);
+    let kings = p.kings();
+    let occ = white | black;
+    let empty = !occ;
+    let wk = p.king(WHITE).unwrap_or(15);
+    let bk = p.king(BLACK).unwrap_or(0);
+    let race = moves_to_leave(occ, BLACK, bk) - moves_to_leave(occ, WHITE, wk);
+    let pawn_race = race_of(occ, BLACK, black & !kings) - race_of(occ, WHITE, white & !kings);
+    // Captures: a White piece on i, a Black one on i + 1, i + 2 empty; mirrored for Black.
+    let wcap = white & (black >> 1) & (empty >> 2);
+    let bcap = black & (white << 1) & (empty << 2);
+    let wcap_king = white & ((black & kings) >> 1) & (empty >> 2);
+    let bcap_king = black & ((white & kings) << 1) & (empty << 2);
+    let (wc, bc) = (wcap.count_ones() as i32, bcap.count_ones() as i32);
+    let (wck, bck) = (wcap_king.count_ones() as i32, bcap_king.count_ones() as i32);
+    let white_to_move = p.side() == WHITE;
+    let sign = if white_to_move { 1 } else { -1 };
+    let (stm_cap, stm_king_cap) = if white_to_move {
+        (wc, wck)
+    } else {
+        (-bc, -bck)
+    };
+    // Who wins a pure race of the kings: White if it needs fewer moves, or as many and moves.
+    let race_winner = if race > 0 || (race == 0 && white_to_move) {
+        1
+    } else {
+        -1
+    };
+    let distance = (bk as i32 + 1) - (16 - wk as i32);
+    let distance_winner = if distance > 0 || (distance == 0 && white_to_move) {
+        1
+    } else {
+        -1
+    };
+    [
+        race,
+        wk as i32 + bk as i32 - 15,
+        wc - bc,
+        wck - bck,
+        pawn_race,
+        p.pawns(WHITE) as i32 - p.pawns(BLACK) as i32,
+        sign,
+        stm_cap,
+        stm_king_cap,
+        race_winner,
+        distance_winner,
+    ]
+}
+
+/// The default evaluation: a weighted sum of [`features`]: chiefly the king race counted in
+/// moves (empty squares ahead, since a jump skips occupied squares for free), the side to
+/// move, and the threats of sending pieces back.
 ///
 /// Its weights were tuned by engine matches against [`Estimate::Sheet`] (see the crate's
-/// `examples/eval_match.rs`).
+/// `examples/tune_eval.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DefaultEval {
     /// The weights.
@@ -92,47 +164,10 @@ impl DefaultEval {
     }
 
     /// The value from White's point of view (no terminal handling: both kings must be on).
+    #[inline]
     pub fn white_value(&self, p: &Position) -> i32 {
-        let w = &self.weights;
-        let occ = p.pieces(WHITE) | p.pieces(BLACK);
-        let wk = p.king(WHITE).unwrap_or(16);
-        let bk = p.king(BLACK).unwrap_or(16);
-        let race_w = moves_to_leave(occ, WHITE, wk);
-        let race_b = moves_to_leave(occ, BLACK, bk);
-        let mut v = w.race * (race_b - race_w);
-        if w.pawn_race != 0 {
-            let mut pw = 0;
-            let mut bits = p.pieces(WHITE) & !p.kings();
-            while bits != 0 {
-                pw += moves_to_leave(occ, WHITE, bits.trailing_zeros());
-                bits &= bits - 1;
-            }
-            let mut pb = 0;
-            let mut bits = p.pieces(BLACK) & !p.kings();
-            while bits != 0 {
-                pb += moves_to_leave(occ, BLACK, bits.trailing_zeros());
-                bits &= bits - 1;
-            }
-            v += w.pawn_race * (pb - pw);
-        }
-        // Captures available: a piece at i with an enemy piece at i+1 (White) and i+2 empty.
-        let empty = !occ;
-        let white = p.pieces(WHITE);
-        let black = p.pieces(BLACK);
-        // White jumpers: white at i, black at i+1, empty at i+2.
-        let wcap = white & (black >> 1) & (empty >> 2);
-        // Black jumpers: black at i, white at i-1, empty at i-2.
-        let bcap = black & (white << 1) & (empty << 2);
-        let wcap_king = white & ((black & p.kings()) >> 1) & (empty >> 2);
-        let bcap_king = black & ((white & p.kings()) << 1) & (empty << 2);
-        v += w.capture * (wcap.count_ones() as i32 - bcap.count_ones() as i32);
-        v += w.king_capture * (wcap_king.count_ones() as i32 - bcap_king.count_ones() as i32);
-        if p.side() == WHITE {
-            v += w.tempo;
-        } else {
-            v -= w.tempo;
-        }
-        v
+        let f = features(p);
+        self.weights.0.iter().zip(&f).map(|(w, x)| w * x).sum()
     }
 }
 
