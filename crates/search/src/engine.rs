@@ -9,7 +9,7 @@ use crate::game::{Evaluator, Game, MoveList};
 use crate::maxn::{Maxn, MaxnBounds};
 use crate::reference::{masked, outcome_scores};
 use crate::score::{outcome_score, MAX_DEPTH};
-use crate::search::{nps, report, Iteration, Local, Shared, Worker};
+use crate::search::{nps, report, Iteration, Local, Shared, Worker, BUSY_SLOTS};
 use crate::smp;
 use crate::time::TimeManager;
 use crate::tt::Table;
@@ -81,6 +81,17 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
     /// then returns the last completed iteration. Each run clears it when it starts.
     pub fn stop_handle(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
+    }
+
+    /// Nodes searched by each thread in the last run, the main thread first (for measuring
+    /// parallel search; the report's `nodes` is their sum).
+    pub fn thread_nodes(&self) -> Vec<u64> {
+        let threads = if self.config.algorithm == Algorithm::MaxN || !self.config.use_tt {
+            1
+        } else {
+            self.config.threads.max(1)
+        };
+        self.locals.iter().take(threads).map(|l| l.nodes).collect()
     }
 
     /// Forgets the transposition table (for a new game).
@@ -158,6 +169,11 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             main_depth: AtomicU32::new(0),
             brs: self.config.algorithm == Algorithm::BestReply,
             max_depth: limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)),
+            busy: if threads > 1 {
+                (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
+            } else {
+                Vec::new()
+            },
             _game: PhantomData,
         };
 
@@ -178,6 +194,8 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
                 r.scores = scores;
                 emit(r);
             });
+            let nodes = m.nodes;
+            self.locals[0].nodes = nodes;
         } else if threads > 1 {
             if self.pool.as_ref().map(|p| p.current_num_threads()) != Some(threads - 1) {
                 self.pool = rayon::ThreadPoolBuilder::new()

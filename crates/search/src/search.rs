@@ -35,6 +35,11 @@ const ASPIRATION_DELTA: i32 = 40;
 /// Iterations from which aspiration windows are used.
 const ASPIRATION_DEPTH: u32 = 4;
 const FILTER_MASK: usize = 4095;
+/// Slots of the table of positions being searched (parallel search only).
+pub(crate) const BUSY_SLOTS: usize = 1 << 14;
+const BUSY_MASK: usize = BUSY_SLOTS - 1;
+/// Positions with at most this depth are not announced as busy.
+const BUSY_DEPTH: i32 = 2;
 
 /// What every thread of one search shares.
 pub(crate) struct Shared<'a, G: Game, E> {
@@ -57,6 +62,8 @@ pub(crate) struct Shared<'a, G: Game, E> {
     pub main_depth: AtomicU32,
     pub brs: bool,
     pub max_depth: u32,
+    /// Keys of positions some thread is searching (empty with one thread).
+    pub busy: Vec<AtomicU64>,
     pub _game: std::marker::PhantomData<fn(&G)>,
 }
 
@@ -66,6 +73,8 @@ pub(crate) struct Local<M> {
     pub pv: Vec<Vec<M>>,
     pub path: Vec<u64>,
     pub filter: Vec<u16>,
+    /// Nodes this thread searched in the last run.
+    pub nodes: u64,
 }
 
 impl<M: Copy + Eq + std::hash::Hash> Local<M> {
@@ -77,6 +86,7 @@ impl<M: Copy + Eq + std::hash::Hash> Local<M> {
                 .collect(),
             path: Vec::with_capacity(MAX_PLY + 2),
             filter: vec![0; FILTER_MASK + 1],
+            nodes: 0,
         }
     }
 }
@@ -92,6 +102,8 @@ pub(crate) struct Worker<'a, 'b, G: Game, E> {
     probes: u64,
     hits: u64,
     pub stopped: bool,
+    /// The iteration a helper is searching.
+    searching: u32,
 }
 
 /// The outcome of one completed iteration of the main thread.
@@ -104,6 +116,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
     pub fn new(sh: &'a Shared<'a, G, E>, local: &'b mut Local<G::Move>, id: usize) -> Self {
         local.heur.clear();
         local.path.clear();
+        local.nodes = 0;
         local.filter.iter_mut().for_each(|f| *f = 0);
         if sh.rule.is_some() {
             for &k in &sh.history {
@@ -120,11 +133,13 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             probes: 0,
             hits: 0,
             stopped: false,
+            searching: 0,
         }
     }
 
     /// Adds this thread's counts to the shared totals.
     pub fn flush(&mut self) {
+        self.local.nodes = self.nodes;
         self.sh.nodes.fetch_add(self.nodes - self.flushed, Relaxed);
         self.flushed = self.nodes;
         self.sh.probes.fetch_add(self.probes, Relaxed);
@@ -151,7 +166,12 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             self.stopped = true;
             return;
         }
-        if self.id == 0 {
+        if self.id > 0 {
+            // A helper behind the main thread abandons its iteration.
+            if self.searching < self.sh.main_depth.load(Relaxed) {
+                self.stopped = true;
+            }
+        } else {
             if let Some(limit) = self.sh.node_limit {
                 if total >= limit {
                     self.stop_all();
@@ -365,11 +385,30 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         let mut best = -INF;
         let mut best_i = usize::MAX;
         let mut tried: SmallVec<[(Player, G::Move); 32]> = SmallVec::new();
-        for searched in 0..n {
-            let i = if ordering {
-                pick(&mut keys).expect("a move is left")
+        // Parallel search: a child another thread is searching right now is put off to the
+        // end (ABDADA's idea), by when its value is likely in the table.
+        let share = !self.sh.busy.is_empty() && depth > BUSY_DEPTH;
+        let mut deferred: SmallVec<[usize; 16]> = SmallVec::new();
+        let mut next_deferred = 0;
+        if share {
+            self.sh.busy[key as usize & BUSY_MASK].store(key, Relaxed);
+        }
+        let mut searched = 0;
+        let mut picked = 0;
+        loop {
+            let (i, may_defer) = if picked < n {
+                picked += 1;
+                let i = if ordering {
+                    pick(&mut keys).expect("a move is left")
+                } else {
+                    picked - 1
+                };
+                (i, share && searched > 0)
+            } else if next_deferred < deferred.len() {
+                next_deferred += 1;
+                (deferred[next_deferred - 1], false)
             } else {
-                searched
+                break;
             };
             let mv = moves[i];
             let mut child = if opponents_layer {
@@ -380,6 +419,13 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             child.play(mv);
             if opponents_layer {
                 forward(&mut child, self.sh.root_player);
+            }
+            if may_defer {
+                let k = child.key();
+                if self.sh.busy[k as usize & BUSY_MASK].load(Relaxed) == k {
+                    deferred.push(i);
+                    continue;
+                }
             }
             let child_side = child.to_move() == self.sh.root_player;
             let d = depth - 1;
@@ -394,6 +440,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                     s
                 }
             };
+            searched += 1;
             if self.stopped {
                 break;
             }
@@ -420,6 +467,10 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             if ordering && tried.len() < tried.inline_size() {
                 tried.push((mover(i), mv));
             }
+        }
+        if share {
+            let _ =
+                self.sh.busy[key as usize & BUSY_MASK].compare_exchange(key, 0, Relaxed, Relaxed);
         }
         if self.sh.rule.is_some() {
             self.pop_path();
@@ -609,19 +660,31 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         }
     }
 
-    /// A helper thread's Lazy-SMP loop: iterative deepening that keeps at or ahead of the
-    /// main thread's iteration (odd helpers one ply ahead), filling the shared table.
+    /// A helper thread's Lazy-SMP loop: iterative deepening at the main thread's iteration
+    /// (even helpers one ply ahead), filling the shared table; a helper that falls behind
+    /// the main thread abandons its iteration and joins the main thread's.
     pub fn help(&mut self, root: &G) {
         let mut done = 0;
+        // Even helpers one iteration ahead of the main thread, odd ones beside it.
+        let off = (self.id as u32 + 1) & 1;
         loop {
             let main = self.sh.main_depth.load(Relaxed);
-            let depth = (done + 1).max(main + (self.id as u32 & 1));
-            if depth > self.sh.max_depth || self.sh.abort.load(Relaxed) {
+            let depth = (done + 1).max(main + off);
+            if depth > self.sh.max_depth
+                || self.sh.abort.load(Relaxed)
+                || self.sh.user_stop.load(Relaxed)
+            {
                 break;
             }
+            self.searching = depth;
             self.root_search(root, depth, -INF, INF);
             if self.stopped {
-                break;
+                if self.sh.abort.load(Relaxed) || self.sh.user_stop.load(Relaxed) {
+                    break;
+                }
+                // Overtaken by the main thread: go on from its iteration.
+                self.stopped = false;
+                continue;
             }
             done = depth;
         }

@@ -1,10 +1,16 @@
-//! Lazy SMP: helper threads search the same root on rayon, sharing only the table.
+//! Lazy SMP: helper threads search the same root on rayon, sharing the table.
 //!
 //! The main thread runs the normal iterative deepening; each helper runs its own loop at the
-//! main thread's current iteration (odd helpers one ply deeper, and each ahead once it
-//! finishes), storing what it proves in the shared table, where the main thread finds it.
-//! The main thread's completed iterations are the answer. Because table values are only
-//! used at their exact depth (or when proven), the value equals the single-threaded one.
+//! main thread's current iteration (even helpers one ply deeper, so that the next iteration
+//! finds work done), abandoning an iteration the main thread has overtaken. Threads announce
+//! the positions they are searching in a small shared table, and a thread puts off a move
+//! (other than a position's first) whose position another thread is searching, taking it up
+//! at the end when its value is likely in the table (the idea of ABDADA, Weill 1996): so the
+//! threads spread over the tree instead of searching the same subtrees side by side.
+//!
+//! The main thread's completed iterations are the answer. Because table values are only used
+//! at their exact depth (or when proven), and deferring only reorders moves, the value
+//! equals the single-threaded one.
 
 use std::sync::atomic::Ordering::Relaxed;
 

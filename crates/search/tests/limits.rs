@@ -147,8 +147,12 @@ fn threads_do_not_change_the_value() {
     });
     let want = engine(1, Algorithm::AlphaBeta).run(&game, &[], Limits::depth(9), |_| {});
     for threads in [2, 4] {
-        let r = engine(threads, Algorithm::AlphaBeta).run(&game, &[], Limits::depth(9), |_| {});
+        let mut e = engine(threads, Algorithm::AlphaBeta);
+        let r = e.run(&game, &[], Limits::depth(9), |_| {});
         assert_eq!((r.score, r.depth), (want.score, 9), "{threads} threads");
+        let per_thread = e.thread_nodes();
+        assert_eq!(per_thread.len(), threads);
+        assert_eq!(per_thread.iter().sum::<u64>(), r.nodes);
     }
 }
 
