@@ -22,6 +22,7 @@ mod play;
 mod protocol;
 mod rng;
 mod rules_cmd;
+mod server;
 mod solve;
 mod timefmt;
 
@@ -170,6 +171,37 @@ Example session:
   …
   bestmove 13")]
     Engine(EngineArgs),
+    /// A match server: agents connect over TCP (docs/server-protocol.md) and play under a clock.
+    #[command(after_help = "\
+Agents connect over TCP and speak the line protocol of docs/server-protocol.md (any
+language; docs/example_client.py is one in Python). The server seats waiting agents in
+arrival order (or, with --round-robin K, waits for K agents and plays every seating among
+them) and enforces the rules and the clock: each side has --time for the whole game, the
+clock runs only for the side to move, an illegal move is refused (the turn does not pass,
+the clock runs on), a side whose clock reaches zero loses, an agent that leaves loses. A game
+ends by its rules or after --moves moves each (default: the game's own limit, Throne 150 and
+Chexers 256, else 150; the result then is Throne's score comparison, else a draw).
+
+The first line printed is `listening ADDR`. Every game is appended to the record file as it
+is played (default: arena-serve-GAME-YYYYMMDD-HHMMSS.txt in the current directory). The
+standings are printed at the end: after --games games, after the round robin, or on Ctrl-C.
+
+Examples:
+  arena serve throne                          127.0.0.1:7717, 2 minutes and 150 moves each
+  arena serve throne --port 9000 --time 30s --games 10
+  arena serve jumpy3 --round-robin 4 --time 10s --moves 60
+  arena connect throne 127.0.0.1:7717 --name ours")]
+    Serve(ServeArgs),
+    /// Play on a match server with our engine, thinking on the server's clock.
+    #[command(after_help = "\
+Plays every game the server seats it in, until the server says goodbye or --games are
+played. The engine's time for each move comes from the server's clock (the time left less
+--margin, shared over the moves left with a reserve), so that it does not lose on time.
+
+Examples:
+  arena connect throne 127.0.0.1:7717
+  arena connect chexers 127.0.0.1:7717 --name paranoid --engine paranoid --games 6")]
+    Connect(ConnectArgs),
 }
 
 #[derive(Args, Debug)]
@@ -312,6 +344,70 @@ struct EngineArgs {
     engine: Option<String>,
 }
 
+#[derive(Args, Debug)]
+struct ServeArgs {
+    /// The game.
+    game: GameName,
+    /// Address to listen on (IP:PORT; port 0 picks a free port). Default 127.0.0.1:7717.
+    #[arg(long, value_name = "IP:PORT")]
+    addr: Option<String>,
+    /// Port on 127.0.0.1 (instead of --addr).
+    #[arg(long, value_name = "P")]
+    port: Option<u16>,
+    /// Thinking time per side for the whole game.
+    #[arg(long, value_name = "T", default_value = "120s")]
+    time: String,
+    /// Moves per side (default: the game's own limit, else 150).
+    #[arg(long, value_name = "N")]
+    moves: Option<u32>,
+    /// Stop after N games (default: serve until Ctrl-C); with --round-robin, play the
+    /// schedule N times.
+    #[arg(long, value_name = "N")]
+    games: Option<u64>,
+    /// Wait for K agents, then play a round robin among them and stop.
+    #[arg(long, value_name = "K")]
+    round_robin: Option<usize>,
+    /// Record file (appended to).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Start position of every game: notation, `start`, or `random` (a new seeded start per
+    /// game, for games that start at random).
+    #[arg(long, value_name = "P")]
+    position: Option<String>,
+    /// Seed of random starts.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Most connections at once; more are turned away.
+    #[arg(long, value_name = "N", default_value_t = 512)]
+    max_clients: usize,
+}
+
+#[derive(Args, Debug)]
+struct ConnectArgs {
+    /// The game.
+    game: GameName,
+    /// The server's address (HOST:PORT).
+    addr: String,
+    /// The name given to the server.
+    #[arg(long, value_name = "NAME", default_value = "arena")]
+    name: String,
+    /// Engine specification (see `arena match --help`).
+    #[arg(long, value_name = "SPEC")]
+    engine: Option<String>,
+    /// Worker threads.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// Leave after N games (default: play until the server says goodbye).
+    #[arg(long, value_name = "N")]
+    games: Option<u64>,
+    /// Time kept back on every move for the network and the machine's load.
+    #[arg(long, value_name = "T", default_value = "100ms")]
+    margin: String,
+    /// No line per game on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
 /// Runs `$body` with `$A` bound to the adapter type of the game `$game`.
 macro_rules! with_game {
     ($game:expr, $A:ident => $body:expr) => {
@@ -394,6 +490,33 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Command::Engine(a) => {
             let threads = threads_ok(a.threads)?;
             with_game!(a.game, A => protocol::serve_stdio::<A>(threads, a.engine.as_deref()))
+        }
+        Command::Serve(a) => {
+            let opts = server::ServeOptions {
+                addr: a.addr,
+                port: a.port,
+                time: a.time,
+                moves: a.moves,
+                games: a.games,
+                round_robin: a.round_robin,
+                record: a.record,
+                position: a.position,
+                seed: a.seed,
+                max_clients: a.max_clients,
+            };
+            with_game!(a.game, A => server::serve::<A>(&opts))
+        }
+        Command::Connect(a) => {
+            let opts = server::ConnectOptions {
+                addr: a.addr,
+                name: a.name,
+                engine: a.engine,
+                threads: threads_ok(a.threads)?,
+                games: a.games,
+                margin: a.margin,
+                quiet: a.quiet,
+            };
+            with_game!(a.game, A => server::connect::<A>(&opts))
         }
     }
 }

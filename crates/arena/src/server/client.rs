@@ -1,0 +1,365 @@
+//! `arena connect GAME ADDR`: our engine as an agent of the match server. It follows the
+//! game from the server's lines and, on its turn, thinks under the server's clock: the
+//! time left less a latency margin, shared over the moves left with a reserve, so that it
+//! does not lose on time.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use search::{Clock, Limits, Player, Record};
+
+use super::wire::{self, MAX_LINE};
+use crate::adapter::{parse_player, play_text, result_words, GameAdapter};
+use crate::agent::{Agent, Engine, Kind, Spec};
+use crate::fail::Fail;
+use crate::timefmt::parse_duration;
+
+use super::ConnectOptions;
+
+/// Moves of time held in reserve: the engine plans as if it had
+/// `remaining × left / (left + RESERVE_MOVES)`, so the clock never runs dry near the end.
+pub(crate) const RESERVE_MOVES: u32 = 10;
+
+/// The engine's limits for one move: the server's clock for this side (`remaining`), the
+/// moves it may still have to make (`left`), and the margin kept for the network and the
+/// scheduler on every move.
+pub(crate) fn clock_limits(remaining: Duration, left: u32, margin: Duration) -> Limits {
+    let m = left.max(1);
+    let usable = remaining
+        .saturating_sub(margin)
+        .mul_f64(f64::from(m) / f64::from(m + RESERVE_MOVES));
+    Limits {
+        clock: Some(Clock {
+            remaining: usable,
+            increment: Duration::ZERO,
+            moves_to_go: Some(m),
+        }),
+        ..Limits::default()
+    }
+}
+
+/// The player behind the connection.
+enum Brain<A: GameAdapter> {
+    /// The search engine, thinking on the clock (and within the spec's own limits, if any).
+    Search(Box<Engine<A>>, Spec),
+    /// The greedy or random player.
+    Other(Box<Agent<A>>),
+}
+
+impl<A: GameAdapter> Brain<A> {
+    fn choose(&mut self, record: &Record<A::Pos>, clock: Limits) -> Option<A::Move> {
+        match self {
+            Brain::Search(engine, spec) => {
+                let mut limits = clock;
+                if spec.has_limit() {
+                    let own = spec.limits(Limits::default());
+                    limits.depth = own.depth;
+                    limits.nodes = own.nodes;
+                    limits.movetime = own.movetime;
+                }
+                let report = engine.think(record, limits, |_| {});
+                report
+                    .best
+                    .or_else(|| record.legal_moves().first().copied())
+            }
+            Brain::Other(agent) => agent.choose(record, |_| {}).0,
+        }
+    }
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes (a longer one is cut); `None` at the end.
+fn read_line(r: &mut impl BufRead) -> std::io::Result<Option<String>> {
+    let mut buf = Vec::new();
+    let n = r
+        .by_ref()
+        .take(MAX_LINE as u64 * 64)
+        .read_until(b'\n', &mut buf)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() != Some(&b'\n') {
+        // Skip the rest of an over-long line.
+        let mut rest = Vec::new();
+        r.read_until(b'\n', &mut rest)?;
+    }
+    while matches!(buf.last(), Some(b'\n' | b'\r')) {
+        buf.pop();
+    }
+    Ok(Some(String::from_utf8_lossy(&buf).into_owned()))
+}
+
+struct Conn {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+}
+
+impl Conn {
+    fn send(&mut self, line: &str) -> Result<(), Fail> {
+        self.writer
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|()| self.writer.flush())
+            .map_err(|e| Fail::runtime(format!("writing to the server: {e}")))
+    }
+    fn recv(&mut self) -> Result<Option<String>, Fail> {
+        read_line(&mut self.reader)
+            .map_err(|e| Fail::runtime(format!("reading from the server: {e}")))
+    }
+}
+
+/// The game being played.
+struct Current<A: GameAdapter> {
+    id: String,
+    me: Player,
+    opponents: String,
+    record: Option<Record<A::Pos>>,
+    /// Our last move was refused: play the first legal move next, whatever the engine says.
+    refused: bool,
+}
+
+/// Plays on the server at `o.addr` until it says goodbye (or `--games` are played).
+pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
+    let margin = parse_duration(&o.margin).map_err(|e| Fail::usage(format!("--margin: {e}")))?;
+    if !wire::valid_name(&o.name) {
+        return Err(Fail::usage(format!(
+            "--name {:?}: 1 to {} letters, digits, `_`, `-` or `.`",
+            o.name,
+            wire::MAX_NAME
+        )));
+    }
+    if o.threads == 0 || o.threads > 256 {
+        return Err(Fail::usage(format!(
+            "--threads {}: between 1 and 256",
+            o.threads
+        )));
+    }
+    let spec = match &o.engine {
+        Some(text) => Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {e}")))?,
+        None => Spec::default_engine(),
+    };
+    let mut brain: Brain<A> = match spec.kind {
+        Kind::Search(_) => Brain::Search(
+            Box::new(Engine::new(
+                spec.config::<A>(Some(o.threads)),
+                spec.evaluator::<A>(),
+            )),
+            spec.clone(),
+        ),
+        _ => Brain::Other(Box::new(Agent::new(
+            &spec,
+            Limits::default(),
+            Some(o.threads),
+            1,
+        ))),
+    };
+
+    let stream = TcpStream::connect(&o.addr)
+        .map_err(|e| Fail::runtime(format!("cannot connect to {}: {e}", o.addr)))?;
+    let _ = stream.set_nodelay(true);
+    let writer = stream
+        .try_clone()
+        .map_err(|e| Fail::runtime(format!("socket: {e}")))?;
+    let mut conn = Conn {
+        reader: BufReader::new(stream),
+        writer,
+    };
+    let log = |text: String| {
+        if !o.quiet {
+            eprintln!("{text}");
+        }
+    };
+
+    let first = conn
+        .recv()?
+        .ok_or_else(|| Fail::runtime("the server closed the connection at once"))?;
+    let words: Vec<&str> = first.split_whitespace().collect();
+    match words[..] {
+        ["hello", "arena-server", version, game] => {
+            if version != wire::VERSION.to_string() {
+                return Err(Fail::runtime(format!(
+                    "the server speaks protocol version {version}, we speak {}",
+                    wire::VERSION
+                )));
+            }
+            if game != A::NAME {
+                return Err(Fail::usage(format!(
+                    "the server plays {game}, not {}",
+                    A::NAME
+                )));
+            }
+        }
+        ["bye", reason] => return Err(Fail::runtime(format!("the server said bye: {reason}"))),
+        _ => return Err(Fail::runtime(format!("not an arena server: {first:?}"))),
+    }
+    conn.send(&format!("hello {} {}", wire::VERSION, o.name))?;
+
+    let mut name = o.name.clone();
+    let mut current: Option<Current<A>> = None;
+    let mut played: u64 = 0;
+    let mut points = [0u32; 3]; // wins, other results, losses
+    while let Some(line) = conn.recv()? {
+        let (word, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
+        match word {
+            "welcome" => name = rest.trim().to_string(),
+            "game" => {
+                // game ID LETTER MS MOVES NAME...
+                let w: Vec<&str> = rest.split_whitespace().collect();
+                let me = w.get(1).and_then(|l| parse_player::<A>(l)).ok_or_else(|| {
+                    Fail::runtime(format!(
+                        "the server's game line is not understood: {line:?}"
+                    ))
+                })?;
+                let names = w.get(4..).unwrap_or(&[]);
+                let opponents: Vec<&str> = names
+                    .iter()
+                    .enumerate()
+                    .filter(|&(s, _)| s != me)
+                    .map(|(_, n)| *n)
+                    .collect();
+                current = Some(Current {
+                    id: w[0].to_string(),
+                    me,
+                    opponents: opponents.join(", "),
+                    record: None,
+                    refused: false,
+                });
+            }
+            "start" => {
+                if let Some(c) = current.as_mut() {
+                    let pos = A::parse_position(rest.trim())
+                        .map_err(|e| Fail::runtime(format!("the server's start position: {e}")))?;
+                    c.record = Some(Record::new(pos));
+                    log(format!(
+                        "game {}: {name} plays {} against {}",
+                        c.id,
+                        A::player_name(c.me),
+                        c.opponents
+                    ));
+                }
+            }
+            "moved" => {
+                // moved LETTER MOVE
+                if let Some(Current {
+                    record: Some(record),
+                    ..
+                }) = current.as_mut()
+                {
+                    let text = rest.split_once(' ').map_or("", |(_, m)| m);
+                    if let Err(e) = play_text::<A>(record, text) {
+                        return Err(Fail::runtime(format!(
+                            "the server played {text:?}, which we cannot follow: {e}"
+                        )));
+                    }
+                }
+            }
+            "turn" => {
+                let Some(c) = current.as_mut() else { continue };
+                let Some(record) = c.record.as_ref() else {
+                    continue;
+                };
+                let w: Vec<&str> = rest.split_whitespace().collect();
+                let Some(side) = w.first().and_then(|l| parse_player::<A>(l)) else {
+                    continue;
+                };
+                if side != c.me {
+                    continue;
+                }
+                let my_clock = format!("{}=", A::player_letter(c.me));
+                let field = |key: &str| {
+                    w.iter()
+                        .find_map(|x| x.strip_prefix(key))
+                        .and_then(|v| v.parse::<u64>().ok())
+                };
+                let remaining = Duration::from_millis(field(&my_clock).unwrap_or(0));
+                let left = field("left=").unwrap_or(1) as u32;
+                let mv = if std::mem::take(&mut c.refused) {
+                    record.legal_moves().first().copied()
+                } else {
+                    brain.choose(record, clock_limits(remaining, left, margin))
+                };
+                match mv {
+                    Some(mv) => conn.send(&format!("move {mv}"))?,
+                    None => conn.send("moves")?,
+                }
+            }
+            "error" => {
+                log(format!("server: {line}"));
+                if rest.starts_with("illegal") {
+                    if let Some(c) = current.as_mut() {
+                        c.refused = true;
+                    }
+                }
+            }
+            "over" => {
+                played += 1;
+                // over REASON RESULT
+                let (reason, result) = rest.split_once(' ').unwrap_or((rest, ""));
+                if let Some(c) = current.take() {
+                    let mine = A::player_letter(c.me);
+                    let outcome = if result == format!("winner {mine}") {
+                        0
+                    } else if result.starts_with("winner") || result == format!("loss {mine}") {
+                        2
+                    } else {
+                        1
+                    };
+                    points[outcome] += 1;
+                    let words = match c
+                        .record
+                        .as_ref()
+                        .and_then(|r| r.result())
+                        .filter(|_| reason == "rules")
+                    {
+                        Some(o) => result_words::<A>(o),
+                        None => result.to_string(),
+                    };
+                    log(format!("game {} over: {words} ({reason})", c.id));
+                }
+                if o.games.is_some_and(|g| played >= g) {
+                    conn.send("quit")?;
+                }
+            }
+            "bye" => break,
+            _ => {}
+        }
+    }
+    log(format!(
+        "{name}: {played} games: {} won, {} other results, {} lost",
+        points[0], points[1], points[2]
+    ));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_limits_keep_a_margin_and_a_reserve() {
+        let l = clock_limits(
+            Duration::from_millis(10_100),
+            150,
+            Duration::from_millis(100),
+        );
+        let c = l.clock.expect("a clock");
+        assert_eq!(c.moves_to_go, Some(150));
+        // 10 s × 150 / 160
+        assert_eq!(c.remaining, Duration::from_micros(9_375_000));
+        // Less time than the margin: nothing to spend, and no panic.
+        let c = clock_limits(Duration::from_millis(50), 0, Duration::from_millis(100))
+            .clock
+            .expect("a clock");
+        assert_eq!(c.remaining, Duration::ZERO);
+        assert_eq!(c.moves_to_go, Some(1));
+    }
+
+    #[test]
+    fn lines_are_capped() {
+        let long = format!("{}\nnext\r\n", "x".repeat(MAX_LINE * 70));
+        let mut r = BufReader::new(long.as_bytes());
+        let first = read_line(&mut r).expect("reading a slice").expect("a line");
+        assert_eq!(first.len(), MAX_LINE * 64);
+        assert_eq!(read_line(&mut r).expect("ok"), Some("next".to_string()));
+        assert_eq!(read_line(&mut r).expect("ok"), None);
+    }
+}

@@ -1,0 +1,339 @@
+//! One task per connection: it reads the agent's lines (capped, parsed), answers what needs
+//! no game (`hello`, `ping`, errors), and passes game requests to the game the agent sits
+//! in. Another task writes the agent's lines from a bounded queue: an agent that does not
+//! read fills its queue and is dropped, so nobody ever waits for it.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::io::AsyncWriteExt;
+use tokio::net::tcp::OwnedWriteHalf;
+use tokio::net::TcpStream;
+use tokio::sync::{mpsc, watch, Notify};
+use tokio::time::{sleep_until, timeout, Instant};
+
+use super::wire::{self, Input, LineReader, Refusal, Request};
+
+/// Lines queued for one agent before it counts as not reading (and is dropped).
+pub(crate) const OUT_QUEUE: usize = 1024;
+
+/// Time an agent has to say `hello` after connecting.
+pub(crate) const HELLO_TIME: Duration = Duration::from_secs(30);
+
+/// Time the writer gets to deliver a last line (`bye`) before the socket is dropped.
+const LAST_WORDS: Duration = Duration::from_secs(2);
+
+/// What a session forwards to its game.
+#[derive(Debug)]
+pub(crate) enum SeatEvent {
+    /// `move TEXT`.
+    Move(String),
+    /// `moves`.
+    Moves,
+    /// `position`.
+    Position,
+    /// The agent left.
+    Gone(Leaving),
+}
+
+/// How an agent left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Leaving {
+    /// `quit`.
+    Quit,
+    /// The connection closed or failed, or the agent did not read its lines.
+    Disconnect,
+}
+
+/// A game's inbox: (seat, event).
+pub(crate) type GameInbox = mpsc::Sender<(usize, SeatEvent)>;
+
+/// What the lobby and games tell a session.
+#[derive(Debug)]
+pub(crate) enum Ctrl {
+    /// Sit at this seat of this game: forward game requests there.
+    Join(GameInbox, usize),
+    /// The game is over: back to the lobby.
+    Leave,
+    /// Say `bye REASON` and close.
+    Close(&'static str),
+}
+
+/// One line out, or the end.
+#[derive(Debug)]
+enum Out {
+    Line(String),
+    Close,
+}
+
+/// What the lobby and the games hold of a connection. Cloning shares the connection.
+#[derive(Clone, Debug)]
+pub(crate) struct ConnHandle {
+    /// Unique per server run.
+    pub id: u64,
+    /// The agent's name (unique among the connections open at once).
+    pub name: String,
+    out: mpsc::Sender<Out>,
+    ctrl: mpsc::Sender<Ctrl>,
+    kill: Arc<Notify>,
+}
+
+impl ConnHandle {
+    /// Queues a line; never waits. An agent whose queue is full is dropped.
+    pub(crate) fn send(&self, line: String) {
+        if let Err(mpsc::error::TrySendError::Full(_)) = self.out.try_send(Out::Line(line)) {
+            self.kill.notify_one();
+        }
+    }
+
+    /// Tells the session something; false when the session has ended.
+    pub(crate) async fn control(&self, c: Ctrl) -> bool {
+        self.ctrl.send(c).await.is_ok()
+    }
+
+    /// The connection has closed.
+    pub(crate) fn is_gone(&self) -> bool {
+        self.ctrl.is_closed()
+    }
+}
+
+/// What a session needs of the server.
+pub(crate) struct Shared {
+    /// `hello arena-server …` names this game.
+    pub game: &'static str,
+    /// Sessions that said hello go here.
+    pub lobby: mpsc::Sender<ConnHandle>,
+    /// Names in use.
+    names: Mutex<HashSet<String>>,
+    /// Connections open now.
+    pub open: AtomicUsize,
+    next_id: AtomicU64,
+    /// Set when the server closes: every session says `bye REASON` and ends.
+    closing: watch::Sender<Option<&'static str>>,
+}
+
+impl Shared {
+    pub(crate) fn new(game: &'static str, lobby: mpsc::Sender<ConnHandle>) -> Self {
+        Shared {
+            game,
+            lobby,
+            names: Mutex::new(HashSet::new()),
+            open: AtomicUsize::new(0),
+            next_id: AtomicU64::new(1),
+            closing: watch::channel(None).0,
+        }
+    }
+
+    /// Closes every session with `bye reason` and waits (a little) for them to end.
+    pub(crate) async fn close_all(&self, reason: &'static str) {
+        self.closing.send_replace(Some(reason));
+        let until = Instant::now() + LAST_WORDS + Duration::from_millis(500);
+        while self.open.load(Ordering::SeqCst) > 0 && Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Reserves `wanted`, or `wanted-2`, `wanted-3`, … if it is taken.
+    fn claim_name(&self, wanted: &str) -> String {
+        let mut names = self.names.lock().unwrap_or_else(|e| e.into_inner());
+        let mut name = wanted.to_string();
+        let mut n = 2;
+        while names.contains(&name) {
+            name = format!("{wanted}-{n}");
+            n += 1;
+        }
+        names.insert(name.clone());
+        name
+    }
+
+    fn release_name(&self, name: &str) {
+        let mut names = self.names.lock().unwrap_or_else(|e| e.into_inner());
+        names.remove(name);
+    }
+}
+
+/// Counts an open connection until dropped.
+struct OpenGuard(Arc<Shared>);
+
+impl Drop for OpenGuard {
+    fn drop(&mut self) {
+        self.0.open.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Turns a connection away (`bye full`) without reading from it.
+pub(crate) async fn refuse(mut stream: TcpStream, reason: &'static str) {
+    let _ = timeout(
+        Duration::from_secs(1),
+        stream.write_all(format!("bye {reason}\n").as_bytes()),
+    )
+    .await;
+    let _ = stream.shutdown().await;
+}
+
+async fn writer(mut w: OwnedWriteHalf, mut rx: mpsc::Receiver<Out>) {
+    while let Some(out) = rx.recv().await {
+        match out {
+            Out::Line(mut line) => {
+                line.push('\n');
+                if w.write_all(line.as_bytes()).await.is_err() {
+                    return;
+                }
+            }
+            Out::Close => break,
+        }
+    }
+    let _ = w.shutdown().await;
+}
+
+/// The session of one accepted connection (already counted in `shared.open`).
+pub(crate) async fn session(stream: TcpStream, shared: Arc<Shared>) {
+    let _guard = OpenGuard(shared.clone());
+    let _ = stream.set_nodelay(true);
+    let id = shared.next_id.fetch_add(1, Ordering::SeqCst);
+    let (rd, wr) = stream.into_split();
+    let (out_tx, out_rx) = mpsc::channel(OUT_QUEUE);
+    let mut writer_task = tokio::spawn(writer(wr, out_rx));
+    let (ctrl_tx, mut ctrl_rx) = mpsc::channel::<Ctrl>(16);
+    let kill = Arc::new(Notify::new());
+    let mut closing = shared.closing.subscribe();
+    let say = |line: String| {
+        if let Err(mpsc::error::TrySendError::Full(_)) = out_tx.try_send(Out::Line(line)) {
+            kill.notify_one();
+        }
+    };
+    say(wire::hello_line(shared.game));
+
+    let mut reader = LineReader::new(rd);
+    let hello_deadline = Instant::now() + HELLO_TIME;
+    let mut name: Option<String> = None;
+    let mut ctrl_tx = Some(ctrl_tx);
+    let mut seat: Option<(GameInbox, usize)> = None;
+    let mut bye: Option<&'static str> = None;
+    let leaving = loop {
+        tokio::select! {
+            biased;
+            c = ctrl_rx.recv() => match c {
+                Some(Ctrl::Join(inbox, s)) => seat = Some((inbox, s)),
+                Some(Ctrl::Leave) => seat = None,
+                Some(Ctrl::Close(reason)) => {
+                    bye = Some(reason);
+                    break Leaving::Disconnect;
+                }
+                // The lobby is gone: the server is stopping.
+                None => break Leaving::Disconnect,
+            },
+            () = kill.notified() => break Leaving::Disconnect,
+            // The value only ever changes from None to the reason.
+            _ = closing.changed() => {
+                bye = (*closing.borrow()).or(Some("shutdown"));
+                break Leaving::Disconnect;
+            }
+            () = sleep_until(hello_deadline), if name.is_none() => {
+                say(wire::error_line("state", "no hello in time"));
+                bye = Some("timeout");
+                break Leaving::Disconnect;
+            }
+            input = reader.next() => {
+                let line = match input {
+                    Ok(Input::Line(l)) => l,
+                    Ok(Input::TooLong) => {
+                        say(wire::error_line(
+                            "long",
+                            &format!("line longer than {} bytes ignored", wire::MAX_LINE),
+                        ));
+                        continue;
+                    }
+                    Ok(Input::NotUtf8) => {
+                        say(wire::error_line("syntax", "line is not UTF-8"));
+                        continue;
+                    }
+                    Ok(Input::Eof) | Err(_) => break Leaving::Disconnect,
+                };
+                let req = match wire::parse_request(&line) {
+                    Ok(r) => r,
+                    Err(refusal) => {
+                        say(refusal.line());
+                        continue;
+                    }
+                };
+                match req {
+                    Request::Empty => {}
+                    Request::Ping => say("pong".to_string()),
+                    Request::Quit => {
+                        bye = Some("quit");
+                        break Leaving::Quit;
+                    }
+                    Request::Hello { version, name: wanted } => {
+                        if name.is_some() {
+                            say(Refusal::new("state", "hello was already said").line());
+                        } else if version != wire::VERSION {
+                            say(Refusal::new(
+                                "version",
+                                format!("this server speaks version {}", wire::VERSION),
+                            ).line());
+                            bye = Some("version");
+                            break Leaving::Disconnect;
+                        } else if let Some(ctrl) = ctrl_tx.take() {
+                            let n = shared.claim_name(&wanted);
+                            say(format!("welcome {n}"));
+                            name = Some(n.clone());
+                            let handle = ConnHandle {
+                                id,
+                                name: n,
+                                out: out_tx.clone(),
+                                ctrl,
+                                kill: kill.clone(),
+                            };
+                            if shared.lobby.send(handle).await.is_err() {
+                                bye = Some("shutdown");
+                                break Leaving::Disconnect;
+                            }
+                        }
+                    }
+                    Request::Move(text) => forward(&mut seat, SeatEvent::Move(text), &say, name.is_some()).await,
+                    Request::Moves => forward(&mut seat, SeatEvent::Moves, &say, name.is_some()).await,
+                    Request::Position => forward(&mut seat, SeatEvent::Position, &say, name.is_some()).await,
+                }
+            }
+        }
+    };
+    if let Some((inbox, s)) = seat.take() {
+        let _ = inbox.send((s, SeatEvent::Gone(leaving))).await;
+    }
+    if let Some(n) = &name {
+        shared.release_name(n);
+    }
+    drop(ctrl_rx);
+    if let Some(reason) = bye {
+        let _ = out_tx.try_send(Out::Line(format!("bye {reason}")));
+    }
+    let _ = out_tx.try_send(Out::Close);
+    drop(out_tx);
+    // The writer finishes the queue and closes; a peer that reads nothing gets no longer.
+    if timeout(LAST_WORDS, &mut writer_task).await.is_err() {
+        writer_task.abort();
+    }
+}
+
+/// Passes a game request to the game, or says why there is none.
+async fn forward(
+    seat: &mut Option<(GameInbox, usize)>,
+    ev: SeatEvent,
+    say: &impl Fn(String),
+    named: bool,
+) {
+    match seat {
+        Some((inbox, s)) => {
+            if inbox.send((*s, ev)).await.is_err() {
+                // The game ended between our Join and its Leave.
+                *seat = None;
+                say(wire::error_line("state", "no game in progress"));
+            }
+        }
+        None if !named => say(wire::error_line("state", "say hello first")),
+        None => say(wire::error_line("state", "no game in progress")),
+    }
+}

@@ -1,0 +1,434 @@
+//! One game: the seats' connections, the record through [`search::Record`], one clock per
+//! side that runs only while that side is to move, the server's move limit, and the record
+//! file's lines.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use search::{Game, Outcome, Player, Record};
+use tokio::sync::{mpsc, watch};
+use tokio::time::{sleep_until, Instant};
+
+use super::conn::{ConnHandle, Ctrl, Leaving, SeatEvent};
+use super::record::Recorder;
+use super::wire;
+use crate::adapter::{legal_moves, play_text, result_text, GameAdapter};
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// The game's rules (or its history rules) ended it.
+    Rules(Outcome),
+    /// The server's move limit ended it.
+    Limit(Outcome),
+    /// A seat lost without the rules: its clock ran out, it left, or it was not there.
+    Forfeit(Player, Forfeit),
+    /// Several seats were not there: nobody scores.
+    Void,
+    /// The server was stopped during the game: nobody scores.
+    Stopped,
+}
+
+/// Why a seat forfeited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Forfeit {
+    /// Its clock reached zero.
+    Time,
+    /// Its connection closed (or it did not read its lines).
+    Disconnect,
+    /// It said `quit`.
+    Quit,
+    /// It had gone before the game began.
+    Absent,
+}
+
+impl Ending {
+    /// The reason word of the `over` line and the record.
+    pub(crate) fn reason(self) -> &'static str {
+        match self {
+            Ending::Rules(_) => "rules",
+            Ending::Limit(_) => "limit",
+            Ending::Forfeit(_, Forfeit::Time) => "time",
+            Ending::Forfeit(_, Forfeit::Disconnect) => "disconnect",
+            Ending::Forfeit(_, Forfeit::Quit) => "quit",
+            Ending::Forfeit(_, Forfeit::Absent) => "absent",
+            Ending::Void => "absent",
+            Ending::Stopped => "stopped",
+        }
+    }
+
+    /// The outcome in the game's terms, where there is one: a two-player forfeit is a win
+    /// of the other side.
+    pub(crate) fn outcome(self, players: usize) -> Option<Outcome> {
+        match self {
+            Ending::Rules(o) | Ending::Limit(o) => Some(o),
+            Ending::Forfeit(p, _) if players == 2 => Some(Outcome::Win(1 - p)),
+            _ => None,
+        }
+    }
+
+    /// The result text: as `arena apply` writes it (`winner X`, `draw score`, …), or
+    /// `loss X` (a three-player forfeit), `void`, `aborted`.
+    pub(crate) fn result<A: GameAdapter>(self) -> String {
+        match (self.outcome(A::PLAYERS), self) {
+            (Some(o), _) => result_text::<A>(o),
+            (None, Ending::Forfeit(p, _)) => format!("loss {}", A::player_letter(p)),
+            (None, Ending::Stopped) => "aborted".to_string(),
+            (None, _) => "void".to_string(),
+        }
+    }
+
+    /// Half-points per seat (win 2, loss 0, anything else 1, as `arena match` counts), or
+    /// `None` when the game does not count.
+    pub(crate) fn half_points(self, players: usize) -> Option<Vec<u32>> {
+        match (self.outcome(players), self) {
+            (Some(Outcome::Win(w)), _) => {
+                Some((0..players).map(|p| if p == w { 2 } else { 0 }).collect())
+            }
+            (Some(_), _) => Some(vec![1; players]),
+            (None, Ending::Forfeit(l, _)) => {
+                Some((0..players).map(|p| if p == l { 0 } else { 1 }).collect())
+            }
+            (None, _) => None,
+        }
+    }
+}
+
+/// What a finished game reports to the lobby.
+#[derive(Debug)]
+pub(crate) struct Summary {
+    pub id: u64,
+    /// Names in seat order.
+    pub names: Vec<String>,
+    /// Connection ids in seat order.
+    pub conns: Vec<u64>,
+    pub ending: Ending,
+    /// The result text.
+    pub result: String,
+    pub plies: usize,
+    /// Refused moves per seat.
+    pub illegal: Vec<u32>,
+    /// Thinking time per seat (moves played and refused attempts).
+    pub used: Vec<Duration>,
+    /// Moves played per seat.
+    pub moves: Vec<u32>,
+    /// The seats' connections that are still open, in seat order.
+    pub back: Vec<ConnHandle>,
+}
+
+/// Everything a game needs to start.
+pub(crate) struct Setup<A: GameAdapter> {
+    pub id: u64,
+    pub start: A::Pos,
+    pub time: Duration,
+    /// Moves per side.
+    pub moves: u32,
+    pub seats: Vec<ConnHandle>,
+    pub recorder: Arc<Recorder>,
+    pub stop: watch::Receiver<bool>,
+}
+
+struct Table<A: GameAdapter> {
+    id: u64,
+    seats: Vec<ConnHandle>,
+    present: Vec<bool>,
+    recorder: Arc<Recorder>,
+    _game: std::marker::PhantomData<fn() -> A>,
+}
+
+impl<A: GameAdapter> Table<A> {
+    fn all(&self, line: &str) {
+        for (s, c) in self.seats.iter().enumerate() {
+            if self.present[s] {
+                c.send(line.to_string());
+            }
+        }
+    }
+    fn to(&self, seat: usize, line: String) {
+        if self.present[seat] {
+            self.seats[seat].send(line);
+        }
+    }
+    fn rec(&self, text: &str) {
+        self.recorder.line(&format!("{} {text}", self.id));
+    }
+}
+
+fn letter<A: GameAdapter>(p: Player) -> &'static str {
+    A::player_letter(p)
+}
+
+/// Plays one game to its end and reports it.
+pub(crate) async fn run<A: GameAdapter>(setup: Setup<A>) -> Summary {
+    let Setup {
+        id,
+        start,
+        time,
+        moves: limit,
+        seats,
+        recorder,
+        mut stop,
+    } = setup;
+    let players = A::PLAYERS;
+    let (inbox, mut events) = mpsc::channel::<(usize, SeatEvent)>(64);
+    let mut present = vec![true; players];
+    for (s, c) in seats.iter().enumerate() {
+        present[s] = c.control(Ctrl::Join(inbox.clone(), s)).await;
+    }
+    drop(inbox);
+    let names: Vec<String> = seats.iter().map(|c| c.name.clone()).collect();
+    let mut t = Table::<A> {
+        id,
+        seats,
+        present,
+        recorder,
+        _game: std::marker::PhantomData,
+    };
+
+    let mut record: Record<A::Pos> = Record::new(start);
+    let mut clocks = vec![time; players];
+    let mut illegal = vec![0u32; players];
+    let mut used = vec![Duration::ZERO; players];
+    let mut made = vec![0u32; players];
+    let limit_plies = limit as usize * players;
+
+    t.rec(&format!(
+        "game {} {} {limit} {}",
+        A::NAME,
+        wire::ms(time),
+        names.join(" ")
+    ));
+    t.rec(&format!("start {}", record.position()));
+    for s in 0..players {
+        t.to(
+            s,
+            format!(
+                "game {id} {} {} {limit} {}",
+                letter::<A>(s),
+                wire::ms(time),
+                names.join(" ")
+            ),
+        );
+    }
+    t.all(&format!("start {}", record.position()));
+
+    let absent: Vec<usize> = (0..players).filter(|&s| !t.present[s]).collect();
+    let ending = match absent[..] {
+        [] => {
+            play(
+                &mut t,
+                &mut record,
+                Clocks {
+                    clocks: &mut clocks,
+                    illegal: &mut illegal,
+                    used: &mut used,
+                    made: &mut made,
+                },
+                limit_plies,
+                &mut events,
+                &mut stop,
+            )
+            .await
+        }
+        [one] => Ending::Forfeit(one, Forfeit::Absent),
+        _ => Ending::Void,
+    };
+    // A seat that forfeited by leaving is gone already; say nothing more to it.
+    if let Ending::Forfeit(s, Forfeit::Disconnect | Forfeit::Quit) = ending {
+        t.present[s] = false;
+    }
+    let result = ending.result::<A>();
+    let clock_text: Vec<String> = (0..players)
+        .map(|s| format!("{}={}", letter::<A>(s), wire::ms(clocks[s])))
+        .collect();
+    t.rec(&format!(
+        "end {} {} plies={} {}",
+        ending.reason(),
+        result,
+        record.moves().len(),
+        clock_text.join(" ")
+    ));
+    t.all(&format!("over {} {result}", ending.reason()));
+    let mut back = Vec::new();
+    for (s, c) in t.seats.iter().enumerate() {
+        if t.present[s] && c.control(Ctrl::Leave).await && !c.is_gone() {
+            back.push(c.clone());
+        }
+    }
+    Summary {
+        id,
+        names,
+        conns: t.seats.iter().map(|c| c.id).collect(),
+        ending,
+        result,
+        plies: record.moves().len(),
+        illegal,
+        used,
+        moves: made,
+        back,
+    }
+}
+
+/// The per-seat counters a game keeps.
+struct Clocks<'a> {
+    clocks: &'a mut [Duration],
+    illegal: &'a mut [u32],
+    used: &'a mut [Duration],
+    made: &'a mut [u32],
+}
+
+/// Moves the side to move may still make, at most: the plies left shared out in turn.
+fn moves_left(plies_left: usize, players: usize) -> u32 {
+    plies_left.div_ceil(players) as u32
+}
+
+async fn play<A: GameAdapter>(
+    t: &mut Table<A>,
+    record: &mut Record<A::Pos>,
+    k: Clocks<'_>,
+    limit_plies: usize,
+    events: &mut mpsc::Receiver<(usize, SeatEvent)>,
+    stop: &mut watch::Receiver<bool>,
+) -> Ending {
+    let players = A::PLAYERS;
+    loop {
+        if let Some(o) = record.result() {
+            return Ending::Rules(o);
+        }
+        let plies = record.moves().len();
+        if plies >= limit_plies {
+            return Ending::Limit(super::limit_outcome::<A>(record.position()));
+        }
+        let side = record.position().to_move();
+        let left = moves_left(limit_plies - plies, players);
+        let turn = |clocks: &[Duration]| {
+            let c: Vec<(&str, Duration)> =
+                (0..players).map(|s| (letter::<A>(s), clocks[s])).collect();
+            wire::turn_line(letter::<A>(side), &c, left)
+        };
+        t.all(&turn(k.clocks));
+        let began = Instant::now();
+        let deadline = began + k.clocks[side];
+        loop {
+            tokio::select! {
+                biased;
+                changed = stop.changed() => {
+                    if changed.is_err() || *stop.borrow() {
+                        k.used[side] += began.elapsed();
+                        k.clocks[side] = k.clocks[side].saturating_sub(began.elapsed());
+                        return Ending::Stopped;
+                    }
+                }
+                ev = events.recv() => {
+                    let Some((seat, ev)) = ev else {
+                        // Every session has ended (each reports `Gone` first; this is a
+                        // safety net).
+                        return Ending::Forfeit(side, Forfeit::Disconnect);
+                    };
+                    match ev {
+                        SeatEvent::Gone(how) => {
+                            if seat == side {
+                                k.used[side] += began.elapsed();
+                                k.clocks[side] = k.clocks[side].saturating_sub(began.elapsed());
+                            }
+                            let why = match how {
+                                Leaving::Quit => Forfeit::Quit,
+                                Leaving::Disconnect => Forfeit::Disconnect,
+                            };
+                            return Ending::Forfeit(seat, why);
+                        }
+                        SeatEvent::Moves => {
+                            let list: Vec<String> = legal_moves(record.position())
+                                .iter()
+                                .map(|m| m.to_string())
+                                .collect();
+                            t.to(seat, format!("legal {}", list.join(";")).trim_end().to_string());
+                        }
+                        SeatEvent::Position => {
+                            t.to(seat, format!("position {}", record.position()));
+                        }
+                        SeatEvent::Move(_) if seat != side => {
+                            t.to(seat, wire::error_line(
+                                "turn",
+                                &format!("it is {}'s turn", letter::<A>(side)),
+                            ));
+                        }
+                        SeatEvent::Move(text) => {
+                            let spent = began.elapsed();
+                            if spent >= k.clocks[side] {
+                                k.used[side] += spent;
+                                k.clocks[side] = Duration::ZERO;
+                                return Ending::Forfeit(side, Forfeit::Time);
+                            }
+                            match play_text::<A>(record, &text) {
+                                Ok(mv) => {
+                                    k.used[side] += spent;
+                                    k.clocks[side] -= spent;
+                                    k.made[side] += 1;
+                                    t.rec(&format!(
+                                        "move {} {} {mv}",
+                                        letter::<A>(side),
+                                        wire::ms(spent)
+                                    ));
+                                    t.all(&format!("moved {} {mv}", letter::<A>(side)));
+                                    break;
+                                }
+                                Err(reason) => {
+                                    k.illegal[side] += 1;
+                                    let shown: String = text.chars().take(80).collect();
+                                    t.rec(&format!(
+                                        "illegal {} {} {shown}",
+                                        letter::<A>(side),
+                                        wire::ms(spent)
+                                    ));
+                                    t.to(seat, wire::error_line(
+                                        "illegal",
+                                        &format!("{shown}: {reason}"),
+                                    ));
+                                    let mut now = k.clocks.to_vec();
+                                    now[side] = now[side].saturating_sub(spent);
+                                    t.to(seat, turn(&now));
+                                }
+                            }
+                        }
+                    }
+                }
+                () = sleep_until(deadline) => {
+                    k.used[side] += k.clocks[side];
+                    k.clocks[side] = Duration::ZERO;
+                    return Ending::Forfeit(side, Forfeit::Time);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Chexers, Throne};
+
+    #[test]
+    fn endings_score_and_read() {
+        let time = Ending::Forfeit(0, Forfeit::Time);
+        assert_eq!(time.result::<Throne>(), "winner w");
+        assert_eq!(time.half_points(2), Some(vec![0, 2]));
+        assert_eq!(time.reason(), "time");
+        let gone = Ending::Forfeit(1, Forfeit::Disconnect);
+        assert_eq!(gone.result::<Chexers>(), "loss g");
+        assert_eq!(gone.half_points(3), Some(vec![1, 0, 1]));
+        assert_eq!(Ending::Stopped.half_points(2), None);
+        assert_eq!(Ending::Stopped.result::<Throne>(), "aborted");
+        let draw = Ending::Limit(Outcome::Draw(search::DrawKind::Score));
+        assert_eq!(draw.result::<Throne>(), "draw score");
+        assert_eq!(draw.half_points(2), Some(vec![1, 1]));
+    }
+
+    #[test]
+    fn moves_left_shares_plies() {
+        assert_eq!(moves_left(300, 2), 150);
+        assert_eq!(moves_left(299, 2), 150);
+        assert_eq!(moves_left(1, 2), 1);
+        assert_eq!(moves_left(768, 3), 256);
+    }
+}

@@ -1,0 +1,528 @@
+//! The server's top level: accepting connections, seating agents (pairs in arrival order, or
+//! a round robin), starting games, counting standings, and stopping (games done, or Ctrl-C).
+
+use std::collections::{BTreeMap, VecDeque};
+use std::io::Write;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinSet;
+
+use super::conn::{self, ConnHandle, Ctrl, Shared};
+use super::game::{self, Ending, Forfeit, Setup, Summary};
+use super::record::Recorder;
+use super::Settings;
+use crate::adapter::{read_position, GameAdapter};
+use crate::fail::Fail;
+use crate::timefmt::show_duration;
+
+/// Where each game starts.
+pub(crate) enum Starts<A: GameAdapter> {
+    /// Every game from this position.
+    Fixed(A::Pos),
+    /// A new random start per game (games that start at random): seed + game number.
+    Random(u64),
+}
+
+impl<A: GameAdapter> Starts<A> {
+    /// From `--position` and `--seed`.
+    pub(crate) fn new(position: Option<&str>, seed: u64) -> Result<Self, Fail> {
+        match position.map(str::trim) {
+            None => Ok(Starts::Fixed(A::start())),
+            Some("random") => {
+                if A::random_start(seed).is_none() {
+                    return Err(Fail::usage(format!(
+                        "--position random: {} has no random start",
+                        A::TITLE
+                    )));
+                }
+                Ok(Starts::Random(seed))
+            }
+            Some(text) => Ok(Starts::Fixed(read_position::<A>(text)?)),
+        }
+    }
+
+    fn for_game(&self, id: u64) -> A::Pos {
+        match self {
+            Starts::Fixed(p) => p.clone(),
+            Starts::Random(seed) => A::random_start(seed.wrapping_add(id)).unwrap_or_else(A::start),
+        }
+    }
+}
+
+/// Writes a line on stdout; a closed stdout does not stop the server.
+fn say(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}");
+    let _ = out.flush();
+}
+
+/// One agent's results.
+#[derive(Clone, Debug, Default)]
+struct Standing {
+    games: u32,
+    half_points: u32,
+    wins: u32,
+    losses: u32,
+    others: u32,
+    time_losses: u32,
+    left: u32,
+    illegal: u32,
+    moves: u32,
+    used: Duration,
+}
+
+/// Results by agent name.
+#[derive(Default)]
+struct Table {
+    rows: BTreeMap<String, Standing>,
+    games: u64,
+    uncounted: u64,
+}
+
+impl Table {
+    fn add(&mut self, s: &Summary, players: usize) {
+        let Some(points) = s.ending.half_points(players) else {
+            self.uncounted += 1;
+            return;
+        };
+        self.games += 1;
+        for (seat, name) in s.names.iter().enumerate() {
+            let row = self.rows.entry(name.clone()).or_default();
+            row.games += 1;
+            row.half_points += points[seat];
+            match points[seat] {
+                2 => row.wins += 1,
+                0 => row.losses += 1,
+                _ => row.others += 1,
+            }
+            if let Ending::Forfeit(l, why) = s.ending {
+                if l == seat {
+                    match why {
+                        Forfeit::Time => row.time_losses += 1,
+                        _ => row.left += 1,
+                    }
+                }
+            }
+            row.illegal += s.illegal[seat];
+            row.moves += s.moves[seat];
+            row.used += s.used[seat];
+        }
+    }
+
+    fn print(&self, title: &str) {
+        say(&format!(
+            "standings {title}: {} games counted{}",
+            self.games,
+            if self.uncounted > 0 {
+                format!(", {} not counted (aborted or void)", self.uncounted)
+            } else {
+                String::new()
+            }
+        ));
+        let mut rows: Vec<(&String, &Standing)> = self.rows.iter().collect();
+        rows.sort_by(|a, b| {
+            b.1.half_points
+                .cmp(&a.1.half_points)
+                .then(a.1.games.cmp(&b.1.games))
+                .then(a.0.cmp(b.0))
+        });
+        let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
+        say(&format!(
+            "  #  {:width$}  games  points   win  other  loss  time  left  illegal  avg/move",
+            "name"
+        ));
+        for (i, (name, r)) in rows.iter().enumerate() {
+            let avg = if r.moves > 0 {
+                show_duration(r.used / r.moves)
+            } else {
+                "-".to_string()
+            };
+            say(&format!(
+                "{:>3}  {name:width$}  {:>5}  {:>6}  {:>4}  {:>5}  {:>4}  {:>4}  {:>4}  {:>7}  {:>8}",
+                i + 1,
+                r.games,
+                format!("{}{}", r.half_points / 2, if r.half_points % 2 == 1 { ".5" } else { "" }),
+                r.wins,
+                r.others,
+                r.losses,
+                r.time_losses,
+                r.left,
+                r.illegal,
+                avg
+            ));
+        }
+    }
+}
+
+/// How games are made.
+enum Mode {
+    /// Seat waiting agents in arrival order; stop after `limit` games if set.
+    Pairs {
+        queue: VecDeque<ConnHandle>,
+        limit: Option<u64>,
+    },
+    /// Wait for `size` agents, then play `schedule` (agent indices per seat).
+    RoundRobin {
+        size: usize,
+        roster: Vec<ConnHandle>,
+        busy: Vec<bool>,
+        schedule: VecDeque<Vec<usize>>,
+        cycles: u64,
+    },
+}
+
+/// Every seating of a round robin among `n` agents: each pair twice with the seats swapped
+/// (two players), each trio three times with the seats rotated (three players).
+pub(crate) fn round_robin(n: usize, players: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    if players == 2 {
+        for a in 0..n {
+            for b in a + 1..n {
+                out.push(vec![a, b]);
+            }
+        }
+        let swapped: Vec<Vec<usize>> = out.iter().map(|s| vec![s[1], s[0]]).collect();
+        out.extend(swapped);
+    } else {
+        for a in 0..n {
+            for b in a + 1..n {
+                for c in b + 1..n {
+                    out.push(vec![a, b, c]);
+                    out.push(vec![b, c, a]);
+                    out.push(vec![c, a, b]);
+                }
+            }
+        }
+    }
+    out
+}
+
+struct Server<A: GameAdapter> {
+    settings: Settings,
+    starts: Starts<A>,
+    recorder: Arc<Recorder>,
+    stop: watch::Sender<bool>,
+    running: JoinSet<Summary>,
+    next_game: u64,
+    table: Table,
+    mode: Mode,
+}
+
+impl<A: GameAdapter> Server<A> {
+    fn start_game(&mut self, seats: Vec<ConnHandle>) {
+        self.next_game += 1;
+        let id = self.next_game;
+        let names: Vec<String> = seats
+            .iter()
+            .enumerate()
+            .map(|(s, c)| format!("{} ({})", c.name, A::player_letter(s)))
+            .collect();
+        say(&format!("game {id} begins: {}", names.join(" vs ")));
+        let setup = Setup::<A> {
+            id,
+            start: self.starts.for_game(id),
+            time: self.settings.time,
+            moves: self.settings.moves,
+            seats,
+            recorder: self.recorder.clone(),
+            stop: self.stop.subscribe(),
+        };
+        self.running.spawn(game::run::<A>(setup));
+    }
+
+    /// Starts every game that can start now.
+    fn schedule(&mut self) {
+        let players = A::PLAYERS;
+        match &mut self.mode {
+            Mode::Pairs { queue, limit } => {
+                let mut ready = Vec::new();
+                loop {
+                    if limit.is_some_and(|l| self.next_game + ready.len() as u64 >= l) {
+                        break;
+                    }
+                    queue.retain(|c| !c.is_gone());
+                    if queue.len() < players {
+                        break;
+                    }
+                    ready.push(queue.drain(..players).collect::<Vec<_>>());
+                }
+                for seats in ready {
+                    self.start_game(seats);
+                }
+            }
+            Mode::RoundRobin {
+                size,
+                roster,
+                busy,
+                schedule,
+                ..
+            } => {
+                if roster.len() < *size {
+                    return;
+                }
+                let mut ready = Vec::new();
+                let mut i = 0;
+                while i < schedule.len() {
+                    if schedule[i].iter().all(|&a| !busy[a]) {
+                        let seating = schedule.remove(i).unwrap_or_default();
+                        for &a in &seating {
+                            busy[a] = true;
+                        }
+                        ready.push(seating.iter().map(|&a| roster[a].clone()).collect());
+                    } else {
+                        i += 1;
+                    }
+                }
+                for seats in ready {
+                    self.start_game(seats);
+                }
+            }
+        }
+    }
+
+    /// An agent said hello.
+    fn arrive(&mut self, c: ConnHandle) {
+        match &mut self.mode {
+            Mode::Pairs { queue, limit } => {
+                if limit.is_some_and(|l| self.next_game >= l) {
+                    c.send(super::wire::error_line(
+                        "state",
+                        "the server plays no more games",
+                    ));
+                    let c2 = c.clone();
+                    tokio::spawn(async move { c2.control(Ctrl::Close("done")).await });
+                    return;
+                }
+                queue.push_back(c);
+            }
+            Mode::RoundRobin {
+                size,
+                roster,
+                busy,
+                schedule,
+                cycles,
+            } => {
+                if roster.len() >= *size {
+                    c.send(super::wire::error_line("state", "the round robin is full"));
+                    tokio::spawn(async move { c.control(Ctrl::Close("full")).await });
+                    return;
+                }
+                roster.push(c);
+                busy.push(false);
+                if roster.len() == *size {
+                    let one = round_robin(*size, A::PLAYERS);
+                    for _ in 0..*cycles {
+                        schedule.extend(one.iter().cloned());
+                    }
+                    say(&format!(
+                        "round robin of {} agents: {} games",
+                        size,
+                        schedule.len()
+                    ));
+                }
+            }
+        }
+        self.schedule();
+    }
+
+    /// A game ended.
+    fn finished(&mut self, s: Summary) {
+        let plural = if s.plies == 1 { "" } else { "s" };
+        say(&format!(
+            "game {} over: {} ({}) after {} move{plural}",
+            s.id,
+            s.result,
+            s.ending.reason(),
+            s.plies
+        ));
+        self.table.add(&s, A::PLAYERS);
+        match &mut self.mode {
+            Mode::Pairs { queue, .. } => {
+                // Seats rotate: whoever sat first queues last, so rematches swap sides.
+                let mut back = s.back;
+                if !back.is_empty() {
+                    back.rotate_left(1);
+                }
+                queue.extend(back);
+            }
+            Mode::RoundRobin { roster, busy, .. } => {
+                for conn in &s.conns {
+                    if let Some(i) = roster.iter().position(|c| c.id == *conn) {
+                        busy[i] = false;
+                    }
+                }
+            }
+        }
+        self.schedule();
+    }
+
+    /// Nothing is left to play.
+    fn done(&self) -> bool {
+        if !self.running.is_empty() {
+            return false;
+        }
+        match &self.mode {
+            Mode::Pairs { limit, .. } => limit.is_some_and(|l| self.next_game >= l),
+            Mode::RoundRobin {
+                size,
+                roster,
+                schedule,
+                ..
+            } => roster.len() == *size && schedule.is_empty(),
+        }
+    }
+}
+
+/// Runs the server until its games are played or Ctrl-C.
+pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -> Result<(), Fail> {
+    let listener = TcpListener::bind(settings.addr)
+        .await
+        .map_err(|e| Fail::runtime(format!("cannot listen on {}: {e}", settings.addr)))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| Fail::runtime(format!("listening address: {e}")))?;
+    let settings_text = format!(
+        "time={} moves={}",
+        super::wire::ms(settings.time),
+        settings.moves
+    );
+    let recorder = Arc::new(Recorder::open(&settings.record, A::NAME, &settings_text)?);
+    say(&format!("listening {local}"));
+    say(&format!(
+        "arena serve {}: {} per side, {} moves each, record {}",
+        A::NAME,
+        show_duration(settings.time),
+        settings.moves,
+        recorder.path().display()
+    ));
+
+    let (lobby_tx, mut lobby_rx) = mpsc::channel::<ConnHandle>(256);
+    let shared = Arc::new(Shared::new(A::NAME, lobby_tx));
+    let max_clients = settings.max_clients;
+    let acceptor = tokio::spawn(accept(listener, shared.clone(), max_clients));
+
+    let (stop, _) = watch::channel(false);
+    let mode = match settings.round_robin {
+        Some(size) => Mode::RoundRobin {
+            size,
+            roster: Vec::new(),
+            busy: Vec::new(),
+            schedule: VecDeque::new(),
+            cycles: settings.games.unwrap_or(1),
+        },
+        None => Mode::Pairs {
+            queue: VecDeque::new(),
+            limit: settings.games,
+        },
+    };
+    let mut server = Server::<A> {
+        settings,
+        starts,
+        recorder,
+        stop,
+        running: JoinSet::new(),
+        next_game: 0,
+        table: Table::default(),
+        mode,
+    };
+
+    let interrupted = tokio::signal::ctrl_c();
+    tokio::pin!(interrupted);
+    let mut stopping = false;
+    let mut signals = true;
+    loop {
+        if server.done() {
+            break;
+        }
+        tokio::select! {
+            r = &mut interrupted, if signals && !stopping => {
+                signals = false;
+                if r.is_err() {
+                    // No signal handling here: serve on without it.
+                    continue;
+                }
+                say("interrupted: stopping the games in progress");
+                stopping = true;
+                let _ = server.stop.send(true);
+                if let Mode::Pairs { limit, .. } = &mut server.mode {
+                    *limit = Some(server.next_game);
+                } else if let Mode::RoundRobin { schedule, size, roster, .. } = &mut server.mode {
+                    schedule.clear();
+                    *size = roster.len();
+                }
+            }
+            c = lobby_rx.recv() => {
+                if let Some(c) = c {
+                    if stopping {
+                        let _ = c.control(Ctrl::Close("shutdown")).await;
+                    } else {
+                        server.arrive(c);
+                    }
+                }
+            }
+            Some(joined) = server.running.join_next() => match joined {
+                Ok(summary) => server.finished(summary),
+                Err(e) => say(&format!("a game failed: {e}")),
+            },
+        }
+    }
+    acceptor.abort();
+    let title = if stopping {
+        "when stopped"
+    } else {
+        "at the end"
+    };
+    server.table.print(title);
+    say(&format!("record: {}", server.recorder.path().display()));
+    shared
+        .close_all(if stopping { "shutdown" } else { "done" })
+        .await;
+    drop(server);
+    Ok(())
+}
+
+async fn accept(listener: TcpListener, shared: Arc<Shared>, max_clients: usize) {
+    loop {
+        match listener.accept().await {
+            Ok((stream, _)) => {
+                if shared.open.load(Ordering::SeqCst) >= max_clients {
+                    tokio::spawn(conn::refuse(stream, "full"));
+                } else {
+                    shared.open.fetch_add(1, Ordering::SeqCst);
+                    tokio::spawn(conn::session(stream, shared.clone()));
+                }
+            }
+            Err(e) => {
+                // Out of file descriptors and the like: wait a little, keep serving.
+                eprintln!("arena serve: accept: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::round_robin;
+
+    #[test]
+    fn round_robin_seats_everyone_evenly() {
+        let two = round_robin(4, 2);
+        assert_eq!(two.len(), 12);
+        for a in 0..4 {
+            assert_eq!(two.iter().filter(|s| s[0] == a).count(), 3);
+            assert_eq!(two.iter().filter(|s| s[1] == a).count(), 3);
+        }
+        let three = round_robin(4, 3);
+        assert_eq!(three.len(), 12);
+        for a in 0..4 {
+            for seat in 0..3 {
+                assert_eq!(three.iter().filter(|s| s[seat] == a).count(), 3);
+            }
+        }
+    }
+}
