@@ -60,7 +60,7 @@ impl BenchGame for jumpy3::Position {
     const DEPTHS: Depths = Depths {
         perft: 12,
         perft_quick: 8,
-        search: 22,
+        search: 20,
         search_quick: 12,
         bench: 14,
         signature: 14,

@@ -22,6 +22,7 @@ pub mod check;
 pub mod data;
 pub mod games;
 pub mod measure;
+pub mod signature;
 
 /// Leaf count of the move tree of `game` to `depth` plies (moves of finished games are not
 /// followed: a game that ends before `depth` contributes nothing, one that ends exactly at

@@ -1,19 +1,76 @@
-//! `cargo xtask bench [--quick]`: runs the criterion suites of `benches/`.
+//! `cargo xtask bench [--quick] [--report-only]`: the criterion suites of `benches/` and the
+//! report `target/bench-report.md` (also printed).
+//!
+//! - full mode (for people, about 10–15 minutes on 2 cores): `cargo bench -p benches` (every
+//!   criterion suite, optimised) then the report program
+//!   (`cargo run --release -p benches --example bench_report`): perft and search speed per
+//!   game, 1- and 2-thread time to depth, the peer table against the `minimax` crate with
+//!   every value checked, the targets, and the search signature.
+//! - `--quick` (CI smoke test, well under 2 minutes once built): the criterion suites run
+//!   once each (`cargo test -p benches --bench suites`, criterion's test mode) and the report at
+//!   small depths with one run each, both in the test profile that `cargo test` has already
+//!   built. No timing is asserted; the report fails only when the engine returns a wrong
+//!   value.
+//! - `--report-only`: skip criterion.
 
 use crate::cargo;
 
-/// Runs the benchmark suites; `--quick` runs each once as a smoke test (no timing).
+/// Runs the benchmark suites and writes the report.
 pub fn run(args: &[String]) -> Result<(), String> {
-    let quick = args.iter().any(|a| a == "--quick");
+    let mut quick = false;
+    let mut criterion = true;
     for a in args {
-        if a != "--quick" {
-            return Err(format!("unknown option `{a}` for bench (expected --quick)"));
+        match a.as_str() {
+            "--quick" => quick = true,
+            "--report-only" => criterion = false,
+            other => {
+                return Err(format!(
+                    "unknown option `{other}` for bench (expected --quick, --report-only)"
+                ))
+            }
         }
     }
+    let out = crate::project_root().join("target").join("bench-report.md");
+    let out = out.to_string_lossy().into_owned();
     if quick {
-        // `--test` runs every benchmark function once, checking it works without timing it.
-        cargo(&["bench", "-p", "benches", "--", "--test"], &[])
+        if criterion {
+            // Without `--bench`, criterion runs every benchmark once, untimed. Only the
+            // criterion target: the library has no benchmark.
+            cargo(&["test", "-p", "benches", "--bench", "suites"], &[])?;
+        }
+        cargo(
+            &[
+                "run",
+                "--profile",
+                "test",
+                "-p",
+                "benches",
+                "--example",
+                "bench_report",
+                "--",
+                "--quick",
+                "--out",
+                &out,
+            ],
+            &[],
+        )
     } else {
-        cargo(&["bench", "-p", "benches"], &[])
+        if criterion {
+            cargo(&["bench", "-p", "benches"], &[])?;
+        }
+        cargo(
+            &[
+                "run",
+                "--release",
+                "-p",
+                "benches",
+                "--example",
+                "bench_report",
+                "--",
+                "--out",
+                &out,
+            ],
+            &[],
+        )
     }
 }

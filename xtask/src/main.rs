@@ -2,7 +2,8 @@
 //!
 //! - `cargo xtask ci`: format check, clippy with warnings denied, the whole test suite, the
 //!   docs with warnings denied, and a quick run of the benchmarks so they never rot. Fails fast.
-//! - `cargo xtask bench [--quick]`: the benchmark suites and `target/bench-report.md`.
+//! - `cargo xtask bench [--quick] [--report-only]`: the benchmark suites and
+//!   `target/bench-report.md`.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -16,7 +17,7 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("bench") => bench::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask ci | cargo xtask bench [--quick]");
+            eprintln!("usage: cargo xtask ci | cargo xtask bench [--quick] [--report-only]");
             return ExitCode::from(2);
         }
     };

@@ -1,0 +1,695 @@
+//! The benchmark report of `cargo xtask bench`: measures and writes `target/bench-report.md`
+//! (and prints it).
+//!
+//! ```text
+//! cargo run --release -p benches --example bench_report [-- --quick] [--out PATH]
+//! ```
+//!
+//! - the search signature: the fixed bench suite's total node count (`benches::signature`);
+//! - per game: perft leaves per second, search nodes per second, time to a fixed depth with
+//!   1 and 2 threads and the speedup, over the game's fixed position list;
+//! - the engine on synthetic trees (the same figures);
+//! - the peer table: Jumpy3 with the sheet's estimate, this engine against the `minimax`
+//!   crate's `IterativeSearch` (1 thread) and `ParallelSearch` (2 threads) from the same
+//!   positions at the same depths, every root value checked against plain alpha-beta
+//!   (`benches::check`), with and without the repetition rule;
+//! - the issue's targets, met or missed, with the figures.
+//!
+//! Times are medians of repeated runs measured with `Instant`; every engine is built (its
+//! table allocated) before the clock starts. `--quick` is the CI smoke test: small depths,
+//! one run each, no timing is asserted. The exit status is non-zero only when this engine
+//! returns a wrong value (against the check, or 2 threads against 1).
+
+#[path = "../peer/jumpy3_peer.rs"]
+mod jumpy3_peer;
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use benches::cases::{engine_cases, EngineCase};
+use benches::check::{alphabeta, engine_to_check, Repetition};
+use benches::games::{engine, BenchGame};
+use benches::measure::{fmt_duration, fmt_rate, measure, Timing};
+use benches::{perft, signature};
+use jumpy3::{Estimate, Position};
+use jumpy3_peer::{from_position, peer_to_check, SheetEval};
+use minimax::{IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Strategy};
+use search::{Config, Limits, Search};
+
+/// Table size for both sides of the peer comparison.
+const PEER_TABLE_MIB: usize = 64;
+
+struct Opts {
+    quick: bool,
+    out: PathBuf,
+}
+
+fn parse_args() -> Result<Opts, String> {
+    let mut opts = Opts {
+        quick: false,
+        out: PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join("target")
+            .join("bench-report.md"),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--quick" => opts.quick = true,
+            "--out" => {
+                opts.out = PathBuf::from(args.next().ok_or("--out needs a path")?);
+            }
+            "--bench" => {} // passed by `cargo bench`; harmless
+            other => {
+                return Err(format!(
+                    "unknown option `{other}` (expected --quick, --out PATH)"
+                ))
+            }
+        }
+    }
+    Ok(opts)
+}
+
+/// Everything the report collects, and the problems found on the way.
+struct Report {
+    quick: bool,
+    md: String,
+    /// Wrong values of this engine: the exit status is non-zero if any.
+    errors: Vec<String>,
+    /// Figures for the targets section.
+    targets: Targets,
+}
+
+#[derive(Default)]
+struct Targets {
+    /// Jumpy3 start at the target depth: (ours 1t, iterative, ours 2t, parallel) times.
+    peer: Option<(Duration, Duration, Duration, Duration)>,
+    peer_values: Option<String>,
+    peer_depth: u32,
+    /// 2-thread speedups of the two-player games.
+    speedups: Vec<(&'static str, f64)>,
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "n/a".to_string())
+}
+
+fn table(md: &mut String, header: &[&str], rows: &[Vec<String>]) {
+    let _ = writeln!(md, "| {} |", header.join(" | "));
+    let _ = writeln!(
+        md,
+        "|{}|",
+        header.iter().map(|_| "---").collect::<Vec<_>>().join("|")
+    );
+    for r in rows {
+        let _ = writeln!(md, "| {} |", r.join(" | "));
+    }
+    md.push('\n');
+}
+
+fn ratio(a: Duration, b: Duration) -> f64 {
+    a.as_secs_f64() / b.as_secs_f64().max(1e-9)
+}
+
+/// Runs per time measurement.
+fn runs(quick: bool) -> usize {
+    if quick {
+        1
+    } else {
+        3
+    }
+}
+
+fn signature_section(rep: &mut Report) {
+    let t = Instant::now();
+    let lines = signature::run();
+    let total = signature::total(&lines);
+    let mut rows = Vec::new();
+    let mut suites: Vec<&str> = lines.iter().map(|l| l.suite).collect();
+    suites.dedup();
+    for s in suites {
+        let of: Vec<_> = lines.iter().filter(|l| l.suite == s).collect();
+        let depths: BTreeSet<u32> = of.iter().map(|l| l.depth).collect();
+        rows.push(vec![
+            s.to_string(),
+            of.len().to_string(),
+            depths
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            of.iter().map(|l| l.nodes).sum::<u64>().to_string(),
+        ]);
+    }
+    let md = &mut rep.md;
+    let _ = writeln!(md, "## Search signature\n");
+    let _ = writeln!(
+        md,
+        "The fixed bench suite (`benches/src/signature.rs`: every position of `benches/data/*.txt` \
+         and the synthetic cases, fixed depths, 1 thread) ran {} searches in {}. \
+         It is the same in both modes and changes only when search behaviour changes.\n",
+        lines.len(),
+        fmt_duration(t.elapsed())
+    );
+    let _ = writeln!(md, "**Signature: {total} nodes**\n");
+    table(md, &["suite", "searches", "depth", "nodes"], &rows);
+}
+
+/// Time to `depth` of `position` with `threads` threads: timing, nodes and every run's score.
+fn time_search<G: BenchGame>(
+    position: &G,
+    depth: u32,
+    threads: usize,
+    runs: usize,
+) -> (Timing, u64, Vec<i32>) {
+    let (t, results) = measure(
+        runs,
+        || {
+            let mut s = engine::<G>(threads);
+            s.run(position, &[], Limits::depth(1), |_| {});
+            s.clear();
+            s
+        },
+        |s| s.run(position, &[], Limits::depth(depth), |_| {}),
+    );
+    let nodes = results.first().map_or(0, |r| r.nodes);
+    (t, nodes, results.iter().map(|r| r.score).collect())
+}
+
+fn game_row<G: BenchGame>(rep: &mut Report) -> Vec<String> {
+    let positions = G::positions();
+    let d = G::DEPTHS;
+    let (perft_depth, depth) = if rep.quick {
+        (d.perft_quick, d.search_quick)
+    } else {
+        (d.perft, d.search)
+    };
+    let (pt, leaves) = measure(
+        runs(rep.quick),
+        || (),
+        |_| {
+            positions
+                .iter()
+                .map(|e| perft(&e.position, perft_depth))
+                .sum::<u64>()
+        },
+    );
+    let leaves = leaves[0];
+    let (mut t1, mut t2, mut nodes1) = (Duration::ZERO, Duration::ZERO, 0u64);
+    let mut equal = true;
+    for e in &positions {
+        let (a, n, v1) = time_search(&e.position, depth, 1, runs(rep.quick));
+        let (b, _, v2) = time_search(&e.position, depth, 2, runs(rep.quick));
+        t1 += a.median();
+        t2 += b.median();
+        nodes1 += n;
+        let want = v1[0];
+        if v1.iter().chain(&v2).any(|&v| v != want) {
+            equal = false;
+            rep.errors.push(format!(
+                "{} {} depth {depth}: 1-thread values {v1:?}, 2-thread values {v2:?}",
+                G::NAME,
+                e.label
+            ));
+        }
+    }
+    let speedup = ratio(t1, t2);
+    if positions[0].position.players() == 2 {
+        rep.targets.speedups.push((G::NAME, speedup));
+    }
+    vec![
+        G::NAME.to_string(),
+        positions.len().to_string(),
+        perft_depth.to_string(),
+        leaves.to_string(),
+        fmt_rate(leaves as f64 / pt.secs()),
+        depth.to_string(),
+        nodes1.to_string(),
+        fmt_rate(nodes1 as f64 / t1.as_secs_f64()),
+        fmt_duration(t1),
+        fmt_duration(t2),
+        format!("{speedup:.2}×"),
+        if equal { "equal" } else { "DIFFER" }.to_string(),
+    ]
+}
+
+fn games_section(rep: &mut Report) {
+    let rows = vec![
+        game_row::<jumpy3::Position>(rep),
+        game_row::<chexers::Position>(rep),
+        game_row::<throne::Position>(rep),
+    ];
+    let md = &mut rep.md;
+    let _ = writeln!(md, "## Games\n");
+    let _ = writeln!(
+        md,
+        "Over each game's position list (`benches/data/<game>.txt`), with the game's default \
+         evaluation and `engine_config()`. Perft: leaves counted to the depth (the last ply \
+         from the move list). Time to depth: the sum over the positions of the median run; \
+         nodes/s from the 1-thread runs. Values: the root scores of every run, 1 and 2 threads.\n"
+    );
+    table(
+        md,
+        &[
+            "game",
+            "positions",
+            "perft depth",
+            "leaves",
+            "perft leaves/s",
+            "search depth",
+            "nodes (1 thread)",
+            "nodes/s (1 thread)",
+            "time, 1 thread",
+            "time, 2 threads",
+            "speedup",
+            "values 1 vs 2 threads",
+        ],
+        &rows,
+    );
+}
+
+fn engine_row(rep: &mut Report, c: &EngineCase) -> Vec<String> {
+    let depth = if rep.quick {
+        c.depth.saturating_sub(3).max(1)
+    } else {
+        c.depth
+    };
+    let root = c.root();
+    let time = |threads: usize| {
+        measure(
+            runs(rep.quick),
+            || {
+                let mut s = c.engine(threads);
+                s.run(&root, &[], Limits::depth(1), |_| {});
+                s.clear();
+                s
+            },
+            |s| s.run(&root, &[], Limits::depth(depth), |_| {}),
+        )
+    };
+    let (t1, r1) = time(1);
+    let (t2, r2) = time(2);
+    let want = r1[0].score;
+    let equal = r1.iter().chain(&r2).all(|r| r.score == want);
+    if !equal {
+        rep.errors.push(format!(
+            "engine {} depth {depth}: scores differ between runs or thread counts",
+            c.name
+        ));
+    }
+    let nodes = r1[0].nodes;
+    vec![
+        c.name.to_string(),
+        depth.to_string(),
+        nodes.to_string(),
+        fmt_rate(nodes as f64 / t1.secs()),
+        fmt_duration(t1.median()),
+        fmt_duration(t2.median()),
+        format!("{:.2}×", ratio(t1.median(), t2.median())),
+        if equal { "equal" } else { "DIFFER" }.to_string(),
+    ]
+}
+
+fn engine_section(rep: &mut Report) {
+    let rows: Vec<_> = engine_cases().iter().map(|c| engine_row(rep, c)).collect();
+    let md = &mut rep.md;
+    let _ = writeln!(md, "## Engine on synthetic trees\n");
+    let _ = writeln!(
+        md,
+        "The seeded random trees of `search::synthetic` (`benches/src/cases.rs`): the search \
+         alone, without game rules. Median of the runs.\n"
+    );
+    table(
+        md,
+        &[
+            "case",
+            "depth",
+            "nodes (1 thread)",
+            "nodes/s",
+            "time, 1 thread",
+            "time, 2 threads",
+            "speedup",
+            "values 1 vs 2 threads",
+        ],
+        &rows,
+    );
+}
+
+/// Our side of the peer comparison: the Jumpy3 engine settings with the sheet's estimate.
+fn ours(threads: usize) -> Search<Position, Estimate> {
+    Search::new(
+        Config {
+            threads,
+            tt_mib: PEER_TABLE_MIB,
+            ..jumpy3::engine_config()
+        },
+        Estimate::Sheet,
+    )
+}
+
+fn peer_options() -> IterativeOptions {
+    IterativeOptions::new().with_table_byte_size(PEER_TABLE_MIB << 20)
+}
+
+fn values(v: &[i32]) -> String {
+    let set: BTreeSet<i32> = v.iter().copied().collect();
+    set.iter()
+        .map(i32::to_string)
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+struct PeerCase {
+    label: String,
+    position: Position,
+    depth: u32,
+}
+
+fn peer_cases(quick: bool) -> Vec<PeerCase> {
+    let list = benches::data::jumpy3();
+    let mut v = Vec::new();
+    let start = list[0].position;
+    let depths: &[u32] = if quick {
+        &[8, 12]
+    } else {
+        &[8, 12, 16, 20, 24]
+    };
+    for &d in depths {
+        v.push(PeerCase {
+            label: "start".into(),
+            position: start,
+            depth: d,
+        });
+    }
+    let mid_depth = if quick { 10 } else { 18 };
+    for e in list.iter().skip(1) {
+        if quick && e.label != "sheet-d9a" {
+            continue;
+        }
+        v.push(PeerCase {
+            label: e.label.clone(),
+            position: e.position,
+            depth: mid_depth,
+        });
+    }
+    v
+}
+
+fn peer_section(rep: &mut Report) {
+    let target_depth = if rep.quick { 12 } else { 24 };
+    rep.targets.peer_depth = target_depth;
+    let mut rows = Vec::new();
+    let mut differences = Vec::new();
+    for case in peer_cases(rep.quick) {
+        let (p, depth) = (case.position, case.depth);
+        let board = from_position(&p);
+        let n = runs(rep.quick);
+        let mut ours_nodes = 0;
+        let mut ours_time = |threads: usize| {
+            let (t, r) = measure(
+                n,
+                || {
+                    let mut s = ours(threads);
+                    s.run(&p, &[], Limits::depth(1), |_| {});
+                    s.clear();
+                    s
+                },
+                |s| s.run(&p, &[], Limits::depth(depth), |_| {}),
+            );
+            ours_nodes = r[0].nodes;
+            let v: Vec<i32> = r.iter().map(|r| engine_to_check(r.score)).collect();
+            (t, v)
+        };
+        let (o1, o1v) = ours_time(1);
+        let (o2, o2v) = ours_time(2);
+        let (it, itv) = measure(
+            n,
+            || {
+                let mut s = IterativeSearch::new(SheetEval, peer_options());
+                s.set_max_depth(depth as u8);
+                s
+            },
+            |s| {
+                s.choose_move(&board);
+                peer_to_check(s.root_value())
+            },
+        );
+        let (par, parv) = measure(
+            n,
+            || {
+                let mut s = ParallelSearch::new(
+                    SheetEval,
+                    peer_options(),
+                    ParallelOptions::new().with_num_threads(2),
+                );
+                s.set_max_depth(depth as u8);
+                s
+            },
+            |s| {
+                s.choose_move(&board);
+                peer_to_check(s.root_value())
+            },
+        );
+        // The checks, both at once (nothing is being timed now).
+        let (plain, with_rep) = std::thread::scope(|sc| {
+            let a = sc.spawn(|| alphabeta(&p, &Estimate::Sheet, depth, Repetition::Ignore).0);
+            let b = alphabeta(&p, &Estimate::Sheet, depth, Repetition::FirstRecurrence).0;
+            (a.join().expect("check thread"), b)
+        });
+        let mut notes = Vec::new();
+        for (who, vals, want, which) in [
+            ("ours 1t", &o1v, with_rep, "with repetition"),
+            ("ours 2t", &o2v, with_rep, "with repetition"),
+            ("IterativeSearch", &itv, plain, "without repetition"),
+            ("ParallelSearch", &parv, plain, "without repetition"),
+        ] {
+            if vals.iter().any(|&v| v != want) {
+                let msg = format!(
+                    "{} depth {depth}: {who} value {} ≠ check {which} {want}",
+                    case.label,
+                    values(vals)
+                );
+                notes.push(format!("{who} ≠ check"));
+                if who.starts_with("ours") {
+                    rep.errors.push(msg.clone());
+                }
+                differences.push(msg);
+            }
+        }
+        if case.label == "start" && depth == target_depth {
+            rep.targets.peer = Some((o1.median(), it.median(), o2.median(), par.median()));
+            rep.targets.peer_values = Some(format!(
+                "ours {} (1t) / {} (2t), IterativeSearch {}, ParallelSearch {}; check: {with_rep} with \
+                 the repetition rule, {plain} without",
+                values(&o1v),
+                values(&o2v),
+                values(&itv),
+                values(&parv)
+            ));
+        }
+        rows.push(vec![
+            case.label.clone(),
+            depth.to_string(),
+            ours_nodes.to_string(),
+            fmt_duration(o1.median()),
+            fmt_duration(it.median()),
+            format!("{:.2}", ratio(o1.median(), it.median())),
+            fmt_duration(o2.median()),
+            fmt_duration(par.median()),
+            format!("{:.2}", ratio(o2.median(), par.median())),
+            format!("{} / {}", values(&o1v), values(&o2v)),
+            format!("{} / {}", values(&itv), values(&parv)),
+            format!("{with_rep} / {plain}"),
+            if notes.is_empty() {
+                "ok".to_string()
+            } else {
+                notes.join("; ")
+            },
+        ]);
+    }
+    let md = &mut rep.md;
+    let _ = writeln!(md, "## Peer: Jumpy3 against the `minimax` crate\n");
+    let _ = writeln!(
+        md,
+        "Both sides search the same positions to the same depth with the same evaluation, the \
+         sheet's estimate (`i + j − 15` from White's view, a win ±100), and a {PEER_TABLE_MIB} MiB \
+         table. Ours: `jumpy3::engine_config()` with `Estimate::Sheet`, on `jumpy3::Position`. \
+         Theirs (minimax 0.6.0): the rules written again for its `Game` trait \
+         (`benches/peer/jumpy3_peer.rs`, checked move for move against `jumpy3` by \
+         `tests/peer.rs`), `IterativeOptions::new()` (its defaults: principal-variation \
+         search, two-tier table) with 1 thread, and `ParallelSearch` (Young Brothers Wait) with \
+         `ParallelOptions::new().with_num_threads(2)`. Times are medians of {} run(s), each \
+         engine built (table allocated) before the clock starts. The ratio is ours/theirs \
+         (below 1: ours is faster).\n\n\
+         Values are on the sheet's scale (wins ±100). The check is plain alpha-beta \
+         (`benches/src/check.rs`: no table, full window, equal to minimax; it reproduces the \
+         rules file's reference figures), once with the repetition rule as the engine applies \
+         it (a position repeating one on the path is a draw) and once without, as the \
+         `minimax` crate sees the game (its `Game` trait has no history). Ours is checked \
+         against the first, theirs against the second.\n",
+        runs(rep.quick)
+    );
+    table(
+        md,
+        &[
+            "position",
+            "depth",
+            "our nodes",
+            "ours 1t",
+            "IterativeSearch 1t",
+            "ours/theirs",
+            "ours 2t",
+            "ParallelSearch 2t",
+            "ours/theirs",
+            "values ours 1t / 2t",
+            "values Iterative / Parallel",
+            "check with / without repetition",
+            "notes",
+        ],
+        &rows,
+    );
+    if differences.is_empty() {
+        let _ = writeln!(md, "Every value equals its check.\n");
+    } else {
+        let _ = writeln!(md, "Values that differ from their check:\n");
+        for d in &differences {
+            let _ = writeln!(md, "- {d}");
+        }
+        md.push('\n');
+    }
+}
+
+fn targets_section(rep: &mut Report) {
+    let quick = rep.quick;
+    let t = &rep.targets;
+    let md = &mut rep.md;
+    let _ = writeln!(md, "## Targets\n");
+    if quick {
+        let _ = writeln!(
+            md,
+            "Quick mode: the figures below are at depth {} and not an assessment (run \
+             `cargo xtask bench` for the full report).\n",
+            t.peer_depth
+        );
+    }
+    let verdict = |ok: bool| if ok { "met" } else { "MISSED" };
+    if let Some((o1, it, o2, par)) = t.peer {
+        let r1 = ratio(it, o1);
+        let r2 = ratio(par, o2);
+        let _ = writeln!(
+            md,
+            "- Jumpy3 from the start, depth {}, 1 thread: ours {} vs IterativeSearch {}: \
+             {r1:.2}× faster (target ≥ 3×): **{}**",
+            t.peer_depth,
+            fmt_duration(o1),
+            fmt_duration(it),
+            verdict(r1 >= 3.0)
+        );
+        let _ = writeln!(
+            md,
+            "- Jumpy3 from the start, depth {}, 2 threads: ours {} vs ParallelSearch {}: \
+             {r2:.2}× faster (target ≥ 3×): **{}**",
+            t.peer_depth,
+            fmt_duration(o2),
+            fmt_duration(par),
+            verdict(r2 >= 3.0)
+        );
+    }
+    if let Some(v) = &t.peer_values {
+        let _ = writeln!(md, "- Values at that depth: {v}.");
+    }
+    for (g, s) in &t.speedups {
+        let _ = writeln!(
+            md,
+            "- {g}: 2-thread speedup in time to depth {s:.2}× (target ≥ 1.7×): **{}**",
+            verdict(*s >= 1.7)
+        );
+    }
+    md.push('\n');
+}
+
+/// One part of the report.
+type Section = fn(&mut Report);
+
+fn main() -> ExitCode {
+    let opts = match parse_args() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("bench_report: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let started = Instant::now();
+    let load_start = load_average();
+    let mut rep = Report {
+        quick: opts.quick,
+        md: String::new(),
+        errors: Vec::new(),
+        targets: Targets::default(),
+    };
+    let sections: [(&str, Section); 4] = [
+        ("signature", signature_section),
+        ("games", games_section),
+        ("engine", engine_section),
+        ("peer", peer_section),
+    ];
+    for (name, f) in sections {
+        let t = Instant::now();
+        eprintln!("bench_report: {name}...");
+        f(&mut rep);
+        eprintln!("bench_report: {name} done in {}", fmt_duration(t.elapsed()));
+    }
+    targets_section(&mut rep);
+
+    let mut head = String::new();
+    let _ = writeln!(head, "# Benchmark report\n");
+    let _ = writeln!(
+        head,
+        "- mode: {}\n- build: {}\n- machine: {} logical CPUs; 1-minute load average {} at the \
+         start, {} at the end (other processes share the cores: figures measured under load \
+         are slower and thread speedups smaller)\n- took {}\n",
+        if opts.quick {
+            "quick (CI smoke test: small depths, one run each; not for comparison)"
+        } else {
+            "full"
+        },
+        if cfg!(debug_assertions) {
+            "with debug assertions (not an optimised release build: not for comparison)"
+        } else {
+            "optimised, without debug assertions"
+        },
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        load_start,
+        load_average(),
+        fmt_duration(started.elapsed())
+    );
+    if !rep.errors.is_empty() {
+        let _ = writeln!(head, "**Wrong values of this engine:**\n");
+        for e in &rep.errors {
+            let _ = writeln!(head, "- {e}");
+        }
+        head.push('\n');
+    }
+    let text = head + &rep.md;
+    print!("{text}");
+    if let Some(dir) = opts.out.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Err(e) = std::fs::write(&opts.out, &text) {
+        eprintln!("bench_report: cannot write {}: {e}", opts.out.display());
+        return ExitCode::FAILURE;
+    }
+    eprintln!("bench_report: wrote {}", opts.out.display());
+    if rep.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("bench_report: this engine returned wrong values (see the report)");
+        ExitCode::FAILURE
+    }
+}
