@@ -15,6 +15,7 @@ use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, Barrier, Mutex, MutexGuard};
 use std::thread;
@@ -181,7 +182,7 @@ impl Peer {
 
     /// Reads up to the first line that starts with `prefix`.
     fn until(&mut self, prefix: &str) -> String {
-        for _ in 0..100_000 {
+        for _ in 0..10_000_000 {
             let l = self.line();
             if l.starts_with(prefix) {
                 return l;
@@ -533,6 +534,18 @@ fn a_stalled_agent_loses_on_time_while_other_games_go_on() {
     let mut staller = Peer::join(&server.addr, "staller");
     let mut patient = Peer::join(&server.addr, "patient");
     assert!(staller.until("game ").starts_with("game 1 w "));
+    let done = Arc::new(AtomicBool::new(false));
+    let mut w = patient.w.try_clone().expect("clone");
+    let stop = done.clone();
+    let busy = thread::spawn(move || {
+        let batch = "position\n".repeat(50);
+        while !stop.load(Ordering::SeqCst) {
+            if w.write_all(batch.as_bytes()).is_err() {
+                break;
+            }
+            thread::sleep(Duration::from_millis(1));
+        }
+    });
     // A second pair plays a whole game meanwhile.
     let addr = server.addr.clone();
     let others: Vec<_> = (0..2)
@@ -553,8 +566,11 @@ fn a_stalled_agent_loses_on_time_while_other_games_go_on() {
             "{over}"
         );
     }
-    // White never moves: it loses on time, Black wins.
+    // White never moves: it loses on time, Black wins, even though Black keeps its game busy
+    // with requests all along.
     assert_eq!(patient.until("over "), "over time winner b");
+    done.store(true, Ordering::SeqCst);
+    busy.join().expect("the busy requester");
     assert_eq!(staller.until("over "), "over time winner b");
     let (status, out, record) = server.finish();
     assert!(status.success());

@@ -310,6 +310,13 @@ async fn play<A: GameAdapter>(
         let began = Instant::now();
         let deadline = began + k.clocks[side];
         loop {
+            // Checked here too, not only by the timer below: requests that keep arriving
+            // (another seat flooding `moves`) must not put off a flag.
+            if Instant::now() >= deadline {
+                k.used[side] += k.clocks[side];
+                k.clocks[side] = Duration::ZERO;
+                return Ending::Forfeit(side, Forfeit::Time);
+            }
             tokio::select! {
                 biased;
                 changed = stop.changed() => {
