@@ -382,7 +382,7 @@ async fn play<A: GameAdapter>(
                                 }
                                 Err(reason) => {
                                     k.illegal[side] += 1;
-                                    let shown: String = text.chars().take(80).collect();
+                                    let shown = wire::shown(&text, 80);
                                     t.rec(&format!(
                                         "illegal {} {} {shown}",
                                         letter::<A>(side),

@@ -201,3 +201,31 @@ pub(crate) fn serve<A: GameAdapter>(o: &ServeOptions) -> Result<(), Fail> {
 pub(crate) fn connect<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
     client::run::<A>(o)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Chexers, Jumpy3, Throne};
+
+    #[test]
+    fn move_limits_and_their_results() {
+        assert_eq!(own_move_limit::<Throne>(), Some(150));
+        assert_eq!(own_move_limit::<Chexers>(), Some(256));
+        assert_eq!(own_move_limit::<Jumpy3>(), None);
+        // The start is symmetric: equal scores.
+        assert_eq!(
+            limit_outcome::<Throne>(&throne::Position::start()),
+            Outcome::Draw(DrawKind::Score)
+        );
+        // Black's soldier from (-4,5) to (-4,4), one ring in, scores 10 more (grade 1 -> 2).
+        let ahead: throne::Position =
+            "wwwwww/...W.../......../........./........../.........../........../........./......../.b.B.../b.bbbb w 1 0 0 0 0"
+                .parse()
+                .expect("a position");
+        assert_eq!(limit_outcome::<Throne>(&ahead), Outcome::Win(throne::BLACK));
+        assert_eq!(
+            limit_outcome::<Jumpy3>(&jumpy3::Position::start()),
+            Outcome::Draw(DrawKind::TurnLimit)
+        );
+    }
+}

@@ -192,11 +192,20 @@ pub(crate) fn parse_request(line: &str) -> Result<Request, Refusal> {
         "position" => no_args(Request::Position),
         "ping" => no_args(Request::Ping),
         "quit" => no_args(Request::Quit),
-        other => {
-            let shown: String = other.chars().take(40).collect();
-            Err(Refusal::new("unknown", format!("unknown command {shown}")))
-        }
+        other => Err(Refusal::new(
+            "unknown",
+            format!("unknown command {}", shown(other, 40)),
+        )),
     }
+}
+
+/// At most `max` characters of an agent's text, control characters replaced by `?`, for
+/// echoing it in an error line or the record.
+pub(crate) fn shown(text: &str, max: usize) -> String {
+    text.chars()
+        .take(max)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
 }
 
 /// `hello arena-server VERSION GAME`: the server's first line.
@@ -268,6 +277,8 @@ mod tests {
         );
         assert_eq!(error_line("illegal", "a\nb"), "error illegal a b");
         assert_eq!(hello_line("throne"), "hello arena-server 1 throne");
+        assert_eq!(shown("a\rb\tc", 80), "a?b?c");
+        assert_eq!(shown("abcdef", 3), "abc");
     }
 
     fn read_all(bytes: &[u8]) -> Vec<Input> {
