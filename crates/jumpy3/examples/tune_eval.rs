@@ -2,10 +2,10 @@
 //! coordinate ascent, one weight at a time, keeping a change only if the match score over
 //! several depths improves. Then a validation match on fresh openings.
 //!
-//! `cargo run --release -p jumpy3 --example tune_eval -- [ROUNDS] [OPENINGS] [W1,W2,...]`
+//! `cargo run --release -p jumpy3 --example tune_eval -- [ROUNDS] [OPENINGS] [W1,W2,...] [DEPTHS]`
 //!
-//! Each opening (4 to 15 seeded random plies from the start) is played at depths 2, 4, 6
-//! and 8, the tuned evaluation taking White and then Black; a game reaching 400 plies is a
+//! Each opening (4 to 15 seeded random plies from the start) is played at each depth of
+//! `DEPTHS` (default 2,4,6,8), the tuned evaluation taking White and then Black; a game reaching 400 plies is a
 //! draw. With `ROUNDS` 0 it is a plain match of the given weights against the sheet.
 
 use rayon::prelude::*;
@@ -13,8 +13,6 @@ use rayon::prelude::*;
 use jumpy3::eval::{DefaultEval, Estimate, Weights, FEATURES, FEATURE_NAMES};
 use jumpy3::search::{Config, Evaluator, Game, Limits, MoveList, Outcome, Record, Scores, Search};
 use jumpy3::Position;
-
-const DEPTHS: [u32; 4] = [2, 4, 6, 8];
 
 #[derive(Clone, Copy)]
 enum Eval {
@@ -78,10 +76,10 @@ fn game(start: Position, a: Eval, b: Eval, a_side: usize, depth: u32) -> f64 {
 }
 
 /// Score of `w` against the sheet: openings `first..first + n`, both colours, every depth.
-fn score(w: Weights, first: u64, n: u64) -> f64 {
+fn score(w: Weights, first: u64, n: u64, depths: &[u32]) -> f64 {
     let a = Eval::Tuned(DefaultEval::with_weights(w));
     let jobs: Vec<(u64, usize, u32)> = (first..first + n)
-        .flat_map(|o| DEPTHS.iter().flat_map(move |&d| [(o, 0, d), (o, 1, d)]))
+        .flat_map(|o| depths.iter().flat_map(move |&d| [(o, 0, d), (o, 1, d)]))
         .collect();
     let total: f64 = jobs
         .par_iter()
@@ -104,7 +102,11 @@ fn main() {
         }
         None => Weights::DEFAULT,
     };
-    let mut best = score(w, 1, n);
+    let depths: Vec<u32> = args
+        .get(3)
+        .map(|s| s.split(',').map(|d| d.parse().expect("a depth")).collect())
+        .unwrap_or_else(|| vec![2, 4, 6, 8]);
+    let mut best = score(w, 1, n, &depths);
     println!("start {:?}: {:.3}", w.0, best);
     for round in 0..rounds {
         for (k, name) in FEATURE_NAMES.iter().enumerate() {
@@ -112,7 +114,7 @@ fn main() {
             for delta in [step, -step] {
                 let mut t = w;
                 t.0[k] += delta;
-                let s = score(t, 1, n);
+                let s = score(t, 1, n, &depths);
                 if s > best + 0.01 {
                     best = s;
                     w = t;
@@ -122,8 +124,8 @@ fn main() {
             }
         }
     }
-    let fresh = score(w, 100_000, n);
-    let old = score(Weights::DEFAULT, 100_000, n);
+    let fresh = score(w, 100_000, n, &depths);
+    let old = score(Weights::DEFAULT, 100_000, n, &depths);
     println!(
         "final {:?}: training {:.3}, fresh openings {:.3} (current default {:.3})",
         w.0, best, fresh, old

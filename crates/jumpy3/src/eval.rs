@@ -51,7 +51,7 @@ pub struct Weights(pub [i32; FEATURES]);
 
 impl Weights {
     /// The tuned weights of [`DefaultEval`].
-    pub const DEFAULT: Weights = Weights([10, 0, 2, 12, 1, 0, 5, 0, 0, 0, 0]);
+    pub const DEFAULT: Weights = Weights([4, 14, 4, 42, -2, 98, 33, 19, 61, 95, 33]);
 }
 
 impl Default for Weights {

@@ -616,6 +616,36 @@ impl Game for Position {
         Some((3, Outcome::Draw(DrawKind::Repetition)))
     }
 
+    /// Captures (a jump over exactly one enemy piece, which is sent back) and the king's
+    /// move when it leaves the board (a win), in square order.
+    fn noisy_moves(&self, out: &mut MoveList<Move>) {
+        if self.outcome().is_some() {
+            return;
+        }
+        let white = self.pieces[WHITE];
+        let black = self.pieces[BLACK];
+        let occ = white | black;
+        let empty = !occ;
+        let (mut noisy, king) = if self.side as Player == WHITE {
+            let captures = white & (black >> 1) & (empty >> 2);
+            let k = (self.kings & white).trailing_zeros();
+            // The king leaves from square 16, or when every square beyond its blocker is full.
+            let leaves = k == 15 || (occ & (2 << k) != 0 && empty & (0xFFFFu16 << k << 2) == 0);
+            (captures, if leaves { 1u16 << k } else { 0 })
+        } else {
+            let captures = black & (white << 1) & (empty << 2);
+            let k = (self.kings & black).trailing_zeros();
+            let leaves = k == 0
+                || (occ & (1 << (k - 1)) != 0 && empty & ((1u16 << k) >> 1).wrapping_sub(1) == 0);
+            (captures, if leaves { 1u16 << k } else { 0 })
+        };
+        noisy |= king;
+        while noisy != 0 {
+            out.push(Move::from_index(noisy.trailing_zeros()));
+            noisy &= noisy - 1;
+        }
+    }
+
     fn why_illegal(&self, mv: Move) -> Option<String> {
         if let Some(Outcome::Win(w)) = self.outcome() {
             return Some(format!(

@@ -222,6 +222,9 @@ fn expand(mask: u16, excluded: u16) -> u16 {
     out
 }
 
+/// The un-moves of a position (at most 4 pieces, each with at most 5).
+type Preds = smallvec::SmallVec<[Rel; 20]>;
+
 /// A position from the mover's point of view: `us` moves rightward (to higher squares).
 /// Both kings are on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -355,7 +358,7 @@ impl Rel {
 
     /// Every position (mover's point of view) whose mover, moving a piece without it leaving
     /// the board, produces `self` — where `self` is seen by that same mover (before the flip).
-    fn unmoves(self, out: &mut Vec<Rel>) {
+    fn unmoves(self, out: &mut Preds) {
         let occ = self.us | self.them;
         let empty = !occ;
         let mut pieces = self.us;
@@ -797,12 +800,15 @@ fn solve_pair(values: &[AtomicU16], a: usize, b: usize) {
         let results: Vec<(Rel, u16)> = frontier
             .par_iter()
             .flat_map_iter(|r| {
-                let mut preds = Vec::new();
+                let mut preds = Preds::new();
                 r.flip().unmoves(&mut preds);
                 preds.into_iter().filter_map(|p| {
                     let i = p.index();
                     let n = local(i);
                     if parents_win {
+                        if values[i].load(Ordering::Relaxed) != 0 {
+                            return None;
+                        }
                         values[i]
                             .compare_exchange(0, d, Ordering::Relaxed, Ordering::Relaxed)
                             .ok()
@@ -952,7 +958,7 @@ mod tests {
     #[test]
     fn unmoves_are_exactly_the_inverse_of_moves() {
         let mut s = 3u64;
-        let mut preds = Vec::new();
+        let mut preds = Preds::new();
         for _ in 0..100_000 {
             let i = (lcg(&mut s) as usize) % TABLE_LEN;
             let r = Rel::from_index(i);

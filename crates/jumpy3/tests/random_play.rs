@@ -49,6 +49,19 @@ fn random_games_keep_every_invariant_and_end() {
                 let mirrored = Move::new(17 - m.square()).unwrap();
                 assert_eq!(p.mirror().after(mirrored), p.after(m).mirror());
             }
+            // Noisy moves: exactly the captures and the king leaving.
+            let mut noisy = MoveList::new();
+            p.noisy_moves(&mut noisy);
+            let expected: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let c = p.after(m);
+                    let them = 1 - p.to_move();
+                    c.outcome().is_some() || c.pieces(them) != p.pieces(them)
+                })
+                .collect();
+            assert_eq!(noisy.to_vec(), expected, "{p}");
             let m = moves[(rng.next() % moves.len() as u64) as usize];
             record.play(m).unwrap();
             plies += 1;

@@ -307,3 +307,23 @@ fn a_position_after_one_king_left_is_over() {
     assert_eq!(p.outcome(), Some(Outcome::Win(WHITE)));
     assert!(moves(&p).is_empty());
 }
+
+#[test]
+fn notation_corpora() {
+    for line in include_str!("data/positions-valid.txt").lines() {
+        if line.starts_with('#') {
+            continue;
+        }
+        assert_eq!(pos(line).to_string(), line);
+    }
+    for line in include_str!("data/positions-invalid.txt").lines() {
+        if line.starts_with('#') {
+            continue;
+        }
+        let (text, kind) = line.split_once('\t').expect("text TAB kind");
+        let err = text.parse::<Position>().unwrap_err();
+        let got = format!("{err:?}");
+        assert!(got.starts_with(kind), "{text:?}: {got}, expected {kind}");
+        assert!(!err.to_string().is_empty());
+    }
+}
