@@ -36,7 +36,7 @@ impl Default for Weights {
             threatened: 60,
             threatened_next: 90,
             mobility: 3,
-            against_best: false,
+            against_best: true,
         }
     }
 }

@@ -62,6 +62,9 @@ pub fn engine_config() -> search::Config {
         algorithm: search::Algorithm::Paranoid,
         threads: 1,
         tt_mib: 32,
+        // Quiescence over converting jumps lost games at equal node budgets, and without
+        // pruning (max^n) its tree explodes; off.
+        quiescence: false,
         ..search::Config::default()
     }
 }
