@@ -1,4 +1,99 @@
-//! The game chaosclock (work in progress).
+//! Chaos Clock (混乱时钟): rules, notation, an exact solver, an evaluation, and the search
+//! engine through a re-export.
+//!
+//! ```
+//! use chaosclock::{solve, Move, Position};
+//! use chaosclock::search::{Game, Outcome};
+//!
+//! // A position in the notation b1,…,b12;P;L (P: 0 = Odd, 1 = Even to move; L: last moved piece).
+//! let pos: Position = "1,2,3,4,5,6,7,8,9,10,12,11;1;0".parse().unwrap();
+//! assert_eq!(pos.to_string(), "1,2,3,4,5,6,7,8,9,10,12,11;1;0");
+//! // Walking 11 (from square 12, eleven squares on: square 11) captures 12 and completes Odd,
+//! // who is then to move: Odd wins.
+//! let after = pos.after("w11".parse::<Move>().unwrap());
+//! assert_eq!(after.outcome(), Some(Outcome::Win(chaosclock::ODD)));
+//! // Exactly: both win (code 3), by walking 12 off the board or by passing.
+//! let s = solve::solve(&pos);
+//! assert_eq!(s.code, 3);
+//! assert_eq!(s.best, vec![Move::Walk(12), Move::Pass]);
+//! ```
+//!
+//! # The rules
+//!
+//! The rules are those of `rules/chaosclock.md` (the project's rule file): a clock of squares
+//! 1…12, pieces 1…12, Odd owns the odd pieces and Even the even ones, Even moves first. A turn
+//! walks any non-home piece of either colour (piece `n` goes `n` squares clockwise, capturing
+//! what stands there into its owner's hand; a walk onto a home piece is illegal; piece 12 goes
+//! off the board into Even's hand; the piece the opponent walked on the previous move may not
+//! be walked), places a piece from the mover's hand on its own square (capturing what stands
+//! there; capturing an opponent's piece gives the mover another move at once), or passes.
+//! A side with all six pieces home wins if it is to move; otherwise its opponent makes one last
+//! move and both win if that completes the opponent too. Two passes in succession, or a
+//! position occurring for the second time, end the game with both losing.
+//!
+//! # Rulings where the rules are silent
+//!
+//! - **The end rules as a property of the position.** A side whose six pieces are home and who
+//!   is to move has won ([`Game::outcome`](search::Game::outcome) says so); the opponent of a complete side, when to
+//!   move, is making its one last move. That last move can never capture a piece of the
+//!   complete side (all of them are home), so it never earns an extra move, and after it the
+//!   position says "both win" (both complete) or "the complete side wins" (it is to move). A
+//!   single move completing both sides gives "both win".
+//! - **The pass flag.** The notation cannot say that the previous move was a pass, which the
+//!   two-passes rule needs. [`Position`] keeps that flag ([`Position::after_pass`]); it is part
+//!   of [`Game::key`](search::Game::key), [`Game::repetition_key`](search::Game::repetition_key) and [`Position::code`] but not of the notation,
+//!   so a parsed position never follows a pass and `Display` of a position after a pass prints
+//!   `L = 0` without the flag. (The test vectors agree: from `…;1;0` a pass is not the second
+//!   pass.) A position after two passes is over (both lose).
+//! - **What "the same position" is for the repetition rule**: the board, the side to move, the
+//!   piece that may not be walked now ([`Position::restriction`]: the piece the opponent walked
+//!   on the previous move, when walking it would otherwise be legal; none after a pass, a
+//!   placement, or when that piece is home, off the board, or blocked), and the pass flag.
+//!   These are exactly the things that decide the rest of the game, so two positions equal in
+//!   them have the same legal moves and the same future. The notation's `L` also records a
+//!   placed piece (as the public analyser does); since a placed piece is home, it restricts
+//!   nothing.
+//! - **Positions from which neither side can complete** are not declared over by the rules
+//!   ([`Game::outcome`](search::Game::outcome)); the game goes on until two passes or a repetition end it. The solver
+//!   scores them "both lose" at once when [`may_complete`] proves it.
+//! - **The solver's history**: [`solve::solve`] solves a position as the start of a game (only
+//!   the position itself has occurred); [`solve::SolveOptions::history`] adds earlier positions.
+//! - `L` is accepted as any number 0…12 (a position typed by hand may name a piece that could
+//!   not have moved last); it restricts only a piece that could otherwise walk.
+//!
+//! # Players
+//!
+//! Player 0 is Odd ([`ODD`], letter `odd`), player 1 is Even ([`EVEN`], letter `even`).
 #![deny(missing_docs)]
 
+mod eval;
+mod memo;
+mod position;
+mod reach;
+pub mod solve;
+
 pub use search;
+
+pub use eval::{engine_config, DefaultEval};
+pub use position::{
+    owner, walk_target, Field, Move, ParseMoveError, ParsePositionError, Position, EVEN, ODD,
+};
+pub use reach::may_complete;
+
+/// The letter of a player in result lines: `odd` for Odd (0), `even` for Even (1).
+pub fn player_letter(p: search::Player) -> &'static str {
+    if p == ODD {
+        "odd"
+    } else {
+        "even"
+    }
+}
+
+/// The player's name in messages: `Odd` or `Even`.
+pub(crate) fn player_name(p: search::Player) -> &'static str {
+    if p == ODD {
+        "Odd"
+    } else {
+        "Even"
+    }
+}
