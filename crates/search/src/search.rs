@@ -35,6 +35,12 @@ const ASPIRATION_DELTA: i32 = 40;
 /// Iterations from which aspiration windows are used.
 const ASPIRATION_DEPTH: u32 = 4;
 const FILTER_MASK: usize = 4095;
+/// Nodes with less remaining depth neither probe nor store the table, and nodes with this
+/// depth only if they have more than [`SMALL_BRANCHING`] moves: a probe of a large table costs
+/// a cache miss, more than searching a small subtree again.
+const TT_MIN_DEPTH: i32 = 2;
+/// See [`TT_MIN_DEPTH`].
+const SMALL_BRANCHING: usize = 4;
 /// Slots of the table of positions being searched (parallel search only).
 pub(crate) const BUSY_SLOTS: usize = 1 << 14;
 const BUSY_MASK: usize = BUSY_SLOTS - 1;
@@ -234,6 +240,50 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         (v, rep_key)
     }
 
+    /// Probes the table: the value if an entry allows a cutoff; sets the move to try first.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn probe(
+        &mut self,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        tt_move: &mut u8,
+    ) -> Option<i32> {
+        let table = self.sh.table?;
+        self.probes += 1;
+        let entries = table.probe(key);
+        if !entries.is_empty() {
+            self.hits += 1;
+        }
+        // The move of the entry of this depth, else of the deepest entry.
+        let mut move_depth = -1;
+        for e in &entries {
+            if e.mv != NO_MOVE
+                && move_depth != depth
+                && (e.depth as i32 == depth || e.depth as i32 > move_depth)
+            {
+                *tt_move = e.mv;
+                move_depth = e.depth as i32;
+            }
+            if ply > 0 && !pv_node && usable(e, depth) {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return Some(s);
+                }
+            }
+        }
+        None
+    }
+
     /// Searches the root to `depth` inside the window; the value is from the root player's view.
     pub fn root_search(&mut self, root: &G, depth: u32, alpha: i32, beta: i32) -> i32 {
         if self.sh.brs {
@@ -304,37 +354,14 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             }
         }
 
-        // Transposition table. Nodes one ply above the horizon neither probe nor store:
-        // their subtrees cost less than the cache miss of a probe in a large table.
+        // Transposition table, probed before move generation where the subtree is large
+        // (see `TT_MIN_DEPTH`).
         let key = pos.key();
         let mut tt_move = NO_MOVE;
-        if let Some(table) = self.sh.table.filter(|_| depth > 1) {
-            self.probes += 1;
-            let entries = table.probe(key);
-            if !entries.is_empty() {
-                self.hits += 1;
-            }
-            // The move of the entry of this depth, else of the deepest entry.
-            let mut move_depth = -1;
-            for e in &entries {
-                if e.mv != NO_MOVE
-                    && move_depth != depth
-                    && (e.depth as i32 == depth || e.depth as i32 > move_depth)
-                {
-                    tt_move = e.mv;
-                    move_depth = e.depth as i32;
-                }
-                if ply > 0 && !pv_node && usable(e, depth) {
-                    let s = from_tt(e.score, ply);
-                    let cut = match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => s >= beta,
-                        Bound::Upper => s <= alpha,
-                    };
-                    if cut {
-                        return s;
-                    }
-                }
+        let mut use_table = self.sh.table.is_some() && depth > TT_MIN_DEPTH;
+        if use_table {
+            if let Some(s) = self.probe(key, depth, ply, alpha, beta, pv_node, &mut tt_move) {
+                return s;
             }
         }
 
@@ -355,6 +382,12 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         }
         let n = moves.len();
         debug_assert!(n > 0, "a position that goes on has a move");
+        if self.sh.table.is_some() && depth == TT_MIN_DEPTH && n > SMALL_BRANCHING {
+            use_table = true;
+            if let Some(s) = self.probe(key, depth, ply, alpha, beta, pv_node, &mut tt_move) {
+                return s;
+            }
+        }
         let mover = |i: usize| {
             if opponents_layer {
                 chain[from[i] as usize].to_move()
@@ -366,20 +399,35 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         let mut keys: SmallVec<[i32; 128]> = SmallVec::new();
         let ordering = self.sh.config.ordering;
         if ordering {
-            keys.extend((0..n).map(|i| {
-                if i == tt_move as usize {
+            let heur = &self.local.heur;
+            for (i, mv) in moves.iter().enumerate() {
+                let k = if i == tt_move as usize {
                     TT_KEY
                 } else {
-                    match self.local.heur.killer_rank(ply, &moves[i]) {
-                        0 => self.local.heur.history(mover(i), &moves[i]),
+                    match heur.killer_rank(ply, mv) {
+                        0 => heur.history(mover(i), mv),
                         r => KILLER_KEY - 2 + r as i32,
                     }
-                }
-            }));
+                };
+                keys.push(k);
+            }
         }
 
         if self.sh.rule.is_some() {
             self.push_path(rep_key);
+        }
+        // Fetch the children's table buckets now, so that their cache misses overlap
+        // instead of coming one after another.
+        if let Some(table) = self.sh.table.filter(|_| depth - 1 > TT_MIN_DEPTH) {
+            for (i, &mv) in moves.iter().enumerate() {
+                let mut child = if opponents_layer {
+                    chain[from[i] as usize].clone()
+                } else {
+                    pos.clone()
+                };
+                child.play(mv);
+                table.touch(child.key());
+            }
         }
         let alpha_orig = alpha;
         let mut best = -INF;
@@ -478,7 +526,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         if self.stopped {
             return 0;
         }
-        if let Some(table) = self.sh.table.filter(|_| depth > 1) {
+        if let Some(table) = self.sh.table.filter(|_| use_table) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_orig {

@@ -132,6 +132,12 @@ impl Table {
         (check, data)
     }
 
+    /// Loads the bucket of `key` into the cache, so that a probe soon after finds it there.
+    #[inline]
+    pub fn touch(&self, key: u64) {
+        std::hint::black_box(self.bucket(key).entries[0].data.load(Relaxed));
+    }
+
     /// Every entry stored for `key` (verified by the key check).
     #[inline]
     pub fn probe(&self, key: u64) -> Probe {
