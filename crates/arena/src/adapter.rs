@@ -20,6 +20,14 @@ pub(crate) struct Solution<M> {
     pub line: Vec<M>,
 }
 
+/// How `arena solve` may solve.
+pub(crate) struct SolveSettings<'a> {
+    /// A file that holds (or is to hold) a solved table, for solvers that have one.
+    pub table: Option<&'a std::path::Path>,
+    /// Give up after this long, for solvers that can.
+    pub time: Option<std::time::Duration>,
+}
+
 /// A move chooser of a game crate (its greedy player): `None` when the game is over.
 pub(crate) type CratePlayer<P, M> = Box<dyn FnMut(&P) -> Option<M> + Send>;
 
@@ -62,10 +70,9 @@ pub(crate) trait GameAdapter: 'static {
     /// The board drawn for a terminal (several lines, ending in a newline).
     fn draw(pos: &Self::Pos) -> String;
     /// Exact solution of a position with its history, where the crate has a solver.
-    /// `table`: a file that holds (or is to hold) a solved table, for solvers that have one.
     fn solve(
         _record: &Record<Self::Pos>,
-        _table: Option<&std::path::Path>,
+        _settings: &SolveSettings<'_>,
     ) -> Option<Result<Solution<Self::Move>, Fail>> {
         None
     }

@@ -129,7 +129,8 @@ end with best play; Chaos Clock: the result code 4 = the side to move wins, 3 = 
 one perfect-play line.
 
 Jumpy3 solves the positions with as many pawns as the position has (all 28 million for the
-start: about a minute); --table FILE keeps the full table between runs.
+start: about a minute); --table FILE keeps the full table between runs. Chaos Clock solves
+by search: positions with most pieces on the board can take very long (--time T gives up).
 
 Examples:
   arena solve jumpy3 start --table jumpy3.table
@@ -295,6 +296,10 @@ struct SolveArgs {
     /// there (56 MB) for the next time.
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
+    /// Chaos Clock: give up after this long (exit code 1) instead of solving however long it
+    /// takes.
+    #[arg(long, value_name = "T")]
+    time: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -424,9 +429,10 @@ macro_rules! with_game {
                 type $A = games::Throne;
                 $body
             }
-            GameName::Chaosclock => Err(Fail::usage(
-                "chaosclock: waiting for the chaosclock crate to land",
-            )),
+            GameName::Chaosclock => {
+                type $A = games::ChaosClock;
+                $body
+            }
         }
     };
 }
@@ -447,10 +453,30 @@ fn run(cli: Cli) -> Result<(), Fail> {
             with_game!(a.game, A => rules_cmd::perft::<A>(&a.position, a.depth, a.divide))
         }
         Command::Solve(a) => match a.game {
-            SolvableGame::Jumpy3 => solve::solve::<games::Jumpy3>(&a.position, a.table.as_deref()),
-            SolvableGame::Chaosclock => Err(Fail::usage(
-                "chaosclock: waiting for the chaosclock crate to land",
-            )),
+            SolvableGame::Jumpy3 => {
+                if a.time.is_some() {
+                    return Err(Fail::usage("--time applies to chaosclock only"));
+                }
+                let settings = adapter::SolveSettings {
+                    table: a.table.as_deref(),
+                    time: None,
+                };
+                solve::solve::<games::Jumpy3>(&a.position, &settings)
+            }
+            SolvableGame::Chaosclock => {
+                if a.table.is_some() {
+                    return Err(Fail::usage("--table applies to jumpy3 only"));
+                }
+                let time = match &a.time {
+                    Some(t) => Some(
+                        timefmt::parse_duration(t)
+                            .map_err(|e| Fail::usage(format!("--time: {e}")))?,
+                    ),
+                    None => None,
+                };
+                let settings = adapter::SolveSettings { table: None, time };
+                solve::solve::<games::ChaosClock>(&a.position, &settings)
+            }
         },
         Command::Analyse(a) => {
             let opts = analyse::Options {

@@ -1,22 +1,32 @@
 //! `arena solve`: exact values from the game crates' solvers.
 
-use std::path::Path;
 use std::time::Duration;
 
 use indicatif::ProgressBar;
 
-use crate::adapter::{read_position, record_from, GameAdapter};
+use crate::adapter::{read_position, record_from, GameAdapter, SolveSettings};
 use crate::analyse::join_moves;
 use crate::fail::{outln, Fail};
 
 /// Runs `arena solve`: `value: …`, `best: …`, `line: …`.
-pub(crate) fn solve<A: GameAdapter>(position: &str, table: Option<&Path>) -> Result<(), Fail> {
+pub(crate) fn solve<A: GameAdapter>(
+    position: &str,
+    settings: &SolveSettings<'_>,
+) -> Result<(), Fail> {
     let pos = read_position::<A>(position)?;
     let record = record_from::<A>(pos);
     let spinner = ProgressBar::new_spinner();
-    spinner.set_message(format!("solving {}", A::TITLE));
+    spinner.set_message(format!(
+        "solving {} exactly (large positions take long{})",
+        A::TITLE,
+        if settings.time.is_none() && A::NAME == "chaosclock" {
+            "; --time T gives up after T"
+        } else {
+            ""
+        }
+    ));
     spinner.enable_steady_tick(Duration::from_millis(100));
-    let solution = A::solve(&record, table);
+    let solution = A::solve(&record, settings);
     spinner.finish_and_clear();
     let solution =
         solution.ok_or_else(|| Fail::usage(format!("{} has no exact solver", A::TITLE)))??;

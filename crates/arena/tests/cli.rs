@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-const GAMES: [&str; 3] = ["jumpy3", "chexers", "throne"];
+const GAMES: [&str; 4] = ["jumpy3", "chexers", "throne", "chaosclock"];
 
 fn arena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -94,8 +94,7 @@ fn data(name: &str) -> Vec<Vec<String>> {
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| l.split('\t').map(str::to_string).collect::<Vec<String>>())
-        .filter(|row| row[0] != "chaosclock")
+        .map(|l| l.split('\t').map(str::to_string).collect())
         .collect()
 }
 
@@ -158,6 +157,13 @@ fn start_is_a_position_word_for_every_game() {
         ok(&["apply", "chexers", "start", "MOVE -3 1 -2 0"]),
         ["gggg/...../....../rr....b/.....b/r...b/r..b g 0,0,0 1"]
     );
+    // Chaos Clock's start is a derangement: no piece home, Even to move.
+    let cc = ok(&["apply", "chaosclock", "start"]);
+    let (board, rest) = cc[0].split_once(';').expect("board;side");
+    assert!(rest.starts_with('1'), "{cc:?}");
+    for (i, b) in board.split(',').enumerate() {
+        assert_ne!(b.parse::<usize>().unwrap(), i + 1, "{cc:?}");
+    }
 }
 
 #[test]
@@ -202,6 +208,7 @@ fn bad_input_is_named() {
     bad(&["moves", "jumpy3", "Wwww........bbbB x"], &["position"]);
     bad(&["moves", "chexers", "gggg/... r 0,0,0 0"], &["position"]);
     bad(&["moves", "throne", "nonsense"], &["position"]);
+    bad(&["moves", "chaosclock", "1,2,3;1;0"], &["position"]);
     bad(&["moves", "nosuchgame", "start"], &["nosuchgame"]);
     bad(
         &["apply", "jumpy3", "start", "4", "12"],
@@ -221,6 +228,7 @@ fn bad_input_is_named() {
     );
     bad(&["apply", "chexers", "start", "PASS"], &["move 1", "PASS"]);
     bad(&["apply", "throne", "start", "0,0>1,1"], &["move 1"]);
+    bad(&["apply", "chaosclock", "start", "w13"], &["move 1", "w13"]);
     bad(&["perft", "jumpy3", "start", "x"], &["x"]);
     bad(
         &["analyse", "jumpy3", "start", "--time", "soon"],
@@ -263,6 +271,15 @@ fn bad_input_is_named() {
     );
     bad(&["play", "jumpy3", "--human", "purple"], &["purple"]);
     bad(&["solve", "throne", "start"], &["throne"]);
+    bad(&["solve", "jumpy3", "start", "--time", "1s"], &["--time"]);
+    bad(
+        &["solve", "chaosclock", "start", "--table", "x"],
+        &["--table"],
+    );
+    bad(
+        &["solve", "chaosclock", "start", "--time", "soon"],
+        &["--time"],
+    );
     bad(&["engine", "jumpy3", "--threads", "0"], &["threads"]);
 }
 
@@ -289,9 +306,11 @@ fn perft_counts() {
     assert_eq!(div[8], format!("total {sum}"));
     let total = ok(&["perft", "chexers", "start", "2"]);
     assert_eq!(total[1], format!("perft 2 {sum}"));
-    let out = ok(&["perft", "throne", "start", "2"]);
-    let moves = ok(&["moves", "throne", "start"]).len();
-    assert_eq!(out[0], format!("perft 1 {moves}"));
+    for game in ["throne", "chaosclock"] {
+        let out = ok(&["perft", game, "start", "2"]);
+        let moves = ok(&["moves", game, "start"]).len();
+        assert_eq!(out[0], format!("perft 1 {moves}"), "{game}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -309,6 +328,23 @@ fn solve_jumpy3_by_hand() {
     assert_eq!(out[0], "value: loss 2");
     assert_eq!(out[1], "best: 3");
     assert_eq!(out[2], "line: 3 1");
+}
+
+#[test]
+fn solve_chaosclock_agrees_with_the_vectors() {
+    for row in data("solve-chaosclock.tsv") {
+        let (pos, code, best) = (&row[0], &row[1], &row[2]);
+        let out = ok(&["solve", "chaosclock", pos, "--time", "10m"]);
+        assert_eq!(out[0], format!("value: {code}"), "solve {pos}");
+        let mut got: Vec<&str> = out[1]
+            .strip_prefix("best:")
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        got.sort_unstable();
+        let want: Vec<&str> = best.split_whitespace().collect();
+        assert_eq!(got, want, "solve {pos}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -387,6 +423,7 @@ fn a_full_match_of_fast_games_for_every_game() {
         ("jumpy3", "engine,depth=2", "random", 4),
         ("chexers", "greedy", "random", 6),
         ("throne", "greedy", "random", 2),
+        ("chaosclock", "greedy,eval=default", "random", 4),
     ] {
         let record = dir.join(format!("{game}.txt"));
         let n = games.to_string();

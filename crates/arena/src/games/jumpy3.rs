@@ -1,12 +1,10 @@
 //! Jumpy3 (crate `jumpy3`).
 
-use std::path::Path;
-
 use jumpy3::solve::{Table, Value};
 use jumpy3::{Estimate, Move, Position, BLACK, WHITE};
 use search::{Config, Evaluator, Player, Record};
 
-use crate::adapter::{GameAdapter, Solution};
+use crate::adapter::{GameAdapter, Solution, SolveSettings};
 use crate::draw::{paint, Paint};
 use crate::fail::Fail;
 
@@ -79,10 +77,10 @@ impl GameAdapter for Jumpy3 {
     }
     fn solve(
         record: &Record<Position>,
-        table: Option<&Path>,
+        settings: &SolveSettings<'_>,
     ) -> Option<Result<Solution<Move>, Fail>> {
         let pos = *record.position();
-        let table = match table {
+        let table = match settings.table {
             Some(path) if path.exists() => match Table::load(path) {
                 Ok(t) => t,
                 Err(e) => {
