@@ -145,12 +145,18 @@ pub fn features(p: &Position) -> [i32; FEATURES] {
     ]
 }
 
-/// The default evaluation: a weighted sum of [`features`]: chiefly the king race counted in
-/// moves (empty squares ahead, since a jump skips occupied squares for free), the side to
-/// move, and the threats of sending pieces back.
+/// The default evaluation: a weighted sum of [`features`]: the pawns each side still has
+/// (spare moves and stepping stones), who wins a pure race of the kings with the move (a
+/// king's race counted in moves: the empty squares ahead, since a jump skips occupied squares
+/// for free), the kings' squares, and the threats of sending pieces, above all kings, back.
 ///
-/// Its weights were tuned by engine matches against [`Estimate::Sheet`] (see the crate's
-/// `examples/tune_eval.rs`).
+/// The weights started from a logistic regression of the features against the solved table
+/// (positions of random games: 85% of outcomes predicted by its sign; the sheet's estimate
+/// 67%, the tuned weights 82.5%) and were
+/// then tuned by engine matches against [`Estimate::Sheet`] (`examples/tune_eval.rs`:
+/// coordinate ascent, a change kept only if it gained a point in 800–1200 games at depths
+/// 2, 4, 6 and 8). On fresh openings it scores 63% against the sheet's estimate at those
+/// depths (1,200 games) and 64% at depths 10 and 12 (120 games).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DefaultEval {
     /// The weights.

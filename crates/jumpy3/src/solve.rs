@@ -25,6 +25,13 @@
 //! colex ranks of both pawn sets), and its value is one `u16`: `0` draw, odd `n` win in `n`,
 //! even `n` loss in `n`. 28,180,560 positions: 56 MB.
 //!
+//! # Figures (release build, 2 threads)
+//! The whole table takes about 14 s of CPU time (the wall time is about half of it on two
+//! idle cores, more on a busy machine) and at most 155 MB of memory (the values, plus a counter, an exit note and the frontier for the
+//! pair of layers being solved). 16,013,534 positions are wins for the side to move,
+//! 11,931,499 losses and 235,527 draws; the longest win takes 380 plies. The start position
+//! is a win for White in 25 plies (the engine's alpha-beta search proves the same at depth 25).
+//!
 //! ```no_run
 //! use jumpy3::{solve::{Table, Value}, Position};
 //! let table = Table::build();
@@ -484,7 +491,7 @@ const MAGIC: &[u8; 8] = b"JUMPY3T1";
 
 impl Table {
     /// Solves every position (both kings on the board, up to three pawns a side), in parallel
-    /// on the current rayon pool. About 56 MB of values plus 30 MB of working space.
+    /// on the current rayon pool (see the module's figures for time and memory).
     pub fn build() -> Table {
         Table::build_up_to(3)
     }
