@@ -54,13 +54,15 @@ impl GameAdapter for Chexers {
         chexers::engine_config()
     }
     fn evaluator_names() -> &'static [&'static str] {
-        &["default", "best"]
+        // `best` and `mean`: the relative view against the leading opponent or against the
+        // opponents' mean (the crate's default is one of them).
+        &["default", "best", "mean"]
     }
     fn evaluator(name: &str) -> Option<Box<dyn Evaluator<Position>>> {
         match name {
             "default" => Some(Box::new(DefaultEval::default())),
-            "best" => Some(Box::new(DefaultEval::with_weights(Weights {
-                against_best: true,
+            "best" | "mean" => Some(Box::new(DefaultEval::with_weights(Weights {
+                against_best: name == "best",
                 ..Weights::default()
             }))),
             _ => None,
