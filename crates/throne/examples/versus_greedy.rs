@@ -11,6 +11,14 @@
 //! measures the wall time of every engine move (search plus move choice), charges it to the
 //! engine's clock, and reports the largest total a side used, so that "never loses on time"
 //! is checked, not assumed. A forced move (a single legal move) is played without a search.
+//!
+//! Figures measured on 2 shared cores (load average 5 to 9 from other jobs), test profile,
+//! one thread, 100 games each unless noted (engine wins / draws / losses, largest engine
+//! time in a game):
+//! - `--depth 2`: 82 / 2 / 16; `--depth 4`: 99 / 0 / 1;
+//! - `--clock-ms 2000` (the contest scaled down 60 times): 100 / 0 / 0, 1.878 s of 2 s;
+//! - `--clock-ms 20000`: 100 / 0 / 0, 19.56 s of 20 s;
+//! - `--clock-ms 120000` (the contest clock), 10 games: 10 / 0 / 0, 112.99 s of 120 s.
 
 use std::time::{Duration, Instant};
 

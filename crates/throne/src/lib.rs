@@ -47,7 +47,17 @@
 //! # The key and the move limit
 //! [`Position::key`] covers the board, the side to move, the full ply count and all four
 //! counters, so transposition-table values are exact near the move limit (a position at ply
-//! 290 and the same board at ply 120 are different positions).
+//! 290 and the same board at ply 120 are different positions). The price: two lines that
+//! reach the same board with a different number of plies (passes) do not share entries;
+//! lines of equal length, the usual transpositions, still do. Only the difference of the
+//! counters matters for the result, but [`DefaultEval`] and `Eq` see all four, so the key
+//! does too.
+//!
+//! # Time control
+//! The contest gives each side 2 minutes of thinking for the whole game and 150 moves.
+//! [`clock_limits`] turns the time left into the engine's `Limits.clock` with the moves
+//! left as `moves_to_go`, keeping a reserve for latency the engine cannot see; the
+//! `versus_greedy` example plays whole games against a clock and checks the time used.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
