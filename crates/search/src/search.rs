@@ -11,6 +11,11 @@
 //! remaining depth, or when it is a forced win or loss within both depths (such a value is
 //! the same at every depth that sees it), so a fixed-depth search returns exactly the
 //! fixed-depth minimax value with or without the table, ordering and threads.
+//!
+//! Near the horizon the table is not used (depth 1; depth 2 only with more than four moves):
+//! there a probe's cache miss costs more than the search it could save. Before searching the
+//! children of a deeper node, their table buckets are loaded together, so that the cache
+//! misses overlap instead of coming one after another.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;

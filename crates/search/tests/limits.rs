@@ -200,3 +200,11 @@ fn finished_games_and_depth_zero() {
     let r = engine(1, Algorithm::AlphaBeta).run(&big(), &[], Limits::depth(0), |_| {});
     assert_eq!(r.depth, 1);
 }
+
+/// The engine can be moved to and shared with other threads (arena runs engines on threads).
+#[test]
+fn engine_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Search<Synthetic, SyntheticEval>>();
+    check::<search::Report<<Synthetic as Game>::Move>>();
+}
