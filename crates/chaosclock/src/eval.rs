@@ -1,49 +1,193 @@
-//! The evaluation for the engine and the recommended engine settings.
+//! The evaluation, the recommended engine settings, and [`Engine`]: the exact solver when it
+//! finishes in time, otherwise max^n search with [`DefaultEval`].
 
-use search::{Algorithm, Config, Evaluator, Game, Scores};
+use std::time::{Duration, Instant};
 
-use crate::position::{pieces_of, Position, EVEN, ODD};
+use search::{Algorithm, Config, Evaluator, Game, Limits, Player, Record, Report, Scores, Search};
+
+use crate::position::{pieces_of, Move, Position, EVEN, ODD};
 use crate::reach::may_complete;
+use crate::solve::{self, Solution, SolveOptions};
 
-/// The default evaluation: each side's progress (pieces home count most, pieces in hand a
-/// little less since a placement brings them home), a side proved unable to complete loses
-/// its progress, and each side values its own progress above holding the opponent back
-/// (both prefer "both win" to "both lose").
+/// The default evaluation.
+///
+/// For each side an estimate `p` of its chance to complete: 0 when [`may_complete`] proves
+/// it never will, else growing as its pieces get home (a piece in hand is one placement from
+/// home, a piece on the board at least two moves). Each side then scores the expected utility
+/// of the four outcomes — own win 2, both win 1, both lose −1, own loss −2 — with its own
+/// completing first when it is to move breaking ties. Both sides prefer "both win" to "both
+/// lose", as the rules say, so the scores are not zero-sum.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DefaultEval;
+
+/// Scale of [`DefaultEval`]'s scores (well inside `search::MAX_EVAL`).
+const SCALE: f64 = 10_000.0;
+
+/// Chance-like progress of `player` towards completing (0 when proved impossible).
+fn progress(pos: &Position, player: Player, can: bool) -> f64 {
+    if !can {
+        return 0.0;
+    }
+    let own = pieces_of(player);
+    let away_on_board = (own & pos.board_mask() & !pos.home_mask()).count_ones() as f64;
+    let in_hand = pos.hand_mask(player).count_ones() as f64;
+    // Moves still needed at least: one per piece in hand, two per piece away on the board.
+    let needed = in_hand + 2.0 * away_on_board;
+    1.0 - needed / 13.0
+}
 
 impl Evaluator<Position> for DefaultEval {
     fn evaluate(&self, pos: &Position) -> Scores {
         let can = may_complete(pos);
-        let home = pos.home_mask();
-        let progress = |p: usize| -> i32 {
-            if !can[p] {
-                return -600;
-            }
-            let own = pieces_of(p);
-            let h = (home & own).count_ones() as i32;
-            let hand = pos.hand_mask(p).count_ones() as i32;
-            100 * h + 60 * hand
-        };
-        let (o, e) = (progress(ODD), progress(EVEN));
-        let mut s = [0; 3];
-        s[ODD] = o - e / 2;
-        s[EVEN] = e - o / 2;
-        if pos.to_move() == ODD {
-            s[ODD] += 20;
-        } else {
-            s[EVEN] += 20;
+        let mut p = [progress(pos, ODD, can[ODD]), progress(pos, EVEN, can[EVEN])];
+        // The side to move is a tempo ahead.
+        let mover = pos.to_move();
+        if can[mover] {
+            p[mover] = (p[mover] + 0.04).min(1.0);
         }
+        let utility = |me: usize| -> f64 {
+            let (a, b) = (p[me], p[1 - me]);
+            2.0 * a * (1.0 - b) + a * b - (1.0 - a) * (1.0 - b) - 2.0 * (1.0 - a) * b
+        };
+        let mut s = [0; 3];
+        s[ODD] = (utility(ODD) * SCALE) as i32;
+        s[EVEN] = (utility(EVEN) * SCALE) as i32;
         s
     }
 }
 
-/// The recommended engine settings: max^n search (the game is not zero-sum).
+/// The recommended engine settings: max^n (the game is not zero-sum; max^n uses neither the
+/// table nor helper threads).
 pub fn engine_config() -> Config {
     Config {
         algorithm: Algorithm::MaxN,
-        quiescence: false,
+        threads: 1,
+        tt_mib: 1,
+        use_tt: false,
+        ordering: true,
         aspiration: false,
-        ..Config::default()
+        quiescence: false,
+    }
+}
+
+/// How [`Engine`] chose its move.
+#[derive(Clone, Debug)]
+pub enum Choice {
+    /// The solver finished: the move is one of its best moves.
+    Solved(Solution),
+    /// The solver did not finish in its share of the time: the move is max^n search's.
+    Searched(Report<Move>),
+}
+
+/// An engine for play: the exact solver when it finishes within its share of the time
+/// (`solver_share` of it), otherwise max^n search with [`DefaultEval`] for the rest.
+pub struct Engine {
+    search: Search<Position, DefaultEval>,
+    /// Threads for the solver.
+    pub threads: usize,
+    /// The fraction of the time given to the solver first (0 to 1).
+    pub solver_share: f64,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine with the recommended settings.
+    pub fn new() -> Self {
+        Engine {
+            search: Search::new(engine_config(), DefaultEval),
+            threads: SolveOptions::default().threads,
+            solver_share: 0.5,
+        }
+    }
+
+    /// A move for the game `record` within `time`, with how it was found; `None` when the
+    /// game is over. The solver is told the game's history, so its answer is exact for this
+    /// game (a return to an earlier position ends the game).
+    pub fn choose(&mut self, record: &Record<Position>, time: Duration) -> Option<(Move, Choice)> {
+        let started = Instant::now();
+        let pos = record.position();
+        if record.result().is_some() || pos.outcome().is_some() {
+            return None;
+        }
+        let mut history = Vec::with_capacity(record.moves().len() + 1);
+        history.push(record.start().clone());
+        for &m in record.moves() {
+            let next = history.last().expect("start").after(m);
+            history.push(next);
+        }
+        let opts = SolveOptions {
+            threads: self.threads,
+            time: Some(time.mul_f64(self.solver_share.clamp(0.0, 1.0))),
+            history,
+            ..SolveOptions::default()
+        };
+        if let Some(s) = solve::solve_with(pos, &opts) {
+            let best = *s.best.first().expect("a game not over has a best move");
+            return Some((best, Choice::Solved(s)));
+        }
+        let left = time.saturating_sub(started.elapsed());
+        let report = self.search.run(
+            pos,
+            record.history_keys(),
+            Limits::movetime(left.max(Duration::from_millis(1))),
+            |_| {},
+        );
+        let best = report.best.unwrap_or(Move::Pass);
+        Some((best, Choice::Searched(report)))
+    }
+
+    /// The max^n search engine used when the solver does not finish.
+    pub fn search(&mut self) -> &mut Search<Position, DefaultEval> {
+        &mut self.search
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evaluation_prefers_progress_and_stays_in_range() {
+        let start = Position::start();
+        let s = DefaultEval.evaluate(&start);
+        assert!(s[0].abs() <= search::MAX_EVAL && s[1].abs() <= search::MAX_EVAL);
+        // Odd one placement from completing, Even far from it: Odd is far ahead.
+        let p: Position = "1,0,3,0,5,0,7,0,9,0,0,0;0;0".parse().unwrap();
+        let s = DefaultEval.evaluate(&p);
+        assert!(s[ODD] > 5_000 && s[ODD] > s[EVEN] + 5_000, "{s:?}");
+        // A side proved stuck scores at the bottom.
+        let stuck: Position = "1,4,3,2,5,6,7,8,9,10,0,12;0;0".parse().unwrap();
+        let s = DefaultEval.evaluate(&stuck);
+        assert!(s[EVEN] <= -15_000 && s[ODD] > 0, "{s:?}");
+    }
+
+    #[test]
+    fn the_engine_plays_the_solvers_move_when_it_can() {
+        let pos: Position = "4,3,11,0,5,6,0,0,0,2,0,0;0;12".parse().unwrap();
+        let rec = Record::new(pos);
+        let mut e = Engine::new();
+        let (mv, how) = e.choose(&rec, Duration::from_secs(20)).unwrap();
+        match how {
+            Choice::Solved(s) => {
+                assert_eq!(s.code, 3);
+                assert!(s.best.contains(&mv));
+            }
+            Choice::Searched(_) => panic!("a small position is solved"),
+        }
+    }
+
+    #[test]
+    fn the_engine_falls_back_to_search() {
+        let rec = Record::new(Position::random(11));
+        let mut e = Engine::new();
+        e.solver_share = 0.0;
+        let (mv, how) = e.choose(&rec, Duration::from_millis(200)).unwrap();
+        assert!(matches!(how, Choice::Searched(_)));
+        assert_eq!(rec.position().why_illegal(mv), None);
     }
 }

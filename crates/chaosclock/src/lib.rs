@@ -74,11 +74,24 @@ pub mod solve;
 
 pub use search;
 
-pub use eval::{engine_config, DefaultEval};
+pub use eval::{engine_config, Choice, DefaultEval, Engine};
 pub use position::{
     owner, walk_target, Field, Move, ParseMoveError, ParsePositionError, Position, EVEN, ODD,
 };
 pub use reach::may_complete;
+
+/// The positions of the sample game of the rules file, start first (each after the move
+/// before it: w5, w3, w4, w7, p6, w11, w12).
+pub const SAMPLE_GAME: [&str; 8] = [
+    "8,6,1,11,9,10,12,7,4,2,3,5;1;0",
+    "8,6,1,11,5,10,12,7,4,2,3,0;0;5",
+    "8,3,1,11,5,10,12,7,4,2,0,0;1;3",
+    "4,3,1,11,5,10,12,7,0,2,0,0;0;4",
+    "4,3,7,11,5,10,12,0,0,2,0,0;1;7",
+    "4,3,7,11,5,6,12,0,0,2,0,0;0;6",
+    "4,3,11,0,5,6,12,0,0,2,0,0;1;11",
+    "4,3,11,0,5,6,0,0,0,2,0,0;0;12",
+];
 
 /// The letter of a player in result lines: `odd` for Odd (0), `even` for Even (1).
 pub fn player_letter(p: search::Player) -> &'static str {

@@ -105,11 +105,12 @@ impl FromStr for Move {
         if t == "pass" {
             return Ok(Move::Pass);
         }
-        let (kind, rest) = t.split_at(1);
-        let make: fn(u8) -> Move = match kind {
-            "w" => Move::Walk,
-            "p" => Move::Place,
-            _ => return Err(ParseMoveError::UnknownKind(t.to_string())),
+        let (make, rest): (fn(u8) -> Move, &str) = if let Some(rest) = t.strip_prefix('w') {
+            (Move::Walk, rest)
+        } else if let Some(rest) = t.strip_prefix('p') {
+            (Move::Place, rest)
+        } else {
+            return Err(ParseMoveError::UnknownKind(t.to_string()));
         };
         match rest.parse::<u8>() {
             Ok(n) if (1..=12).contains(&n) && !rest.starts_with('+') => Ok(make(n)),

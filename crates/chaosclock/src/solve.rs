@@ -64,7 +64,7 @@ use search::{Game, MoveList, Outcome, Player};
 use smallvec::SmallVec;
 
 use crate::memo::Memo;
-use crate::position::{owner, walk_target, Move, Position, EVEN, ODD};
+use crate::position::{owner, pieces_of, walk_target, Move, Position, EVEN, ODD};
 use crate::reach::may_complete;
 
 /// Internal value: Odd wins.
@@ -375,6 +375,45 @@ fn proved_facts(can: [bool; 2]) -> u8 {
     f
 }
 
+/// Facts that a race settles. When a side's pieces away from home are all in its hand, it
+/// completes by placing them one per turn whatever the opponent does (nothing can capture a
+/// piece in hand or at home, and a placement is always legal), while the opponent needs at
+/// least one move per piece of its own away from home (only its own moves bring its pieces
+/// home, and it earns no extra move, having no piece of the first side to capture). Every
+/// placement puts a piece home for good, so no position of the race repeats one before it.
+///
+/// - "`m` cannot win": the defender `d` has all its away pieces (`j`) in hand and `m` needs
+///   at least `j - 1` moves with `d` to move, `j` with `m` to move: `d` completes first, or
+///   `m` completes with `d` one placement short, which `d`'s last move makes "both win".
+/// - "`m` wins": `m` to move has all its away pieces (`k`) in hand, and `d` needs at least
+///   `k + 1` moves: `m` completes before `d`, and `d`'s last move cannot complete it. (Only
+///   with `m` to move: `d` to move could pass after a pass, or return to a position seen.)
+fn race_facts(pos: &Position) -> u8 {
+    let home = pos.home_mask();
+    let board = pos.board_mask();
+    let mover = pos.to_move();
+    let mut f = 0;
+    for m in [ODD, EVEN] {
+        let d = 1 - m;
+        let q = Question::win(m);
+        let m_away = pieces_of(m) & !home;
+        let d_away = pieces_of(d) & !home;
+        if d_away & board == 0 {
+            let (j, k) = (d_away.count_ones(), m_away.count_ones());
+            if (mover == d && k + 1 >= j) || (mover == m && k >= j) {
+                f |= q.bits(false);
+            }
+        }
+        if mover == m && m_away & board == 0 {
+            let (k, j) = (m_away.count_ones(), d_away.count_ones());
+            if k >= 1 && j > k {
+                f |= q.bits(true);
+            }
+        }
+    }
+    f
+}
+
 /// What all threads of one solve share.
 struct Shared {
     memo: Memo,
@@ -569,7 +608,7 @@ impl<'a> Searcher<'a> {
     /// Starts searching a new state with stored `facts`; returns its answer at once if
     /// the facts or a proof give it.
     fn push(&mut self, pos: Position, code: u64, mut facts: u8) -> Result<Option<u8>, Abort> {
-        let proved = proved_facts(may_complete(&pos));
+        let proved = proved_facts(may_complete(&pos)) | race_facts(&pos);
         if proved & !facts != 0 {
             self.shared.memo.add(code, proved);
             facts |= proved;
@@ -1013,40 +1052,42 @@ impl<'p> Component<'p> {
 /// Even, walks capturing an own piece), other walks of own pieces, walks of the opponent's
 /// pieces onto empty squares, walks that give the opponent a piece in hand, and the pass.
 /// (Measured on the sample start and random starts, this order needs far fewer states than
-/// placements-and-captures-first.) `variant` reverses the walks so that helping threads
-/// diverge.
-fn order_moves(pos: &Position, moves: &mut MoveList<Move>, variant: u32) {
+/// placements-and-captures-first.)
+fn move_class(pos: &Position, m: Move) -> u8 {
     let side = pos.to_move();
-    let class = |m: &Move| -> u8 {
-        match *m {
-            Move::Place(n) => {
-                let c = pos.piece_on(n);
-                if c != 0 && owner(c) != side {
-                    0
-                } else {
-                    1
-                }
+    match m {
+        Move::Place(n) => {
+            let c = pos.piece_on(n);
+            if c != 0 && owner(c) != side {
+                0
+            } else {
+                1
             }
-            Move::Walk(n) => {
-                let t = pos.square_of(n).map_or(0, |sq| walk_target(sq, n));
-                let captured = if n == 12 { 0 } else { pos.piece_on(t) };
-                let mine = owner(n) == side;
-                if mine && t == n {
-                    1
-                } else if (n == 12 && side == EVEN) || (captured != 0 && owner(captured) == side) {
-                    2
-                } else if mine {
-                    3
-                } else if captured == 0 {
-                    4
-                } else {
-                    5
-                }
-            }
-            Move::Pass => 6,
         }
-    };
-    moves.sort_by_key(class);
+        Move::Walk(n) => {
+            let t = pos.square_of(n).map_or(0, |sq| walk_target(sq, n));
+            let captured = if n == 12 { 0 } else { pos.piece_on(t) };
+            let mine = owner(n) == side;
+            if mine && t == n {
+                1
+            } else if (n == 12 && side == EVEN) || (captured != 0 && owner(captured) == side) {
+                2
+            } else if mine {
+                3
+            } else if captured == 0 {
+                4
+            } else {
+                5
+            }
+        }
+        Move::Pass => 6,
+    }
+}
+
+/// Sorts `moves` by [`move_class`]; `variant` (odd) reverses the walks, so that threads
+/// helping on the same task diverge.
+fn order_moves(pos: &Position, moves: &mut MoveList<Move>, variant: u32) {
+    moves.sort_by_key(|&m| move_class(pos, m));
     if variant % 2 == 1 {
         let walks: SmallVec<[usize; 16]> = (0..moves.len())
             .filter(|&i| matches!(moves[i], Move::Walk(_)))
