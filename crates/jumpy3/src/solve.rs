@@ -31,8 +31,9 @@
 //! counter, an exit note and the frontier's predecessors (bucketed by index, so that the
 //! table is visited nearly in order) for the pair of layers being solved.
 //!
-//! 16,013,534 positions are wins for the side to move, 11,931,499 losses and 235,527 draws; the longest win takes 380 plies. The start position
-//! is a win for White in 25 plies (the engine's alpha-beta search proves the same at depth 25).
+//! 16,013,534 positions are wins for the side to move, 11,931,499 losses and 235,527 draws;
+//! the longest win takes 380 plies. The start position is a win for White in 25 plies (the
+//! engine's alpha-beta search proves the same at depth 25).
 //!
 //! ```no_run
 //! use jumpy3::{solve::{Table, Value}, Position};
