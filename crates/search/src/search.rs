@@ -746,21 +746,28 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
 }
 
 /// Whether a table entry of this position may stand in for a search to `depth`.
+///
+/// Beside entries of exactly this depth: an entry whose score is a win or loss in `k` plies
+/// with `k` at most both depths. Say the entry, of depth `d`, bounds the value by a win in
+/// `k` (the loss case is symmetric). A forced win in `j` plies ends every line by a terminal
+/// position within `j` plies, so it is seen by every search of depth at least `j`, whatever
+/// lies beyond. If `v_d ≥ win in k`, a win in `j ≤ k ≤ depth` is forced, so `v_depth` is at
+/// least that too. If `v_d ≤ win in k`, a faster forced win (`j < k ≤ d`) would have shown at
+/// depth `d`; so `v_depth ≤ win in k` as well. Exact values are both bounds.
 #[inline]
 fn usable(e: &Data, depth: i32) -> bool {
     let d = e.depth as i32;
     if d == depth {
         return true;
     }
-    // A forced win (loss) within both depths is the value at every depth that sees it.
-    let within = |k: i32| k <= depth.min(d);
-    if e.score > MATE_BOUND {
-        within(MATE - e.score) && matches!(e.bound, Bound::Exact | Bound::Lower)
+    let k = if e.score > MATE_BOUND {
+        MATE - e.score
     } else if e.score < -MATE_BOUND {
-        within(MATE + e.score) && matches!(e.bound, Bound::Exact | Bound::Upper)
+        MATE + e.score
     } else {
-        false
-    }
+        return false;
+    };
+    k <= depth.min(d)
 }
 
 /// Builds the report of a completed iteration.

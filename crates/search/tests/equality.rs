@@ -242,3 +242,50 @@ fn maxn_equals_alpha_beta_in_zero_sum_games() {
         );
     }
 }
+
+/// The table filled by a deep search, then searches of every smaller depth from the root and
+/// from the positions after one and two moves: entries of other depths (proven wins and
+/// losses) must not change a value.
+#[test]
+fn table_entries_of_other_depths_keep_values_exact() {
+    for seed in 800..860 {
+        let quiescence = seed % 2 == 0;
+        let game = Synthetic::new(Spec {
+            terminal_per_mille: 100 + (seed % 4) as u16 * 100,
+            width: 5 + seed % 7,
+            ..spec(seed)
+        });
+        let mut engine = Search::new(
+            Config {
+                quiescence,
+                ..config(Algorithm::AlphaBeta, true, true, 1)
+            },
+            SyntheticEval,
+        );
+        engine.run(&game, &[], Limits::depth(8), |_| {});
+        let mut positions = vec![game];
+        for p in [game] {
+            let mut moves = search::MoveList::new();
+            p.legal_moves(&mut moves);
+            for m in moves {
+                let mut c = p;
+                c.play(m);
+                positions.push(c);
+                let mut more = search::MoveList::new();
+                c.legal_moves(&mut more);
+                positions.extend(more.iter().map(|&m| {
+                    let mut g = c;
+                    g.play(m);
+                    g
+                }));
+            }
+        }
+        for p in positions.iter().filter(|p| p.outcome().is_none()) {
+            for d in (1..=6).rev() {
+                let r = engine.run(p, &[], Limits::depth(d), |_| {});
+                let want = reference::minimax(p, &SyntheticEval, d, &[], quiescence);
+                assert_eq!(r.score, want, "seed {seed} depth {d} {p:?}");
+            }
+        }
+    }
+}
