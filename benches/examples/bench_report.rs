@@ -35,8 +35,10 @@ use benches::games::{engine, BenchGame};
 use benches::measure::{fmt_duration, fmt_rate, measure, Timing};
 use benches::{perft, signature};
 use jumpy3::{Estimate, Position};
-use jumpy3_peer::{from_position, peer_to_check, SheetEval};
-use minimax::{IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Strategy};
+use jumpy3_peer::{applied, from_position, peer_to_check, CountingSheetEval, SheetEval};
+use minimax::{
+    IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Replacement, Strategy,
+};
 use search::{Config, Limits, Search};
 
 /// Table size for both sides of the peer comparison.
@@ -77,6 +79,8 @@ fn parse_args() -> Result<Opts, String> {
 struct Report {
     quick: bool,
     md: String,
+    /// Remarks printed under the games table.
+    notes: Vec<String>,
     /// Wrong values of this engine: the exit status is non-zero if any.
     errors: Vec<String>,
     /// Figures for the targets section.
@@ -89,6 +93,8 @@ struct Targets {
     peer: Option<(Duration, Duration, Duration, Duration)>,
     peer_values: Option<String>,
     peer_depth: u32,
+    /// The fastest of the peer's option sets at the target depth, and its time.
+    peer_best: Option<(String, Duration)>,
     /// 2-thread speedups of the two-player games.
     speedups: Vec<(&'static str, f64)>,
 }
@@ -220,6 +226,14 @@ fn game_row<G: BenchGame>(rep: &mut Report) -> Vec<String> {
         }
     }
     let speedup = ratio(t1, t2);
+    if G::config().algorithm == search::Algorithm::MaxN {
+        rep.notes.push(format!(
+            "{}: `engine_config()` searches with max^n, which the engine runs on one thread \
+             whatever `threads` says (it has no table to share): its 2-thread column measures \
+             the same search again.",
+            G::NAME
+        ));
+    }
     if positions[0].position.players() == 2 {
         rep.targets.speedups.push((G::NAME, speedup));
     }
@@ -244,6 +258,7 @@ fn games_section(rep: &mut Report) {
         game_row::<jumpy3::Position>(rep),
         game_row::<chexers::Position>(rep),
         game_row::<throne::Position>(rep),
+        game_row::<chaosclock::Position>(rep),
     ];
     let md = &mut rep.md;
     let _ = writeln!(md, "## Games\n");
@@ -272,6 +287,12 @@ fn games_section(rep: &mut Report) {
         ],
         &rows,
     );
+    for n in &rep.notes {
+        let _ = writeln!(md, "- {n}");
+    }
+    if !rep.notes.is_empty() {
+        md.push('\n');
+    }
 }
 
 fn engine_row(rep: &mut Report, c: &EngineCase) -> Vec<String> {
@@ -341,12 +362,14 @@ fn engine_section(rep: &mut Report) {
     );
 }
 
-/// Our side of the peer comparison: the Jumpy3 engine settings with the sheet's estimate.
+/// Our side of the peer comparison: the Jumpy3 engine settings with the sheet's estimate,
+/// plain fixed-depth search (no quiescence: the peer has none) and the peer's table size.
 fn ours(threads: usize) -> Search<Position, Estimate> {
     Search::new(
         Config {
             threads,
             tt_mib: PEER_TABLE_MIB,
+            quiescence: false,
             ..jumpy3::engine_config()
         },
         Estimate::Sheet,
@@ -410,8 +433,7 @@ fn peer_section(rep: &mut Report) {
         let (p, depth) = (case.position, case.depth);
         let board = from_position(&p);
         let n = runs(rep.quick);
-        let mut ours_nodes = 0;
-        let mut ours_time = |threads: usize| {
+        let ours_time = |threads: usize| {
             let (t, r) = measure(
                 n,
                 || {
@@ -422,16 +444,15 @@ fn peer_section(rep: &mut Report) {
                 },
                 |s| s.run(&p, &[], Limits::depth(depth), |_| {}),
             );
-            ours_nodes = r[0].nodes;
             let v: Vec<i32> = r.iter().map(|r| engine_to_check(r.score)).collect();
-            (t, v)
+            (t, v, r[0].nodes)
         };
-        let (o1, o1v) = ours_time(1);
-        let (o2, o2v) = ours_time(2);
+        let (o1, o1v, ours_nodes) = ours_time(1);
+        let (o2, o2v, _) = ours_time(2);
         let (it, itv) = measure(
             n,
             || {
-                let mut s = IterativeSearch::new(SheetEval, peer_options());
+                let mut s = IterativeSearch::new(SheetEval::default(), peer_options());
                 s.set_max_depth(depth as u8);
                 s
             },
@@ -444,7 +465,7 @@ fn peer_section(rep: &mut Report) {
             n,
             || {
                 let mut s = ParallelSearch::new(
-                    SheetEval,
+                    SheetEval::default(),
                     peer_options(),
                     ParallelOptions::new().with_num_threads(2),
                 );
@@ -456,6 +477,14 @@ fn peer_section(rep: &mut Report) {
                 peer_to_check(s.root_value())
             },
         );
+        // Their node count: one more IterativeSearch, untimed, counting the moves applied.
+        let their_nodes = {
+            let mut s = IterativeSearch::new(CountingSheetEval::default(), peer_options());
+            s.set_max_depth(depth as u8);
+            applied();
+            s.choose_move(&board);
+            applied()
+        };
         // The checks, both at once (nothing is being timed now).
         let (plain, with_rep) = std::thread::scope(|sc| {
             let a = sc.spawn(|| alphabeta(&p, &Estimate::Sheet, depth, Repetition::Ignore).0);
@@ -497,6 +526,7 @@ fn peer_section(rep: &mut Report) {
             case.label.clone(),
             depth.to_string(),
             ours_nodes.to_string(),
+            their_nodes.to_string(),
             fmt_duration(o1.median()),
             fmt_duration(it.median()),
             format!("{:.2}", ratio(o1.median(), it.median())),
@@ -540,7 +570,8 @@ fn peer_section(rep: &mut Report) {
         &[
             "position",
             "depth",
-            "our nodes",
+            "our nodes (1t)",
+            "their nodes (Iterative)",
             "ours 1t",
             "IterativeSearch 1t",
             "ours/theirs",
@@ -565,6 +596,63 @@ fn peer_section(rep: &mut Report) {
     }
 }
 
+/// The peer's other `IterativeOptions` at the target depth from the start, so that the
+/// targets also compare against its fastest setting.
+fn peer_options_section(rep: &mut Report) {
+    let depth = rep.targets.peer_depth;
+    let board = from_position(&Position::start());
+    let base = peer_options;
+    let variants: [(&str, IterativeOptions); 6] = [
+        ("defaults (the table above)", base()),
+        ("with_countermoves()", base().with_countermoves()),
+        (
+            "with_countermove_history()",
+            base().with_countermove_history(),
+        ),
+        (
+            "with_aspiration_window(4)",
+            base().with_aspiration_window(4),
+        ),
+        ("with_mtdf()", base().with_mtdf()),
+        (
+            "with_replacement_strategy(DepthPreferred)",
+            base().with_replacement_strategy(Replacement::DepthPreferred),
+        ),
+    ];
+    let mut rows = Vec::new();
+    let mut best: Option<(&str, Duration)> = None;
+    for (name, o) in variants {
+        let (t, v) = measure(
+            1,
+            || {
+                let mut s = IterativeSearch::new(SheetEval::default(), o);
+                s.set_max_depth(depth as u8);
+                s
+            },
+            |s| {
+                s.choose_move(&board);
+                peer_to_check(s.root_value())
+            },
+        );
+        if best.map_or(true, |(_, b)| t.median() < b) {
+            best = Some((name, t.median()));
+        }
+        rows.push(vec![
+            format!("`{name}`"),
+            fmt_duration(t.median()),
+            values(&v),
+        ]);
+    }
+    rep.targets.peer_best = best.map(|(n, t)| (n.to_string(), t));
+    let md = &mut rep.md;
+    let _ = writeln!(
+        md,
+        "The peer's other options, `IterativeSearch` from the start at depth {depth}, one run \
+         each (null-move pruning and quiescence are left out: they change the value):\n"
+    );
+    table(md, &["IterativeOptions", "time", "value"], &rows);
+}
+
 fn targets_section(rep: &mut Report) {
     let quick = rep.quick;
     let t = &rep.targets;
@@ -585,16 +673,26 @@ fn targets_section(rep: &mut Report) {
         let _ = writeln!(
             md,
             "- Jumpy3 from the start, depth {}, 1 thread: ours {} vs IterativeSearch {}: \
-             {r1:.2}× faster (target ≥ 3×): **{}**",
+             theirs/ours {r1:.2} (target ≥ 3): **{}**",
             t.peer_depth,
             fmt_duration(o1),
             fmt_duration(it),
             verdict(r1 >= 3.0)
         );
+        if let Some((name, best)) = &t.peer_best {
+            let r = ratio(*best, o1);
+            let _ = writeln!(
+                md,
+                "- The same against the peer's fastest option set measured (`{name}`, {}, one \
+                 run): theirs/ours {r:.2}: **{}**",
+                fmt_duration(*best),
+                verdict(r >= 3.0)
+            );
+        }
         let _ = writeln!(
             md,
             "- Jumpy3 from the start, depth {}, 2 threads: ours {} vs ParallelSearch {}: \
-             {r2:.2}× faster (target ≥ 3×): **{}**",
+             theirs/ours {r2:.2} (target ≥ 3): **{}**",
             t.peer_depth,
             fmt_duration(o2),
             fmt_duration(par),
@@ -631,13 +729,15 @@ fn main() -> ExitCode {
         quick: opts.quick,
         md: String::new(),
         errors: Vec::new(),
+        notes: Vec::new(),
         targets: Targets::default(),
     };
-    let sections: [(&str, Section); 4] = [
+    let sections: [(&str, Section); 5] = [
         ("signature", signature_section),
         ("games", games_section),
         ("engine", engine_section),
         ("peer", peer_section),
+        ("peer options", peer_options_section),
     ];
     for (name, f) in sections {
         let t = Instant::now();

@@ -11,6 +11,8 @@
 
 #![allow(dead_code)]
 
+use std::cell::Cell;
+
 use minimax::{Evaluation, Evaluator, Game, Winner};
 
 /// A position: bit `i` is 0-based square `i` (square 1 is bit 0).
@@ -172,9 +174,25 @@ impl std::fmt::Display for Board {
 }
 
 /// The rules, for the `minimax` crate. A move is the 0-based square of the piece to move.
-pub struct Jumpy3;
+/// With `COUNT`, every move applied is counted on the calling thread ([`applied`]): the
+/// peer's node count, for an untimed run (the crate does not report it).
+pub struct Rules<const COUNT: bool>;
 
-impl Game for Jumpy3 {
+/// The rules as timed.
+pub type Jumpy3 = Rules<false>;
+/// The rules counting the moves applied.
+pub type CountingJumpy3 = Rules<true>;
+
+thread_local! {
+    static APPLIED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Moves applied on this thread by [`CountingJumpy3`] since the last call (which resets it).
+pub fn applied() -> u64 {
+    APPLIED.with(|c| c.replace(0))
+}
+
+impl<const COUNT: bool> Game for Rules<COUNT> {
     type S = Board;
     type M = u8;
 
@@ -191,6 +209,9 @@ impl Game for Jumpy3 {
     }
 
     fn apply(s: &mut Board, m: u8) -> Option<Board> {
+        if COUNT {
+            APPLIED.with(|c| c.set(c.get() + 1));
+        }
         Some(s.after(m))
     }
 
@@ -225,10 +246,15 @@ impl Game for Jumpy3 {
 /// from the view of the side to move as the `minimax` crate wants it. Terminal positions
 /// are scored by the crate itself (a win is `BEST_EVAL` less the plies to it).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct SheetEval;
+pub struct Sheet<const COUNT: bool>;
 
-impl Evaluator for SheetEval {
-    type G = Jumpy3;
+/// The evaluation as timed.
+pub type SheetEval = Sheet<false>;
+/// The evaluation of [`CountingJumpy3`].
+pub type CountingSheetEval = Sheet<true>;
+
+impl<const COUNT: bool> Evaluator for Sheet<COUNT> {
+    type G = Rules<COUNT>;
 
     fn evaluate(&self, s: &Board) -> Evaluation {
         let i = (s.kings & s.white).trailing_zeros() as Evaluation;

@@ -12,6 +12,8 @@ use std::str::FromStr;
 pub const JUMPY3: &str = include_str!("../data/jumpy3.txt");
 /// The Chexers list.
 pub const CHEXERS: &str = include_str!("../data/chexers.txt");
+/// The Chaos Clock list.
+pub const CHAOSCLOCK: &str = include_str!("../data/chaosclock.txt");
 /// The Throne list.
 pub const THRONE: &str = include_str!("../data/throne.txt");
 
@@ -171,4 +173,9 @@ pub fn chexers() -> Vec<Entry<chexers::Position>> {
 /// The Throne positions.
 pub fn throne() -> Vec<Entry<throne::Position>> {
     load("throne", THRONE)
+}
+
+/// The Chaos Clock positions.
+pub fn chaosclock() -> Vec<Entry<chaosclock::Position>> {
+    load("chaosclock", CHAOSCLOCK)
 }

@@ -119,3 +119,25 @@ impl BenchGame for throne::Position {
         throne::engine_config()
     }
 }
+
+impl BenchGame for chaosclock::Position {
+    type Eval = chaosclock::DefaultEval;
+    const NAME: &'static str = "chaosclock";
+    const DEPTHS: Depths = Depths {
+        perft: 5,
+        perft_quick: 4,
+        search: 6,
+        search_quick: 3,
+        bench: 4,
+        signature: 4,
+    };
+    fn positions() -> Vec<Entry<Self>> {
+        data::chaosclock()
+    }
+    fn eval() -> Self::Eval {
+        chaosclock::DefaultEval
+    }
+    fn config() -> Config {
+        chaosclock::engine_config()
+    }
+}

@@ -75,6 +75,7 @@ pub fn run() -> Vec<Line> {
     v.extend(game_lines::<jumpy3::Position>());
     v.extend(game_lines::<chexers::Position>());
     v.extend(game_lines::<throne::Position>());
+    v.extend(game_lines::<chaosclock::Position>());
     v
 }
 

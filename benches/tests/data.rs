@@ -37,6 +37,7 @@ fn every_list_parses() {
     check::<jumpy3::Position>("jumpy3", data::JUMPY3);
     check::<chexers::Position>("chexers", data::CHEXERS);
     check::<throne::Position>("throne", data::THRONE);
+    check::<chaosclock::Position>("chaosclock", data::CHAOSCLOCK);
 }
 
 #[test]
@@ -44,6 +45,10 @@ fn the_start_entries_are_the_start_positions() {
     assert_eq!(data::jumpy3()[0].position, jumpy3::Position::start());
     assert_eq!(data::chexers()[0].position, chexers::Position::start());
     assert_eq!(data::throne()[0].position, throne::Position::start());
+    assert_eq!(
+        data::chaosclock()[0].position,
+        chaosclock::Position::start()
+    );
 }
 
 #[test]

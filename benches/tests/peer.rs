@@ -56,7 +56,7 @@ fn random_games_are_the_same_game() {
             let want: Vec<u8> = want.iter().map(|m| m.index() as u8).collect();
             assert_eq!(got, want, "{ours}");
             // Sheet estimate: the peer's is from the side to move's view.
-            let v = SheetEval.evaluate(&peer) as i32;
+            let v = SheetEval::default().evaluate(&peer) as i32;
             let white = if ours.side() == jumpy3::WHITE { v } else { -v };
             assert_eq!(white, sheet_estimate(&ours), "{ours}");
             let i = (next(&mut rng) % want.len() as u64) as usize;
@@ -149,7 +149,8 @@ fn both_searches_run_on_the_peer_game() {
     );
     let r = ours.run(&start, &[], Limits::depth(6), |_| {});
     assert_eq!(engine_to_check(r.score), want);
-    let mut it = minimax::IterativeSearch::new(SheetEval, minimax::IterativeOptions::new());
+    let mut it =
+        minimax::IterativeSearch::new(SheetEval::default(), minimax::IterativeOptions::new());
     it.set_max_depth(6);
     assert!(it.choose_move(&from_position(&start)).is_some());
     assert_eq!(peer_to_check(it.root_value()), want);

@@ -100,3 +100,8 @@ pub fn chexers(c: &mut Criterion) {
 pub fn throne(c: &mut Criterion) {
     suite::<throne::Position>(c);
 }
+
+/// The Chaos Clock suite.
+pub fn chaosclock(c: &mut Criterion) {
+    suite::<chaosclock::Position>(c);
+}

@@ -34,6 +34,7 @@ fn main() {
     games::jumpy3(&mut c);
     games::chexers(&mut c);
     games::throne(&mut c);
+    games::chaosclock(&mut c);
     peer::benches(&mut c);
     c.final_summary();
 }

@@ -16,6 +16,8 @@ fn ours(threads: usize) -> Search<Position, Estimate> {
         Config {
             threads,
             tt_mib: TABLE_MIB,
+            // Plain fixed-depth search, as the peer's.
+            quiescence: false,
             ..jumpy3::engine_config()
         },
         Estimate::Sheet,
@@ -48,7 +50,7 @@ pub fn benches(c: &mut Criterion) {
         g.bench_function(format!("minimax-iterative-1t/d{depth}"), |b| {
             b.iter_batched_ref(
                 || {
-                    let mut s = IterativeSearch::new(SheetEval, options());
+                    let mut s = IterativeSearch::new(SheetEval::default(), options());
                     s.set_max_depth(depth);
                     s
                 },
@@ -70,7 +72,7 @@ pub fn benches(c: &mut Criterion) {
             b.iter_batched_ref(
                 || {
                     let mut s = ParallelSearch::new(
-                        SheetEval,
+                        SheetEval::default(),
                         options(),
                         ParallelOptions::new().with_num_threads(2),
                     );
