@@ -1,0 +1,170 @@
+//! Chexers as a three-player game of the search engine: paranoid, best-reply and max^n all
+//! run on it, agree with their brute-force definitions at fixed depths, and find the moves
+//! that win or save a game; the evaluation is symmetric under the board's rotation.
+
+use chexers::search::{reference, Algorithm, Evaluator, Game, Limits, MoveList, Search, MAX_EVAL};
+use chexers::{engine_config, DefaultEval, Hex, Move, Position};
+
+const ALGOS: [Algorithm; 3] = [Algorithm::Paranoid, Algorithm::BestReply, Algorithm::MaxN];
+
+/// Middle-game positions from the recorded referee games (tests/data).
+const POSITIONS: [&str; 5] = [
+    "..../...g./g....g/g..rr.g/..bbb./..rr./.... b 0,0,0 20",
+    "b.../.b.g./g....g/.....rr/g.b.r./....g/...g b 0,0,0 29",
+    "..../...../g....g/..b..../g..g../..g.g/.... b 2,1,2 41",
+    "..../.b.../g...g./...b.b./.b..b./..bb./b... r 0,2,0 300",
+    "g.g./.g.../.grb../....rrb/....../r..b./r... b 0,0,0 14",
+];
+
+fn engine(algo: Algorithm) -> Search<Position, DefaultEval> {
+    let mut c = engine_config();
+    c.algorithm = algo;
+    Search::new(c, DefaultEval::default())
+}
+
+#[test]
+fn fixed_depth_values_equal_the_brute_force_definitions() {
+    let eval = DefaultEval::default();
+    for text in POSITIONS {
+        let pos: Position = text.parse().unwrap();
+        for depth in 1..=3 {
+            let want = reference::paranoid(&pos, &eval, depth, &[], false);
+            let got = engine(Algorithm::Paranoid).run(&pos, &[], Limits::depth(depth), |_| {});
+            assert_eq!(got.score, want, "paranoid depth {depth} {text}");
+            let want = reference::best_reply(&pos, &eval, depth, &[], false);
+            let got = engine(Algorithm::BestReply).run(&pos, &[], Limits::depth(depth), |_| {});
+            assert_eq!(got.score, want, "brs depth {depth} {text}");
+            let want = reference::maxn(&pos, &eval, depth, &[], false);
+            let got = engine(Algorithm::MaxN).run(&pos, &[], Limits::depth(depth), |_| {});
+            assert_eq!(got.scores, want, "maxn depth {depth} {text}");
+        }
+    }
+}
+
+#[test]
+fn every_algorithm_takes_the_fourth_exit() {
+    // Red has 3 exits and a piece on its exit hex (3, -1), plus other moves.
+    let pos: Position = "..../..g../.....r/r...b../....../...../.... r 3,0,0 30"
+        .parse()
+        .unwrap();
+    for algo in ALGOS {
+        let r = engine(algo).run(&pos, &[], Limits::depth(3), |_| {});
+        assert_eq!(
+            r.best,
+            Some("EXIT 3 -1".parse::<Move>().unwrap()),
+            "{algo:?}"
+        );
+    }
+}
+
+#[test]
+fn every_algorithm_converts_the_piece_about_to_win() {
+    // Green has 3 exits and a piece on its exit hex (-1, 3); Red's only rescue is to jump it
+    // from (0, 3) to (-2, 3), converting it.
+    let pos: Position = "..../...../r...../......./....../..b../..gr r 0,3,0 30"
+        .parse()
+        .unwrap();
+    assert_eq!(pos.piece_at(Hex::new(-1, 3).unwrap()), Some(1));
+    assert_eq!(pos.piece_at(Hex::new(0, 3).unwrap()), Some(0));
+    for algo in ALGOS {
+        let r = engine(algo).run(&pos, &[], Limits::depth(3), |_| {});
+        assert_eq!(
+            r.best,
+            Some("JUMP 0 3 -2 3".parse::<Move>().unwrap()),
+            "{algo:?}"
+        );
+    }
+}
+
+#[test]
+fn the_engine_plays_a_legal_move_within_a_node_budget() {
+    for text in POSITIONS {
+        let pos: Position = text.parse().unwrap();
+        let r = Search::new(engine_config(), DefaultEval::default()).run(
+            &pos,
+            &[],
+            Limits::nodes(5_000),
+            |_| {},
+        );
+        let best = r.best.expect("a move");
+        assert_eq!(pos.why_illegal(best), None);
+    }
+}
+
+/// The board turned by 120 degrees: (q, r) -> (-q - r, q) maps Red's start, exits and turn to
+/// Green's, Green's to Blue's and Blue's to Red's.
+fn rotate(pos: &Position) -> Position {
+    let mut cells = vec!['.'; 37];
+    for i in 0..37 {
+        let h = Hex::from_index(i).unwrap();
+        if let Some(p) = pos.piece_at(h) {
+            let to = Hex::new(h.s(), h.q()).unwrap();
+            cells[to.index()] = ['r', 'g', 'b'][(p + 1) % 3];
+        }
+    }
+    let mut rows = Vec::new();
+    let mut i = 0;
+    for len in [4, 5, 6, 7, 6, 5, 4] {
+        rows.push(cells[i..i + len].iter().collect::<String>());
+        i += len;
+    }
+    let e = |p: usize| pos.exits(p);
+    let turns = pos.turns() + 1;
+    let text = format!(
+        "{} {} {},{},{} {}",
+        rows.join("/"),
+        ['r', 'g', 'b'][turns as usize % 3],
+        e(2),
+        e(0),
+        e(1),
+        turns
+    );
+    text.parse().unwrap()
+}
+
+#[test]
+fn evaluation_is_symmetric_under_rotation() {
+    let eval = DefaultEval::default();
+    assert_eq!(eval.evaluate(&Position::start()), [0, 0, 0]);
+    assert_eq!(
+        rotate(&Position::start()).to_string().split(' ').next(),
+        Some("gggg/...../....../r.....b/r....b/r...b/r..b")
+    );
+    for text in POSITIONS {
+        let pos: Position = text.parse().unwrap();
+        let rot = rotate(&pos);
+        let a = eval.evaluate(&pos);
+        let b = eval.evaluate(&rot);
+        assert_eq!([b[1], b[2], b[0]], a, "{text} rotated {rot}");
+        // Legal moves map one to one.
+        let (mut m1, mut m2) = (MoveList::new(), MoveList::new());
+        pos.legal_moves(&mut m1);
+        rot.legal_moves(&mut m2);
+        assert_eq!(m1.len(), m2.len());
+    }
+}
+
+#[test]
+fn evaluation_stays_within_bounds_and_prefers_progress() {
+    let eval = DefaultEval::default();
+    for text in POSITIONS {
+        let pos: Position = text.parse().unwrap();
+        for s in eval.evaluate(&pos) {
+            assert!(s.abs() <= MAX_EVAL);
+        }
+    }
+    // A player with all twelve pieces and nobody else on the board: the extremes.
+    let pos: Position = "rrrr/rrrrr/rrr.../......./....../...../.... r 0,0,0 0"
+        .parse()
+        .unwrap();
+    let s = eval.evaluate(&pos);
+    assert!(s[0] > 0 && s[1] < 0 && s[2] < 0 && s.iter().all(|v| v.abs() <= MAX_EVAL));
+    // One step closer to the exits is better for the mover, other things equal.
+    let near: Position = "..../...../....../...r.../....../...g./b... g 0,0,0 1"
+        .parse()
+        .unwrap();
+    let far: Position = "..../...../....../..r..../....../...g./b... g 0,0,0 1"
+        .parse()
+        .unwrap();
+    assert!(eval.evaluate(&near)[0] > eval.evaluate(&far)[0]);
+}
