@@ -351,38 +351,28 @@ impl Position {
         let from_bit = 1u16 << from;
         let is_king = self.kings & from_bit != 0;
         let mut key = self.key ^ ZOBRIST_BLACK_TO_MOVE ^ zobrist(us, is_king, from);
-        // Where the piece lands (None: it leaves the board) and which square it jumped.
+        // The piece lands on the first empty square ahead (a step if the next square is
+        // empty, else a jump), or leaves the board if there is none. It captures when it
+        // jumped over exactly one square holding an enemy piece.
         let to: Option<u32>;
         let mut captured: Option<u32> = None;
         if us == WHITE {
-            if from == 15 {
+            let ahead = !occ & (0xFFFEu16 << from);
+            if ahead == 0 {
                 to = None;
-            } else if occ & (from_bit << 1) == 0 {
-                to = Some(from + 1);
             } else {
-                // Empty squares beyond the blocker (from + 1).
-                let beyond = !occ & (FULL << (from + 1) << 1);
-                if beyond == 0 {
-                    to = None;
-                } else {
-                    let j = beyond.trailing_zeros();
-                    to = Some(j);
-                    if j == from + 2 && self.pieces[them] & (from_bit << 1) != 0 {
-                        captured = Some(from + 1);
-                    }
+                let j = ahead.trailing_zeros();
+                to = Some(j);
+                if j == from + 2 && self.pieces[them] & (from_bit << 1) != 0 {
+                    captured = Some(from + 1);
                 }
             }
-        } else if from == 0 {
-            to = None;
-        } else if occ & (from_bit >> 1) == 0 {
-            to = Some(from - 1);
         } else {
-            // Empty squares below the blocker (from - 1).
-            let below = !occ & ((1u16 << (from - 1)) - 1);
-            if below == 0 {
+            let ahead = !occ & (from_bit - 1);
+            if ahead == 0 {
                 to = None;
             } else {
-                let j = 15 - below.leading_zeros();
+                let j = 15 - ahead.leading_zeros();
                 to = Some(j);
                 if j + 2 == from && self.pieces[them] & (from_bit >> 1) != 0 {
                     captured = Some(from - 1);
