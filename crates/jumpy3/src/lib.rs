@@ -25,6 +25,16 @@
 //! let p: Position = "..w.b...b..b.B.W w".parse().unwrap();
 //! assert_eq!(p.after("16".parse().unwrap()).outcome(), Some(Outcome::Win(jumpy3::WHITE)));
 //! ```
+//!
+//! # Contents
+//! - [`Position`] and [`Move`]: the rules on bit sets, the notation ([`std::str::FromStr`] and
+//!   [`std::fmt::Display`], with parse errors naming the field), [`search::Game`] (moves in
+//!   square order, Zobrist keys with the side to move, the repetition rule: the third
+//!   occurrence draws, applied by [`search::Record`] and the search), [`Position::perft`].
+//! - [`eval`]: the sheet's estimate ([`Estimate::Sheet`]) and the stronger [`DefaultEval`],
+//!   tuned by matches (63% against the sheet's estimate).
+//! - [`solve`]: the exact solution of every position by retrograde analysis (the start
+//!   position is a White win in 25 plies), and [`solve::TableEval`] for perfect play.
 #![deny(missing_docs)]
 
 pub use search;
