@@ -21,6 +21,10 @@ use crate::types::{Algorithm, Config, Limits, Report};
 /// positions profits from it; [`clear`](Search::clear) forgets it), the helper threads, and
 /// a stop flag that another thread may raise ([`stop_handle`](Search::stop_handle)).
 ///
+/// Threads: `Config::threads` threads search together (Lazy SMP) through the shared table;
+/// without the table (`use_tt: false`) and with [`Algorithm::MaxN`] the search is
+/// single-threaded.
+///
 /// See the [crate documentation](crate) for an example.
 pub struct Search<G: Game, E: Evaluator<G>> {
     config: Config,
