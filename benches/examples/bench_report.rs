@@ -25,6 +25,7 @@ mod jumpy3_peer;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -35,7 +36,7 @@ use benches::games::{engine, BenchGame};
 use benches::measure::{fmt_duration, fmt_rate, measure, Timing};
 use benches::{perft, signature};
 use jumpy3::{Estimate, Position};
-use jumpy3_peer::{applied, from_position, peer_to_check, CountingSheetEval, SheetEval};
+use jumpy3_peer::{applied, from_position, peer_to_check, Board, CountingSheetEval, SheetEval};
 use minimax::{
     IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Replacement, Strategy,
 };
@@ -380,10 +381,47 @@ fn peer_options() -> IterativeOptions {
     IterativeOptions::new().with_table_byte_size(PEER_TABLE_MIB << 20)
 }
 
+/// A peer value that stands for "the search panicked".
+const PANICKED: i32 = i32::MIN;
+
+/// Runs a peer search and returns its root value on the check's scale, or [`PANICKED`]: its
+/// `ParallelSearch` may panic ("Probably some race condition ate the best entry") when the
+/// root's table entry is overwritten, which must not end the report.
+fn peer_value<S: Strategy<jumpy3_peer::Jumpy3> + RootValue>(s: &mut S, board: &Board) -> i32 {
+    std::panic::catch_unwind(AssertUnwindSafe(|| {
+        s.choose_move(board);
+        peer_to_check(s.root_value())
+    }))
+    .unwrap_or(PANICKED)
+}
+
+/// The peer's (hidden but public) `root_value`, behind one name for both of its searches.
+trait RootValue {
+    fn root_value(&self) -> minimax::Evaluation;
+}
+
+impl RootValue for IterativeSearch<SheetEval> {
+    fn root_value(&self) -> minimax::Evaluation {
+        IterativeSearch::root_value(self)
+    }
+}
+
+impl RootValue for ParallelSearch<SheetEval> {
+    fn root_value(&self) -> minimax::Evaluation {
+        ParallelSearch::root_value(self)
+    }
+}
+
 fn values(v: &[i32]) -> String {
     let set: BTreeSet<i32> = v.iter().copied().collect();
     set.iter()
-        .map(i32::to_string)
+        .map(|&v| {
+            if v == PANICKED {
+                "panicked".to_string()
+            } else {
+                v.to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join(" / ")
 }
@@ -456,10 +494,7 @@ fn peer_section(rep: &mut Report) {
                 s.set_max_depth(depth as u8);
                 s
             },
-            |s| {
-                s.choose_move(&board);
-                peer_to_check(s.root_value())
-            },
+            |s| peer_value(s, &board),
         );
         let (par, parv) = measure(
             n,
@@ -472,10 +507,7 @@ fn peer_section(rep: &mut Report) {
                 s.set_max_depth(depth as u8);
                 s
             },
-            |s| {
-                s.choose_move(&board);
-                peer_to_check(s.root_value())
-            },
+            |s| peer_value(s, &board),
         );
         // Their node count: one more IterativeSearch, untimed, counting the moves applied.
         let their_nodes = {
@@ -629,10 +661,7 @@ fn peer_options_section(rep: &mut Report) {
                 s.set_max_depth(depth as u8);
                 s
             },
-            |s| {
-                s.choose_move(&board);
-                peer_to_check(s.root_value())
-            },
+            |s| peer_value(s, &board),
         );
         if best.map_or(true, |(_, b)| t.median() < b) {
             best = Some((name, t.median()));
