@@ -13,9 +13,6 @@ pub const BLACK: Player = 1;
 /// Number of squares on the board.
 pub const SQUARES: usize = 16;
 
-/// All 16 squares as a bit set (bit `i` is the 0-based square `i`, square `i + 1` in notation).
-const FULL: u16 = 0xFFFF;
-
 /// Deterministic Zobrist numbers: splitmix64 from a fixed seed, computed at compile time.
 const fn zobrist_table() -> [u64; 65] {
     let mut out = [0u64; 65];
