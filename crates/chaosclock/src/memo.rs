@@ -62,6 +62,26 @@ impl Memo {
         }
     }
 
+    /// The word in the first slot where `code` would be: a load with no branch, so that
+    /// a loop of them keeps many cache misses in flight. [`get_from`](Self::get_from) then
+    /// finishes the lookup.
+    #[inline]
+    pub(crate) fn first_word(&self, code: u64) -> u64 {
+        self.slots[mix(code) as usize & self.mask()].load(Ordering::Relaxed)
+    }
+
+    /// [`get`](Self::get), given the [`first_word`](Self::first_word) of `code`.
+    #[inline]
+    pub(crate) fn get_from(&self, code: u64, first: u64) -> u8 {
+        if first == 0 {
+            0
+        } else if (first & !OCCUPIED) >> BITS == code {
+            (first & FACTS) as u8
+        } else {
+            self.get(code)
+        }
+    }
+
     /// Adds `facts` to those of `code`. Facts are exact, so they never contradict.
     #[inline]
     pub(crate) fn add(&self, code: u64, facts: u8) {

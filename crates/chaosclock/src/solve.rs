@@ -198,8 +198,13 @@ pub fn solve_with(pos: &Position, opts: &SolveOptions) -> Option<Solution> {
     }
     let mut excluded: FxHashSet<u64> = opts.history.iter().map(Position::code).collect();
     excluded.insert(pos.code());
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    let children: Vec<Position> = moves.iter().map(|&m| pos.after(m)).collect();
+    let results: Vec<AtomicU8> = children.iter().map(|_| AtomicU8::new(NONE)).collect();
+    let threads = opts.threads.max(1).min(children.len());
     let mut shared = Shared {
-        memo: Memo::new(16),
+        memo: Memo::new(18),
         excluded,
         nodes: AtomicU64::new(0),
         max_nodes: opts.max_nodes.unwrap_or(u64::MAX),
@@ -208,11 +213,6 @@ pub fn solve_with(pos: &Position, opts: &SolveOptions) -> Option<Solution> {
         aborted: AtomicBool::new(false),
         largest: AtomicUsize::new(0),
     };
-    let mut moves = MoveList::new();
-    pos.legal_moves(&mut moves);
-    let children: Vec<Position> = moves.iter().map(|&m| pos.after(m)).collect();
-    let results: Vec<AtomicU8> = children.iter().map(|_| AtomicU8::new(NONE)).collect();
-    let threads = opts.threads.max(1).min(children.len());
     loop {
         let claimed: Vec<AtomicBool> = children.iter().map(|_| AtomicBool::new(false)).collect();
         let sh = &shared;
@@ -278,7 +278,7 @@ fn worker(
             {
                 continue;
             }
-            let variant = t as u32 + helping as u32;
+            let variant = helping as u32;
             let mut s = Searcher::new(shared, Mode::Exact, variant, Some(&results[i]));
             match s.eval(&children[i]) {
                 Some(v) => results[i].store(v, Ordering::Release),
@@ -643,7 +643,9 @@ impl<'a> Searcher<'a> {
         };
         let mut all = MoveList::new();
         pos.legal_moves(&mut all);
-        order_moves(&pos, &mut all, self.variant);
+        let defending =
+            matches!(self.mode, Mode::Ask(q) if q != Question::BothWin && !q.is_or(mover));
+        order_moves(&pos, &mut all, self.variant, defending);
         let moves: SmallVec<[(Move, u64); 24]> = all
             .into_iter()
             .map(|m| {
@@ -658,14 +660,19 @@ impl<'a> Searcher<'a> {
         // Look every successor up now, in a tight loop, so that the cache misses overlap
         // instead of coming one by one as the search reaches each successor; a successor
         // whose stored answer settles this state settles it at once.
+        let memo = &self.shared.memo;
+        let first: SmallVec<[u64; 24]> = moves
+            .iter()
+            .map(|&(_, tag)| memo.first_word(tag & !END))
+            .collect();
         let mut settling = None;
-        for &(_, tag) in &moves {
+        for (&(_, tag), &word) in moves.iter().zip(&first) {
             let facts = if tag & END != 0 {
                 exact_facts(tag as u8)
             } else if self.shared.excluded.contains(&tag) {
                 exact_facts(V_BL)
             } else {
-                self.shared.memo.get(tag)
+                memo.get_from(tag, word)
             };
             if read(self.mode, facts) == Some(ideal) {
                 settling = Some(ideal);
@@ -1084,10 +1091,19 @@ fn move_class(pos: &Position, m: Move) -> u8 {
     }
 }
 
-/// Sorts `moves` by [`move_class`]; `variant` (odd) reverses the walks, so that threads
-/// helping on the same task diverge.
-fn order_moves(pos: &Position, moves: &mut MoveList<Move>, variant: u32) {
-    moves.sort_by_key(|&m| move_class(pos, m));
+/// Sorts `moves` by [`move_class`] (slightly differently for the side that defends against a
+/// win question); `variant` (odd) reverses the walks, so that threads helping on the same
+/// task diverge.
+fn order_moves(pos: &Position, moves: &mut MoveList<Move>, variant: u32, defending: bool) {
+    // The defender of a win question tries putting its own pieces into its hand before
+    // bringing them home, and its captures of the attacker's pieces before its other walks
+    // of them (about 4% fewer states on the sample start and five random starts).
+    const DEFENDING: [u8; 7] = [0, 2, 1, 3, 5, 4, 6];
+    if defending {
+        moves.sort_by_key(|&m| DEFENDING[move_class(pos, m) as usize]);
+    } else {
+        moves.sort_by_key(|&m| move_class(pos, m));
+    }
     if variant % 2 == 1 {
         let walks: SmallVec<[usize; 16]> = (0..moves.len())
             .filter(|&i| matches!(moves[i], Move::Walk(_)))
