@@ -142,6 +142,11 @@ class _Engine:
             except Exception:
                 self.proc.kill()
                 self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            try:
+                pipe.close()
+            except Exception:
+                pass
 
 
 class Player:
