@@ -450,8 +450,8 @@ impl Rel {
     }
 }
 
-/// Whether the layer pair `(a, b)` and `(b, a)` is being solved now (`pair`), a lower layer,
-/// or a later one.
+/// The layers solved together: `(a, b)` and `(b, a)` (one layer when `a == b`), whose
+/// positions move into each other.
 fn layers_of_pair(a: usize, b: usize) -> Vec<(usize, usize)> {
     if a == b {
         vec![(a, a)]
