@@ -34,16 +34,17 @@
 //! # Rulings where the rules are silent
 //!
 //! - **The end rules as a property of the position.** A side whose six pieces are home and who
-//!   is to move has won ([`Game::outcome`](search::Game::outcome) says so); the opponent of a complete side, when to
-//!   move, is making its one last move. That last move can never capture a piece of the
+//!   is to move has won ([`Game::outcome`](search::Game::outcome) says so); the opponent of
+//!   a complete side, when to move, is making its one last move. That last move can never capture a piece of the
 //!   complete side (all of them are home), so it never earns an extra move, and after it the
 //!   position says "both win" (both complete) or "the complete side wins" (it is to move). A
 //!   single move completing both sides gives "both win".
 //! - **The pass flag.** The notation cannot say that the previous move was a pass, which the
 //!   two-passes rule needs. [`Position`] keeps that flag ([`Position::after_pass`]); it is part
-//!   of [`Game::key`](search::Game::key), [`Game::repetition_key`](search::Game::repetition_key) and [`Position::code`] but not of the notation,
-//!   so a parsed position never follows a pass and `Display` of a position after a pass prints
-//!   `L = 0` without the flag. (The test vectors agree: from `…;1;0` a pass is not the second
+//!   of [`Game::key`](search::Game::key), [`Game::repetition_key`](search::Game::repetition_key)
+//!   and [`Position::code`] but not of the notation, so a parsed position never follows a pass
+//!   and `Display` of a position after a pass prints `L = 0` without the flag (so
+//!   Display→FromStr gives the same position except for that flag). (The test vectors agree: from `…;1;0` a pass is not the second
 //!   pass.) A position after two passes is over (both lose).
 //! - **What "the same position" is for the repetition rule**: the board, the side to move, the
 //!   piece that may not be walked now ([`Position::restriction`]: the piece the opponent walked
@@ -54,12 +55,34 @@
 //!   placed piece (as the public analyser does); since a placed piece is home, it restricts
 //!   nothing.
 //! - **Positions from which neither side can complete** are not declared over by the rules
-//!   ([`Game::outcome`](search::Game::outcome)); the game goes on until two passes or a repetition end it. The solver
-//!   scores them "both lose" at once when [`may_complete`] proves it.
+//!   ([`Game::outcome`](search::Game::outcome)); the game goes on until two passes or a
+//!   repetition end it. The solver scores them "both lose" at once when [`may_complete`]
+//!   proves it.
 //! - **The solver's history**: [`solve::solve`] solves a position as the start of a game (only
-//!   the position itself has occurred); [`solve::SolveOptions::history`] adds earlier positions.
+//!   the position itself has occurred), as the test vectors do; [`solve::SolveOptions::history`]
+//!   adds earlier positions of the game (then a return to one of them ends the game).
+//! - **Two passes and the last move**: a pass as the complete side's opponent's last move
+//!   simply ends the game (the complete side is then to move and wins); it cannot be the second
+//!   of two passes, since the move before it completed a side.
 //! - `L` is accepted as any number 0…12 (a position typed by hand may name a piece that could
 //!   not have moved last); it restricts only a piece that could otherwise walk.
+//!
+//! # What the crate offers
+//!
+//! - [`Position`] (implements [`search::Game`]): [`Position::start`] (the rules file's sample
+//!   start), [`Position::random`] (a seeded derangement), notation through `FromStr` /
+//!   `Display` with [`ParsePositionError`] naming the bad field, `why_illegal` (of
+//!   [`search::Game`]) with a specific reason; [`Move`] (`wN`, `pN`, `pass`) with
+//!   [`ParseMoveError`].
+//! - [`solve::solve`]: the exact result code (4 the side to move wins, 3 both win, 2 both lose,
+//!   1 it loses) and every best move; [`solve::solve_with`] with a node or time budget, a stop
+//!   flag, threads and the game's history, `None` when cut short. The module documentation
+//!   explains why its memoisation is exact despite the repetition rule.
+//! - [`may_complete`]: proofs that a side can never complete.
+//! - [`DefaultEval`] and [`engine_config`] (max^n) for [`search::Search`]; [`Engine`] plays the
+//!   solver's move when it finishes in its share of the time, else the search's.
+//! - [`SAMPLE_GAME`]: the sample game's positions (benchmarks use them and
+//!   `Position::random(1..=20)`; `examples/solve_bench.rs` measures the solver on them).
 //!
 //! # Players
 //!

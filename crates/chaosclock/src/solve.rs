@@ -33,29 +33,53 @@
 //! both lose: the tree value is both win exactly when a repetition-free path inside `R` reaches
 //! a "both win" end. A path exists iff a simple path exists.
 //!
-//! So the value is a property of the graph, not of the path, and is computed by a depth-first
-//! search with Tarjan's strongly connected components: states off every cycle are backed up
-//! as in a tree and memoised; each strongly connected component (a set of states that can
-//! reach each other by walks without capture and passes) is solved, when the search leaves
-//! it, by the attractor computation above with the values of its exits already known.
-//! Cycles can only lie among such states: every other move places a piece home or takes a
-//! piece off the board, and home pieces never leave while pieces off the board only come back
-//! home, so no state before such a move recurs after it.
+//! So the value is a property of the graph, not of the path, and it is fixed by three
+//! yes-or-no questions about a state: is it in `A_O`, in `A_E`, is its value "both win". The
+//! table stores, for each state, the answers found so far (exact values are the three
+//! answers together), and they are valid for every path: the table needs no care for the
+//! repetition rule.
 //!
-//! The best moves of the root need the children's values with the root itself seen:
-//! they are solved in the graph with the root (and the history) made terminal, which is the
-//! definition above applied to each child.
+//! # How: depth-first search with strongly connected components
 //!
-//! # Pruning
+//! A searcher answers either one question (an and-or search: at a state of the side the
+//! question is about one successor with "yes" suffices, at the opponent's all must have it;
+//! "both win" needs one successor inside `R` with "yes") or computes exact values (max^n
+//! with the mover's preference). Either way it is a depth-first search with Tarjan's
+//! strongly connected components: a state whose successors' answers are all known is settled
+//! as in a tree; a state whose answer depends on states still on the stack waits for its
+//! component, which is solved when the search leaves it by the least fixed point above
+//! (attractors, then reachability inside `R`) with its exits' answers known. Cycles can only
+//! lie among states joined by walks that capture nothing and by passes: every other move
+//! places a piece home or takes a piece off the board, home pieces never leave, and pieces off
+//! the board only come back home, so no state before such a move recurs after it.
 //!
-//! - A side to move that finds a successor with the best outcome it can still get is done:
-//!   its own win if [`may_complete`] does not exclude it, else "both lose".
-//! - States where [`may_complete`] proves that neither side can complete are "both lose"
-//!   without search.
+//! The exact search at a state first asks whether the mover wins (a question is much cheaper
+//! than values: one good move suffices at the asking side's states). If not, the mover's best
+//! possible value is "both win", and the search ends at the first successor with that value.
+//! A state that has found "both win" while its own win is still possible asks its remaining
+//! successors only whether they are a win for it.
 //!
-//! Values found are exact and independent of the path, so the table is shared by the
-//! threads, which search the root's children (and help each other on the biggest one).
+//! The root's best moves need its children's values with the root itself seen: each child is
+//! solved in the graph with the root (and the history) made terminal, which is the definition
+//! above applied to the child.
+//!
+//! # Pruning without search
+//!
+//! - [`may_complete`] proves that a side can never complete: no win for it, no "both win".
+//! - Races: a side whose pieces away from home are all in its hand completes by placing them
+//!   whatever happens, so counting moves settles some wins and non-wins (see `race_facts`).
+//! - When a state is expanded, all its successors are looked up in the table at once (their
+//!   cache misses overlap), and one whose stored answer settles the state settles it.
+//!
+//! # Threads
+//!
+//! Answers are exact and independent of the path, so one lock-free table serves all threads.
+//! Each thread solves root children nobody has taken yet; when none are left it helps on the
+//! ones still open, with a different move order so that it explores elsewhere, and the first
+//! answer found counts. The table starts small and, when 70% full, the searches stop, it
+//! doubles with every answer kept, and they start again.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -270,7 +294,8 @@ fn worker(
     threads: usize,
 ) {
     let n = children.len();
-    for helping in [false, true] {
+    let count = Cell::new(0);
+    'tasks: for helping in [false, true] {
         for k in 0..n {
             let i = (k + t * n / threads) % n;
             if results[i].load(Ordering::Acquire) != NONE
@@ -279,14 +304,19 @@ fn worker(
                 continue;
             }
             let variant = helping as u32;
-            let mut s = Searcher::new(shared, Mode::Exact, variant, Some(&results[i]));
+            let mut s = Searcher::new(shared, Mode::Exact, variant, Some(&results[i]), &count);
             match s.eval(&children[i]) {
                 Some(v) => results[i].store(v, Ordering::Release),
-                None if shared.aborted.load(Ordering::Relaxed) || shared.memo.full() => return,
+                None if shared.aborted.load(Ordering::Relaxed) || shared.memo.full() => {
+                    break 'tasks
+                }
                 None => {}
             }
         }
     }
+    shared
+        .nodes
+        .fetch_add(count.get() % 1024, Ordering::Relaxed);
 }
 
 /// A yes-or-no question about a state, a property of the state graph (see the module docs):
@@ -543,11 +573,18 @@ struct Searcher<'a> {
     tarjan: Vec<(Position, u64, u32)>,
     frames: Vec<Frame>,
     next_index: u32,
-    local_nodes: u64,
+    /// States expanded by this thread (shared by its nested searchers), for the budget checks.
+    count: &'a Cell<u64>,
 }
 
 impl<'a> Searcher<'a> {
-    fn new(shared: &'a Shared, mode: Mode, variant: u32, watch: Option<&'a AtomicU8>) -> Self {
+    fn new(
+        shared: &'a Shared,
+        mode: Mode,
+        variant: u32,
+        watch: Option<&'a AtomicU8>,
+        count: &'a Cell<u64>,
+    ) -> Self {
         Searcher {
             shared,
             mode,
@@ -557,7 +594,7 @@ impl<'a> Searcher<'a> {
             tarjan: Vec::new(),
             frames: Vec::new(),
             next_index: 0,
-            local_nodes: 0,
+            count,
         }
     }
 
@@ -573,7 +610,13 @@ impl<'a> Searcher<'a> {
         match q.read(facts) {
             Some(v) => Ok(v),
             None => {
-                let mut nested = Searcher::new(self.shared, Mode::Ask(q), self.variant, self.watch);
+                let mut nested = Searcher::new(
+                    self.shared,
+                    Mode::Ask(q),
+                    self.variant,
+                    self.watch,
+                    self.count,
+                );
                 nested.eval(p).map(|v| v == 1).ok_or(Abort)
             }
         }
@@ -705,8 +748,9 @@ impl<'a> Searcher<'a> {
         if sh.memo.full() {
             return true;
         }
-        self.local_nodes += 1;
-        if self.local_nodes % 1024 != 0 {
+        let n = self.count.get() + 1;
+        self.count.set(n);
+        if n % 1024 != 0 {
             return false;
         }
         let total = sh.nodes.fetch_add(1024, Ordering::Relaxed) + 1024;
@@ -724,10 +768,7 @@ impl<'a> Searcher<'a> {
 
     /// The value (exact mode) or answer (0/1, question mode) at `root`; `None` if cut short.
     fn eval(&mut self, root: &Position) -> Option<u8> {
-        let result = self.eval_inner(root);
-        let rest = self.local_nodes % 1024;
-        self.shared.nodes.fetch_add(rest, Ordering::Relaxed);
-        result.ok()
+        self.eval_inner(root).ok()
     }
 
     fn eval_inner(&mut self, root: &Position) -> Result<u8, Abort> {
@@ -1099,10 +1140,17 @@ fn order_moves(pos: &Position, moves: &mut MoveList<Move>, variant: u32, defendi
     // bringing them home, and its captures of the attacker's pieces before its other walks
     // of them (about 4% fewer states on the sample start and five random starts).
     const DEFENDING: [u8; 7] = [0, 2, 1, 3, 5, 4, 6];
-    if defending {
-        moves.sort_by_key(|&m| DEFENDING[move_class(pos, m) as usize]);
-    } else {
-        moves.sort_by_key(|&m| move_class(pos, m));
+    // A stable sort by rank, each rank computed once.
+    let mut ranked: SmallVec<[(u8, Move); 32]> = moves
+        .iter()
+        .map(|&m| {
+            let c = move_class(pos, m);
+            (if defending { DEFENDING[c as usize] } else { c }, m)
+        })
+        .collect();
+    ranked.sort_by_key(|&(r, _)| r);
+    for (slot, (_, m)) in moves.iter_mut().zip(ranked) {
+        *slot = m;
     }
     if variant % 2 == 1 {
         let walks: SmallVec<[usize; 16]> = (0..moves.len())

@@ -34,6 +34,11 @@ fn a_budget_cuts_the_solve_short() {
         ..SolveOptions::default()
     };
     assert_eq!(solve::solve_with(&p, &tight), None);
+    let no_time = SolveOptions {
+        time: Some(std::time::Duration::ZERO),
+        ..SolveOptions::default()
+    };
+    assert_eq!(solve::solve_with(&p, &no_time), None);
     let stop = Arc::new(AtomicBool::new(true));
     let stopped = SolveOptions {
         stop: Some(stop),
