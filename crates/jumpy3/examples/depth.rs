@@ -1,7 +1,8 @@
-//! Time to depth from a position: `cargo run --release -p jumpy3 --example depth [DEPTH] [THREADS] [POSITION] [sheet|default] [TT_MIB]`.
+//! Time to depth from a position: `cargo run --release -p jumpy3 --example depth [DEPTH] [THREADS] [POSITION] [sheet|default|WEIGHTS] [TT_MIB]`.
 
-use jumpy3::search::{Config, Limits, Search};
-use jumpy3::{Estimate, Position};
+use jumpy3::eval::{Weights, FEATURES};
+use jumpy3::search::{Config, Evaluator, Limits, Search};
+use jumpy3::{DefaultEval, Estimate, Position};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -11,10 +12,16 @@ fn main() {
         .get(2)
         .map(|s| s.parse().expect("a position"))
         .unwrap_or_else(Position::start);
-    let eval = if args.get(3).map(String::as_str) == Some("sheet") {
-        Estimate::Sheet
-    } else {
-        Estimate::Default
+    let eval: Box<dyn Evaluator<Position>> = match args.get(3).map(String::as_str) {
+        Some("sheet") => Box::new(Estimate::Sheet),
+        None | Some("default") => Box::new(Estimate::Default),
+        Some(weights) => {
+            let mut w = [0; FEATURES];
+            for (k, x) in weights.split(',').enumerate() {
+                w[k] = x.parse().expect("a weight");
+            }
+            Box::new(DefaultEval::with_weights(Weights(w)))
+        }
     };
     let mut config = Config {
         threads,
