@@ -114,17 +114,10 @@ impl Engine {
         if record.result().is_some() || pos.outcome().is_some() {
             return None;
         }
-        let mut history = Vec::with_capacity(record.moves().len() + 1);
-        history.push(record.start().clone());
-        for &m in record.moves() {
-            let next = history.last().expect("start").after(m);
-            history.push(next);
-        }
         let opts = SolveOptions {
             threads: self.threads,
             time: Some(time.mul_f64(self.solver_share.clamp(0.0, 1.0))),
-            history,
-            ..SolveOptions::default()
+            ..SolveOptions::for_record(record)
         };
         if let Some(s) = solve::solve_with(pos, &opts) {
             let best = *s.best.first().expect("a game not over has a best move");

@@ -476,14 +476,21 @@ impl Position {
         if sq == piece {
             return Some(format!("piece {piece} is home and cannot move"));
         }
-        let t = walk_target(sq, piece);
-        let occupant = self.board[t as usize - 1];
-        if occupant == t && piece != 12 {
+        if self.lands_on_home(piece, sq) {
+            let t = walk_target(sq, piece);
             return Some(format!(
                 "piece {piece} would land on square {t}, which holds its home piece {t}"
             ));
         }
         None
+    }
+
+    /// Whether walking `piece`, standing on `sq` (not its home), would land on a home piece,
+    /// which makes the walk illegal. (Piece 12 lands on its own square: never.)
+    #[inline]
+    fn lands_on_home(&self, piece: u8, sq: u8) -> bool {
+        let t = walk_target(sq, piece);
+        self.board[t as usize - 1] == t
     }
 
     /// The piece that may not be walked now, if that restriction removes a move: the piece the
@@ -496,11 +503,7 @@ impl Position {
             return 0;
         }
         let sq = self.at[l as usize];
-        if sq == 0 || sq == l {
-            return 0;
-        }
-        let t = walk_target(sq, l);
-        if l != 12 && self.board[t as usize - 1] == t {
+        if sq == 0 || sq == l || self.lands_on_home(l, sq) {
             return 0;
         }
         l
@@ -548,14 +551,9 @@ impl Position {
         let restricted = self.last;
         for (i, &p) in self.board.iter().enumerate() {
             let sq = i as u8 + 1;
-            if p == 0 || p == sq || p == restricted {
-                continue;
+            if p != 0 && p != sq && p != restricted && !self.lands_on_home(p, sq) {
+                out.push(Move::Walk(p));
             }
-            let t = walk_target(sq, p);
-            if p != 12 && self.board[t as usize - 1] == t {
-                continue;
-            }
-            out.push(Move::Walk(p));
         }
         let mut hand = self.hand_mask(self.side as Player);
         while hand != 0 {

@@ -27,19 +27,10 @@ use search::Player;
 /// player can never have all six pieces home from `pos` on, whatever both sides play; `true`
 /// when no such proof was found.
 pub fn may_complete(pos: &Position) -> [bool; 2] {
-    let mut home = 0u16; // pieces home (bit n), equivalently squares holding their home piece
+    // Pieces home (bit n), which are also the squares holding a home piece.
+    let home = pos.home_mask();
+    let on_board = pos.board_mask();
     let mut orbit = [0u16; 13]; // squares (bit s) each non-home board piece may stand on
-    let mut on_board = 0u16;
-    for s in 1..=12u8 {
-        let p = pos.piece_on(s);
-        if p == 0 {
-            continue;
-        }
-        on_board |= 1 << p;
-        if p == s {
-            home |= 1 << p;
-        }
-    }
     let mut in_hand = ALL_PIECES & !on_board; // pieces that may be in hand at some time
     let mut may_home = home | in_hand;
     let mut hits = [0u16; 13]; // squares where a walk of piece j may capture

@@ -84,7 +84,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use fxhash::{FxHashMap, FxHashSet};
-use search::{Game, MoveList, Outcome, Player};
+use search::{Game, MoveList, Outcome, Player, Record};
 use smallvec::SmallVec;
 
 use crate::memo::Memo;
@@ -195,6 +195,23 @@ impl Default for SolveOptions {
             time: None,
             history: Vec::new(),
             stop: None,
+        }
+    }
+}
+
+impl SolveOptions {
+    /// Default options for the current position of `record`, with the record's earlier
+    /// positions as the history.
+    pub fn for_record(record: &Record<Position>) -> SolveOptions {
+        let mut history = Vec::with_capacity(record.moves().len());
+        let mut p = record.start().clone();
+        for &m in record.moves() {
+            let next = p.after(m);
+            history.push(std::mem::replace(&mut p, next));
+        }
+        SolveOptions {
+            history,
+            ..SolveOptions::default()
         }
     }
 }

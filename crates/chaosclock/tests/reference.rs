@@ -171,15 +171,9 @@ fn check(rec: &Record<Position>, codes: &mut [u32; 5]) -> Option<u64> {
         .filter(|(_, &v)| v == best)
         .map(|(&m, _)| m)
         .collect();
-    let mut history = vec![rec.start().clone()];
-    for &m in rec.moves() {
-        let next = history.last().expect("start").after(m);
-        history.push(next);
-    }
     let opts = solve::SolveOptions {
-        history,
         threads: 1,
-        ..solve::SolveOptions::default()
+        ..solve::SolveOptions::for_record(rec)
     };
     let s = solve::solve_with(&pos, &opts).expect("no limit");
     let context = format!("{pos} after {:?} from {}", rec.moves(), rec.start());

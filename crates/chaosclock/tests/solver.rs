@@ -93,17 +93,11 @@ fn history_makes_a_return_both_lose() {
         rec.play(m.parse().unwrap()).unwrap();
     }
     let now = rec.position().clone();
-    let mut history = vec![start];
-    for &m in rec.moves() {
-        let next = history.last().unwrap().after(m);
-        history.push(next);
-    }
     let without = solve::solve(&now);
     assert_eq!((without.code, without.best), (2, vec![Move::Pass]));
-    let opts = SolveOptions {
-        history,
-        ..SolveOptions::default()
-    };
+    let opts = SolveOptions::for_record(&rec);
+    assert_eq!(opts.history.len(), 4);
+    assert_eq!(opts.history[0], start);
     let with = solve::solve_with(&now, &opts).unwrap();
     assert_eq!((with.code, with.best), (2, vec![Move::Walk(6), Move::Pass]));
     assert_eq!(rec.play(Move::Walk(6)), Ok(Some(Outcome::BothLose)));
