@@ -26,6 +26,9 @@ fn course_referee_agent_plays_legal_actions_through_the_engine() {
     );
     // unittest reports on stderr; the referee loop must have run, not been skipped.
     assert!(!stderr.contains("skipped"), "{stderr}");
-    assert!(stderr.contains("test_three_players_play_legal_actions"), "{stderr}");
+    assert!(
+        stderr.contains("test_three_players_play_legal_actions"),
+        "{stderr}"
+    );
     assert!(stderr.contains("Ran 2 tests"), "{stderr}");
 }
