@@ -15,7 +15,8 @@
 //!   (`benches::check`), with and without the repetition rule;
 //! - the issue's targets, met or missed, with the figures.
 //!
-//! Times are medians of repeated runs measured with `Instant`; every engine is built (its
+//! Times are the fastest of repeated runs measured with `Instant` (load from other processes
+//! only ever adds time); every engine is built (its
 //! table allocated) before the clock starts. `--quick` is the CI smoke test: small depths,
 //! one run each, no timing is asserted. The exit status is non-zero only when this engine
 //! returns a wrong value (against the check, or 2 threads against 1).
@@ -213,8 +214,8 @@ fn game_row<G: BenchGame>(rep: &mut Report) -> Vec<String> {
     for e in &positions {
         let (a, n, v1) = time_search(&e.position, depth, 1, runs(rep.quick));
         let (b, _, v2) = time_search(&e.position, depth, 2, runs(rep.quick));
-        t1 += a.median();
-        t2 += b.median();
+        t1 += a.min();
+        t2 += b.min();
         nodes1 += n;
         let want = v1[0];
         if v1.iter().chain(&v2).any(|&v| v != want) {
@@ -243,7 +244,7 @@ fn game_row<G: BenchGame>(rep: &mut Report) -> Vec<String> {
         positions.len().to_string(),
         perft_depth.to_string(),
         leaves.to_string(),
-        fmt_rate(leaves as f64 / pt.secs()),
+        fmt_rate(leaves as f64 / pt.min().as_secs_f64()),
         depth.to_string(),
         nodes1.to_string(),
         fmt_rate(nodes1 as f64 / t1.as_secs_f64()),
@@ -267,7 +268,7 @@ fn games_section(rep: &mut Report) {
         md,
         "Over each game's position list (`benches/data/<game>.txt`), with the game's default \
          evaluation and `engine_config()`. Perft: leaves counted to the depth (the last ply \
-         from the move list). Time to depth: the sum over the positions of the median run; \
+         from the move list). Time to depth: the sum over the positions of the fastest run; \
          nodes/s from the 1-thread runs. Values: the root scores of every run, 1 and 2 threads.\n"
     );
     table(
@@ -330,10 +331,10 @@ fn engine_row(rep: &mut Report, c: &EngineCase) -> Vec<String> {
         c.name.to_string(),
         depth.to_string(),
         nodes.to_string(),
-        fmt_rate(nodes as f64 / t1.secs()),
-        fmt_duration(t1.median()),
-        fmt_duration(t2.median()),
-        format!("{:.2}×", ratio(t1.median(), t2.median())),
+        fmt_rate(nodes as f64 / t1.min().as_secs_f64()),
+        fmt_duration(t1.min()),
+        fmt_duration(t2.min()),
+        format!("{:.2}×", ratio(t1.min(), t2.min())),
         if equal { "equal" } else { "DIFFER" }.to_string(),
     ]
 }
@@ -345,7 +346,7 @@ fn engine_section(rep: &mut Report) {
     let _ = writeln!(
         md,
         "The seeded random trees of `search::synthetic` (`benches/src/cases.rs`): the search \
-         alone, without game rules. Median of the runs.\n"
+         alone, without game rules. Fastest of the runs.\n"
     );
     table(
         md,
@@ -544,7 +545,7 @@ fn peer_section(rep: &mut Report) {
             }
         }
         if case.label == "start" && depth == target_depth {
-            rep.targets.peer = Some((o1.median(), it.median(), o2.median(), par.median()));
+            rep.targets.peer = Some((o1.min(), it.min(), o2.min(), par.min()));
             rep.targets.peer_values = Some(format!(
                 "ours {} (1t) / {} (2t), IterativeSearch {}, ParallelSearch {}; check: {with_rep} with \
                  the repetition rule, {plain} without",
@@ -559,12 +560,12 @@ fn peer_section(rep: &mut Report) {
             depth.to_string(),
             ours_nodes.to_string(),
             their_nodes.to_string(),
-            fmt_duration(o1.median()),
-            fmt_duration(it.median()),
-            format!("{:.2}", ratio(o1.median(), it.median())),
-            fmt_duration(o2.median()),
-            fmt_duration(par.median()),
-            format!("{:.2}", ratio(o2.median(), par.median())),
+            fmt_duration(o1.min()),
+            fmt_duration(it.min()),
+            format!("{:.2}", ratio(o1.min(), it.min())),
+            fmt_duration(o2.min()),
+            fmt_duration(par.min()),
+            format!("{:.2}", ratio(o2.min(), par.min())),
             format!("{} / {}", values(&o1v), values(&o2v)),
             format!("{} / {}", values(&itv), values(&parv)),
             format!("{with_rep} / {plain}"),
@@ -586,7 +587,7 @@ fn peer_section(rep: &mut Report) {
          (`benches/peer/jumpy3_peer.rs`, checked move for move against `jumpy3` by \
          `tests/peer.rs`), `IterativeOptions::new()` (its defaults: principal-variation \
          search, two-tier table) with 1 thread, and `ParallelSearch` (Young Brothers Wait) with \
-         `ParallelOptions::new().with_num_threads(2)`. Times are medians of {} run(s), each \
+         `ParallelOptions::new().with_num_threads(2)`. Times are the fastest of {} run(s) (background load only ever adds time), each \
          engine built (table allocated) before the clock starts. The ratio is ours/theirs \
          (below 1: ours is faster).\n\n\
          Values are on the sheet's scale (wins ±100). The check is plain alpha-beta \
@@ -663,14 +664,10 @@ fn peer_options_section(rep: &mut Report) {
             },
             |s| peer_value(s, &board),
         );
-        if best.map_or(true, |(_, b)| t.median() < b) {
-            best = Some((name, t.median()));
+        if best.map_or(true, |(_, b)| t.min() < b) {
+            best = Some((name, t.min()));
         }
-        rows.push(vec![
-            format!("`{name}`"),
-            fmt_duration(t.median()),
-            values(&v),
-        ]);
+        rows.push(vec![format!("`{name}`"), fmt_duration(t.min()), values(&v)]);
     }
     rep.targets.peer_best = best.map(|(n, t)| (n.to_string(), t));
     let md = &mut rep.md;

@@ -70,7 +70,7 @@ pub fn engine_cases() -> Vec<EngineCase> {
             },
             config: config(Algorithm::AlphaBeta),
             maxn_bounds: None,
-            depth: 11,
+            depth: 13,
         },
         EngineCase {
             name: "2p-alphabeta-transpositions",
@@ -81,7 +81,7 @@ pub fn engine_cases() -> Vec<EngineCase> {
             },
             config: config(Algorithm::AlphaBeta),
             maxn_bounds: None,
-            depth: 12,
+            depth: 14,
         },
         EngineCase {
             name: "3p-paranoid",
@@ -91,7 +91,7 @@ pub fn engine_cases() -> Vec<EngineCase> {
             },
             config: config(Algorithm::Paranoid),
             maxn_bounds: None,
-            depth: 10,
+            depth: 12,
         },
         EngineCase {
             name: "3p-best-reply",
@@ -102,7 +102,7 @@ pub fn engine_cases() -> Vec<EngineCase> {
             },
             config: config(Algorithm::BestReply),
             maxn_bounds: None,
-            depth: 9,
+            depth: 11,
         },
         EngineCase {
             name: "3p-maxn",
@@ -117,7 +117,7 @@ pub fn engine_cases() -> Vec<EngineCase> {
                 max_sum: 1000,
                 min_score: 0,
             }),
-            depth: 7,
+            depth: 9,
         },
         EngineCase {
             name: "2p-general-sum-maxn",
@@ -127,7 +127,7 @@ pub fn engine_cases() -> Vec<EngineCase> {
             },
             config: config(Algorithm::MaxN),
             maxn_bounds: None,
-            depth: 7,
+            depth: 8,
         },
     ]
 }

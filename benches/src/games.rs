@@ -82,7 +82,7 @@ impl BenchGame for chexers::Position {
     const DEPTHS: Depths = Depths {
         perft: 4,
         perft_quick: 3,
-        search: 6,
+        search: 7,
         search_quick: 3,
         bench: 4,
         signature: 4,
@@ -104,7 +104,7 @@ impl BenchGame for throne::Position {
     const DEPTHS: Depths = Depths {
         perft: 3,
         perft_quick: 2,
-        search: 6,
+        search: 7,
         search_quick: 3,
         bench: 4,
         signature: 4,

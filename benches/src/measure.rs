@@ -2,7 +2,8 @@
 //!
 //! Criterion does the statistics for the benches; the report needs a few figures fast and
 //! in one process (time to depth of whole searches, which run for seconds), so it times
-//! repeated runs with [`Instant`] and reports the median.
+//! repeated runs with [`Instant`] and takes the fastest (on a shared machine, load from
+//! other processes only ever adds time).
 
 use std::time::{Duration, Instant};
 
