@@ -94,7 +94,7 @@ fn the_engine_plays_a_legal_move_within_a_node_budget() {
 /// The board turned by 120 degrees: (q, r) -> (-q - r, q) maps Red's start, exits and turn to
 /// Green's, Green's to Blue's and Blue's to Red's.
 fn rotate(pos: &Position) -> Position {
-    let mut cells = vec!['.'; 37];
+    let mut cells = ['.'; 37];
     for i in 0..37 {
         let h = Hex::from_index(i).unwrap();
         if let Some(p) = pos.piece_at(h) {
