@@ -692,7 +692,11 @@ fn targets_section(rep: &mut Report) {
             t.peer_depth
         );
     }
-    let verdict = |ok: bool| if ok { "met" } else { "MISSED" };
+    let verdict = |ok: bool| match (quick, ok) {
+        (true, _) => "not assessed in quick mode",
+        (false, true) => "met",
+        (false, false) => "MISSED",
+    };
     if let Some((o1, it, o2, par)) = t.peer {
         let r1 = ratio(it, o1);
         let r2 = ratio(par, o2);
