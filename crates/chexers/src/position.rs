@@ -364,8 +364,7 @@ impl Game for Position {
                 self.generate(&mut moves, false);
                 if moves[0] != Move::Pass {
                     return Some(format!(
-                        "PASS is only allowed when {who} has no other action ({} has {})",
-                        who,
+                        "PASS is only allowed when {who} has no other action ({who} has {} legal actions)",
                         moves.len()
                     ));
                 }
