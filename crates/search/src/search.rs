@@ -13,9 +13,12 @@
 //! fixed-depth minimax value with or without the table, ordering and threads.
 //!
 //! Near the horizon the table is not used (depth 1; depth 2 only with more than four moves):
-//! there a probe's cache miss costs more than the search it could save. Before searching the
-//! children of a deeper node, their table buckets are loaded together, so that the cache
-//! misses overlap instead of coming one after another.
+//! there a probe's cache miss costs more than the search it could save. A deeper node makes
+//! all its children first and loads their table buckets together, so that the cache misses
+//! overlap instead of coming one after another; then, at a non-PV node, it looks for a child
+//! entry that already proves a cutoff (enhanced transposition cutoff, [`Worker::etc`]).
+//! Nodes one ply above the horizon (without quiescence) take a short path that evaluates
+//! the children in place ([`Worker::frontier`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
@@ -289,6 +292,127 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         None
     }
 
+    /// A node one ply above the horizon (no quiescence, not best-reply search): the same
+    /// value as the general case, whose children would each be evaluated at once, without
+    /// its machinery. The killers of this ply go first, then the moves in the game's order,
+    /// and a cutoff updates the killers and history as the general case does.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn frontier(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        side: bool,
+        pv_node: bool,
+        rep_key: u64,
+    ) -> i32 {
+        let mut moves: MoveList<G::Move> = MoveList::new();
+        pos.legal_moves(&mut moves);
+        let n = moves.len();
+        debug_assert!(n > 0, "a position that goes on has a move");
+        let ordering = self.sh.config.ordering;
+        if ordering && n > 1 {
+            // Killers to the front, in their order; the rest keep theirs.
+            let mut front = 0;
+            for rank in [2, 1] {
+                if let Some(j) =
+                    (front..n).find(|&j| self.local.heur.killer_rank(ply, &moves[j]) == rank)
+                {
+                    moves[front..=j].rotate_right(1);
+                    front += 1;
+                }
+            }
+        }
+        if self.sh.rule.is_some() {
+            self.push_path(rep_key);
+        }
+        let sign = if side { 1 } else { -1 };
+        let mut best = -INF;
+        for &mv in moves.iter() {
+            let mut child = pos.clone();
+            child.play(mv);
+            self.count_node();
+            if self.stopped {
+                break;
+            }
+            // The value of the leaf from this node's side (a child of the other side would
+            // negate its own value, which is the same thing).
+            let score = match self.terminal(&child, ply + 1, sign).0 {
+                Some(v) => v,
+                None => sign * self.eval(&child),
+            };
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        let line = &mut self.local.pv[ply];
+                        line.clear();
+                        line.push(mv);
+                    }
+                    if score >= beta {
+                        if ordering {
+                            self.local.heur.cutoff(ply, 1, pos.to_move(), mv, &[]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if self.sh.rule.is_some() {
+            self.pop_path();
+        }
+        if self.stopped {
+            return 0;
+        }
+        best
+    }
+
+    /// Enhanced transposition cutoff: the first child (in move order) whose table entry
+    /// proves the parent's value at least `beta`, with that value from the parent's side.
+    ///
+    /// Only entries the child's own probe would use count (of exactly `depth`, or a proven
+    /// result within it), and a child that would end the game or repeat a position is left
+    /// to the search, which scores it by the rules first; so a cutoff found here is one the
+    /// child's search would have returned, and values at a fixed depth do not change.
+    #[inline(never)]
+    fn etc(
+        &mut self,
+        table: &Table,
+        children: &[G],
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        side: bool,
+    ) -> Option<(usize, i32)> {
+        for (i, child) in children.iter().enumerate() {
+            let child_side = child.to_move() == self.sh.root_player;
+            if child.outcome().is_some()
+                || (self.sh.rule.is_some() && self.repeated(child.repetition_key()))
+            {
+                continue;
+            }
+            for e in &table.probe(child.key()) {
+                if !usable(e, depth) {
+                    continue;
+                }
+                let s = from_tt(e.score, ply);
+                // A bound on the parent's value from below, if the entry gives one.
+                let low = if child_side == side {
+                    matches!(e.bound, Bound::Exact | Bound::Lower).then_some(s)
+                } else {
+                    matches!(e.bound, Bound::Exact | Bound::Upper).then_some(-s)
+                };
+                if let Some(v) = low.filter(|&v| v >= beta) {
+                    return Some((i, v));
+                }
+            }
+        }
+        None
+    }
+
     /// Searches the root to `depth` inside the window; the value is from the root player's view.
     pub fn root_search(&mut self, root: &G, depth: u32, alpha: i32, beta: i32) -> i32 {
         if self.sh.brs {
@@ -359,6 +483,11 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             }
         }
 
+        // The last ply before the horizon, without quiescence: every child is a leaf.
+        if depth == 1 && !BRS && !self.sh.config.quiescence {
+            return self.frontier(pos, ply, alpha, beta, side, pv_node, rep_key);
+        }
+
         // Transposition table, probed before move generation where the subtree is large
         // (see `TT_MIN_DEPTH`).
         let key = pos.key();
@@ -421,9 +550,12 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         if self.sh.rule.is_some() {
             self.push_path(rep_key);
         }
-        // Fetch the children's table buckets now, so that their cache misses overlap
-        // instead of coming one after another.
+        // Deeper nodes make their children up front: their table buckets are fetched
+        // together, so that the cache misses overlap instead of coming one after another,
+        // and then looked at for a cutoff (enhanced transposition cutoff).
+        let mut children: Vec<G> = Vec::new();
         if let Some(table) = self.sh.table.filter(|_| depth - 1 > TT_MIN_DEPTH) {
+            children.reserve_exact(n);
             for (i, &mv) in moves.iter().enumerate() {
                 let mut child = if opponents_layer {
                     chain[from[i] as usize].clone()
@@ -431,7 +563,33 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                     pos.clone()
                 };
                 child.play(mv);
+                if opponents_layer {
+                    forward(&mut child, self.sh.root_player);
+                }
                 table.touch(child.key());
+                children.push(child);
+            }
+            if !pv_node {
+                if let Some((i, s)) = self.etc(table, &children, depth - 1, ply + 1, beta, side) {
+                    if self.sh.rule.is_some() {
+                        self.pop_path();
+                    }
+                    table.store(
+                        key,
+                        Data {
+                            score: to_tt(s, ply),
+                            depth: depth as u8,
+                            mv: if i < NO_MOVE as usize {
+                                i as u8
+                            } else {
+                                NO_MOVE
+                            },
+                            bound: Bound::Lower,
+                            age: self.sh.age,
+                        },
+                    );
+                    return s;
+                }
             }
         }
         let alpha_orig = alpha;
@@ -464,15 +622,23 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                 break;
             };
             let mv = moves[i];
-            let mut child = if opponents_layer {
-                chain[from[i] as usize].clone()
-            } else {
-                pos.clone()
+            let made;
+            let child = match children.get(i) {
+                Some(c) => c,
+                None => {
+                    let mut c = if opponents_layer {
+                        chain[from[i] as usize].clone()
+                    } else {
+                        pos.clone()
+                    };
+                    c.play(mv);
+                    if opponents_layer {
+                        forward(&mut c, self.sh.root_player);
+                    }
+                    made = c;
+                    &made
+                }
             };
-            child.play(mv);
-            if opponents_layer {
-                forward(&mut child, self.sh.root_player);
-            }
             if may_defer {
                 let k = child.key();
                 if self.sh.busy[k as usize & BUSY_MASK].load(Relaxed) == k {
@@ -483,12 +649,12 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             let child_side = child.to_move() == self.sh.root_player;
             let d = depth - 1;
             let score = if searched == 0 {
-                self.child_value::<BRS>(&child, d, ply + 1, alpha, beta, side, child_side)
+                self.child_value::<BRS>(child, d, ply + 1, alpha, beta, side, child_side)
             } else {
                 let s =
-                    self.child_value::<BRS>(&child, d, ply + 1, alpha, alpha + 1, side, child_side);
+                    self.child_value::<BRS>(child, d, ply + 1, alpha, alpha + 1, side, child_side);
                 if s > alpha && s < beta && !self.stopped {
-                    self.child_value::<BRS>(&child, d, ply + 1, alpha, beta, side, child_side)
+                    self.child_value::<BRS>(child, d, ply + 1, alpha, beta, side, child_side)
                 } else {
                     s
                 }
