@@ -1,7 +1,7 @@
 //! [`Search`]: the engine object users hold, and one search run from start to report.
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -9,7 +9,7 @@ use crate::game::{Evaluator, Game, MoveList};
 use crate::maxn::{Maxn, MaxnBounds};
 use crate::reference::{masked, outcome_scores};
 use crate::score::{outcome_score, MAX_DEPTH};
-use crate::search::{nps, report, Iteration, Local, Shared, Worker, BUSY_SLOTS};
+use crate::search::{nps, report, Iteration, Local, Shared, Worker, BUSY_SLOTS, NO_SCORE};
 use crate::smp;
 use crate::time::TimeManager;
 use crate::tt::Table;
@@ -171,6 +171,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             node_limit: limits.nodes,
             time: TimeManager::new(&limits, start),
             main_depth: AtomicU32::new(0),
+            main_score: AtomicI32::new(NO_SCORE),
             brs: self.config.algorithm == Algorithm::BestReply,
             max_depth: limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)),
             busy: if threads > 1 {

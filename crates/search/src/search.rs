@@ -20,7 +20,7 @@
 //! Nodes one ply above the horizon (without quiescence) take a short path that evaluates
 //! the children in place ([`Worker::frontier`]).
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
 use fxhash::FxHashSet;
@@ -38,8 +38,6 @@ use crate::types::{Config, Report, MATE, MATE_BOUND};
 
 /// Nodes between two looks at the clock and the stop flags.
 const POLL_INTERVAL: u64 = 1024;
-/// First half-width of an aspiration window.
-const ASPIRATION_DELTA: i32 = 40;
 /// Iterations from which aspiration windows are used.
 const ASPIRATION_DEPTH: u32 = 4;
 const FILTER_MASK: usize = 4095;
@@ -52,6 +50,8 @@ const SMALL_BRANCHING: usize = 4;
 /// Slots of the table of positions being searched (parallel search only).
 pub(crate) const BUSY_SLOTS: usize = 1 << 14;
 const BUSY_MASK: usize = BUSY_SLOTS - 1;
+/// [`Shared::main_score`] before the main thread completed an iteration.
+pub(crate) const NO_SCORE: i32 = i32::MIN;
 /// Positions with at most this depth are not announced as busy.
 const BUSY_DEPTH: i32 = 2;
 
@@ -74,6 +74,8 @@ pub(crate) struct Shared<'a, G: Game, E> {
     pub time: TimeManager,
     /// The iteration the main thread is searching.
     pub main_depth: AtomicU32,
+    /// The score of the main thread's last completed iteration ([`NO_SCORE`] before the first).
+    pub main_score: AtomicI32,
     pub brs: bool,
     pub max_depth: u32,
     /// Keys of positions some thread is searching (empty with one thread).
@@ -597,10 +599,10 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         let mut best_i = usize::MAX;
         let mut tried: SmallVec<[(Player, G::Move); 32]> = SmallVec::new();
         // Parallel search: a child another thread is searching right now is put off to the
-        // end (ABDADA's idea), by when its value is likely in the table.
+        // end (ABDADA's idea), by when its value is likely in the table. Of the children put
+        // off, those no longer being searched are taken up first.
         let share = !self.sh.busy.is_empty() && depth > BUSY_DEPTH;
-        let mut deferred: SmallVec<[usize; 16]> = SmallVec::new();
-        let mut next_deferred = 0;
+        let mut deferred: SmallVec<[(usize, u64); 16]> = SmallVec::new();
         if share {
             self.sh.busy[key as usize & BUSY_MASK].store(key, Relaxed);
         }
@@ -615,9 +617,12 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                     picked - 1
                 };
                 (i, share && searched > 0)
-            } else if next_deferred < deferred.len() {
-                next_deferred += 1;
-                (deferred[next_deferred - 1], false)
+            } else if !deferred.is_empty() {
+                let free = deferred
+                    .iter()
+                    .position(|&(_, k)| self.sh.busy[k as usize & BUSY_MASK].load(Relaxed) != k)
+                    .unwrap_or(0);
+                (deferred.remove(free).0, false)
             } else {
                 break;
             };
@@ -642,7 +647,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             if may_defer {
                 let k = child.key();
                 if self.sh.busy[k as usize & BUSY_MASK].load(Relaxed) == k {
-                    deferred.push(i);
+                    deferred.push((i, k));
                     continue;
                 }
             }
@@ -824,6 +829,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                 pv: self.local.pv[0].clone(),
             };
             self.flush();
+            self.sh.main_score.store(score, Relaxed);
             on_iteration(&it, depth);
             last = Some(it);
             t_before = t_last;
@@ -849,7 +855,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             }
             _ => return self.root_search(root, depth, -INF, INF),
         };
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = self.sh.eval.aspiration_window().clamp(1, MAX_EVAL);
         let (mut alpha, mut beta) = (prev - delta, prev + delta);
         loop {
             let s = self.root_search(root, depth, alpha, beta);
@@ -896,7 +902,10 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                 break;
             }
             self.searching = depth;
-            self.root_search(root, depth, -INF, INF);
+            // The main thread's window (around its last score), so that the bounds this
+            // thread stores are the ones the main thread's probes can use.
+            let prev = Some(self.sh.main_score.load(Relaxed)).filter(|&s| s != NO_SCORE);
+            self.aspiration(root, depth, prev);
             if self.stopped {
                 if self.sh.abort.load(Relaxed) || self.sh.user_stop.load(Relaxed) {
                     break;

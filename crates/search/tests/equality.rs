@@ -2,7 +2,7 @@
 //! depth of iterative deepening, whatever the table, ordering, aspiration and thread settings.
 
 use search::synthetic::{Payoffs, Spec, Synthetic, SyntheticEval};
-use search::{reference, Algorithm, Config, Game, Limits, MaxnBounds, Search};
+use search::{reference, Algorithm, Config, Evaluator, Game, Limits, MaxnBounds, Search};
 
 fn config(algorithm: Algorithm, use_tt: bool, ordering: bool, threads: usize) -> Config {
     Config {
@@ -93,6 +93,42 @@ fn alpha_beta_without_quiescence_or_aspiration_equals_minimax() {
             c.quiescence = false;
             c.aspiration = seed % 2 == 0;
             check_iterations(&game, &c, depth, &[], &|d| want[d as usize]);
+        }
+    }
+}
+
+/// The synthetic evaluation with the narrowest aspiration window: nearly every iteration
+/// fails high or low and is searched again.
+struct Narrow;
+
+impl Evaluator<Synthetic> for Narrow {
+    fn evaluate(&self, game: &Synthetic) -> search::Scores {
+        SyntheticEval.evaluate(game)
+    }
+
+    fn aspiration_window(&self) -> i32 {
+        1
+    }
+}
+
+#[test]
+fn alpha_beta_with_the_narrowest_aspiration_window_equals_minimax() {
+    let depth = 7;
+    for seed in 150..158 {
+        let game = Synthetic::new(spec(seed));
+        let quiescence = seed % 2 == 0;
+        let want: Vec<i32> = (0..=depth)
+            .map(|d| reference::minimax(&game, &SyntheticEval, d, &[], quiescence))
+            .collect();
+        for mut c in variants(Algorithm::AlphaBeta) {
+            c.quiescence = quiescence;
+            let mut engine = Search::new(c.clone(), Narrow);
+            for round in 0..2 {
+                let r = engine.run(&game, &[], Limits::depth(depth), |r| {
+                    assert_eq!(r.score, want[r.depth as usize], "round {round} {c:?}");
+                });
+                assert_eq!(r.depth, depth);
+            }
         }
     }
 }
