@@ -228,14 +228,6 @@ fn game_row<G: BenchGame>(rep: &mut Report) -> Vec<String> {
         }
     }
     let speedup = ratio(t1, t2);
-    if G::config().algorithm == search::Algorithm::MaxN {
-        rep.notes.push(format!(
-            "{}: `engine_config()` searches with max^n, which the engine runs on one thread \
-             whatever `threads` says (it has no table to share): its 2-thread column measures \
-             the same search again.",
-            G::NAME
-        ));
-    }
     if positions[0].position.players() == 2 {
         rep.targets.speedups.push((G::NAME, speedup));
     }

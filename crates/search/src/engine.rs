@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::game::{Evaluator, Game, MoveList};
-use crate::maxn::{Maxn, MaxnBounds};
+use crate::maxn::{self, Maxn, MaxnBounds};
 use crate::reference::{masked, outcome_scores};
 use crate::score::{outcome_score, MAX_DEPTH};
 use crate::search::{nps, report, Iteration, Local, Shared, Worker, BUSY_SLOTS, NO_SCORE};
@@ -22,8 +22,8 @@ use crate::types::{Algorithm, Config, Limits, Report};
 /// a stop flag that another thread may raise ([`stop_handle`](Search::stop_handle)).
 ///
 /// Threads: `Config::threads` threads search together (Lazy SMP) through the shared table;
-/// without the table (`use_tt: false`) and with [`Algorithm::MaxN`] the search is
-/// single-threaded.
+/// with [`Algorithm::MaxN`] they share out the root's moves; without the table
+/// (`use_tt: false`) the alpha-beta family is single-threaded.
 ///
 /// See the [crate documentation](crate) for an example.
 pub struct Search<G: Game, E: Evaluator<G>> {
@@ -90,7 +90,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
     /// Nodes searched by each thread in the last run, the main thread first (for measuring
     /// parallel search; the report's `nodes` is their sum).
     pub fn thread_nodes(&self) -> Vec<u64> {
-        let threads = if self.config.algorithm == Algorithm::MaxN || !self.config.use_tt {
+        let threads = if self.config.algorithm != Algorithm::MaxN && !self.config.use_tt {
             1
         } else {
             self.config.threads.max(1)
@@ -147,13 +147,20 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             self.table = Some(Table::new(self.config.tt_mib));
         }
         self.age = (self.age + 1) & 63;
-        let threads = if use_tt {
+        let threads = if use_tt || maxn {
             self.config.threads.max(1)
         } else {
             1
         };
         while self.locals.len() < threads {
             self.locals.push(Local::new());
+        }
+        if threads > 1 && self.pool.as_ref().map(|p| p.current_num_threads()) != Some(threads - 1) {
+            self.pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads - 1)
+                .thread_name(|i| format!("search-helper-{i}"))
+                .build()
+                .ok();
         }
         let sh = Shared {
             config: &self.config,
@@ -187,7 +194,27 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             on_iteration(&r);
             last = Some(r);
         };
-        if maxn {
+        let maxn_pool = self.pool.as_ref().filter(|_| maxn && threads > 1);
+        if let Some(pool) = maxn_pool {
+            let bounds = self.maxn_bounds;
+            maxn::parallel_iterate(
+                pool,
+                &sh,
+                bounds,
+                players,
+                &mut self.locals[..threads],
+                game,
+                |scores, pv, depth| {
+                    let it = Iteration {
+                        score: scores[root_player],
+                        pv: pv.to_vec(),
+                    };
+                    let mut r = report(&sh, &it, depth, 0, players);
+                    r.scores = scores;
+                    emit(r);
+                },
+            );
+        } else if maxn {
             let bounds = self.maxn_bounds;
             let mut m = Maxn::new(&sh, bounds, players, &mut self.locals[0].pv);
             m.iterate(game, |scores, pv, depth, _| {
@@ -202,13 +229,6 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             let nodes = m.nodes;
             self.locals[0].nodes = nodes;
         } else if threads > 1 {
-            if self.pool.as_ref().map(|p| p.current_num_threads()) != Some(threads - 1) {
-                self.pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads - 1)
-                    .thread_name(|i| format!("search-helper-{i}"))
-                    .build()
-                    .ok();
-            }
             match &self.pool {
                 Some(pool) => {
                     smp::lazy_smp(pool, &sh, &mut self.locals[..threads], game, |it, d| {

@@ -13,15 +13,22 @@
 //! [`Search::set_maxn_bounds`](crate::Search::set_maxn_bounds) only if they hold; without them
 //! no shallow pruning is done. (Deep pruning is never valid in max^n and is not done.)
 //!
-//! Max^n uses neither the transposition table nor helper threads.
+//! **Threads.** Max^n uses no transposition table. With several threads each iteration's
+//! root moves are shared out: every thread takes the next root move not yet taken and
+//! searches it whole ([`parallel_iterate`]). The root's children are then searched without
+//! the root's shallow-pruning bound, which only cuts off children that could not be chosen,
+//! and the root's choice is made afterwards in legal-move order by the same rule as the
+//! serial search (highest score for the mover, the first on ties); so the scores and the
+//! move equal the serial ones at every depth.
 
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::game::{Evaluator, Game, MoveList, Scores};
 use crate::reference::{masked, outcome_scores};
 use crate::score::{MAX_PLY, MAX_QUIESCENCE_PLY};
-use crate::search::Shared;
+use crate::search::{Local, Shared};
 use crate::types::MATE;
 
 /// Bounds on score vectors that make max^n shallow pruning valid (see the module
@@ -82,10 +89,12 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
                 self.poll_at = self.poll_at.min(self.nodes + limit.saturating_sub(total));
             }
             if self.sh.user_stop.load(Relaxed)
+                || self.sh.abort.load(Relaxed)
                 || self.sh.node_limit.is_some_and(|l| total >= l)
                 || self.sh.time.out_of_time()
             {
                 self.stopped = true;
+                self.sh.abort.store(true, Relaxed);
             }
         }
     }
@@ -220,5 +229,93 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
         }
         self.pop();
         best
+    }
+}
+
+/// One root move's result in [`parallel_iterate`]: its index, scores and line.
+type RootResult<M> = (usize, Scores, Vec<M>);
+
+/// Max^n iterative deepening on the calling thread and the helpers of `pool`, the root's
+/// moves shared out among them (see the module documentation). Calls back with the scores
+/// and PV of each completed iteration; returns how many nodes each thread searched.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn parallel_iterate<G: Game, E: Evaluator<G>>(
+    pool: &rayon::ThreadPool,
+    sh: &Shared<'_, G, E>,
+    bounds: Option<MaxnBounds>,
+    players: usize,
+    locals: &mut [Local<G::Move>],
+    root: &G,
+    mut on_iteration: impl FnMut(Scores, &[G::Move], u32),
+) {
+    let mut moves: MoveList<G::Move> = MoveList::new();
+    root.legal_moves(&mut moves);
+    let p = root.to_move();
+    let best_possible = MATE - 1;
+    locals.iter_mut().for_each(|l| l.nodes = 0);
+    let (mut t_last, mut t_before) = (Duration::ZERO, Duration::ZERO);
+    for depth in 1..=sh.max_depth {
+        if depth > 1 && !sh.time.may_start(t_last, t_before) {
+            break;
+        }
+        let started = sh.time.elapsed();
+        // The root itself, as the serial search counts it.
+        sh.nodes.fetch_add(1, Relaxed);
+        let next = AtomicUsize::new(0);
+        let stopped = AtomicBool::new(false);
+        let results: Mutex<Vec<RootResult<G::Move>>> = Mutex::new(Vec::with_capacity(moves.len()));
+        let work = |local: &mut Local<G::Move>| {
+            let mut m = Maxn::new(sh, bounds, players, &mut local.pv);
+            m.push(root);
+            let mut mine = Vec::new();
+            while !stopped.load(Relaxed) {
+                let i = next.fetch_add(1, Relaxed);
+                let Some(&mv) = moves.get(i) else { break };
+                let mut child = root.clone();
+                child.play(mv);
+                let v = m.node(&child, depth - 1, 1, None);
+                if m.stopped {
+                    stopped.store(true, Relaxed);
+                    break;
+                }
+                mine.push((i, v, m.pv[1].clone()));
+            }
+            m.flush();
+            local.nodes += m.nodes;
+            results
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(mine);
+        };
+        let (main, helpers) = locals.split_first_mut().expect("one thread at least");
+        pool.in_place_scope(|s| {
+            for local in helpers.iter_mut() {
+                s.spawn(|_| work(local));
+            }
+            work(main);
+        });
+        if stopped.load(Relaxed) || sh.user_stop.load(Relaxed) {
+            break;
+        }
+        let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+        results.sort_unstable_by_key(|r| r.0);
+        // The serial rule: the first move with the highest score for the mover (the serial
+        // search stops at a win on the next ply, which nothing later can beat).
+        let mut best: Option<&RootResult<G::Move>> = None;
+        for r in &results {
+            if best.map_or(true, |b| r.1[p] > b.1[p]) {
+                best = Some(r);
+                if r.1[p] >= best_possible {
+                    break;
+                }
+            }
+        }
+        let Some((i, scores, line)) = best else { break };
+        let mut pv = Vec::with_capacity(line.len() + 1);
+        pv.push(moves[*i]);
+        pv.extend_from_slice(line);
+        on_iteration(*scores, &pv, depth);
+        t_before = t_last;
+        t_last = sh.time.elapsed() - started;
     }
 }

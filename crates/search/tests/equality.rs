@@ -207,15 +207,35 @@ fn check_maxn(game: &Synthetic, depth: u32, bounds: Option<MaxnBounds>) -> u64 {
         .collect();
     let mut nodes = 0;
     for ordering in [true, false] {
-        let mut engine = Search::new(config(Algorithm::MaxN, true, ordering, 2), SyntheticEval);
-        engine.set_maxn_bounds(bounds);
-        let r = engine.run(game, &[], Limits::depth(depth), |r| {
-            let w = want[r.depth as usize];
-            assert_eq!(r.scores, w, "{:?} depth {}", game.spec(), r.depth);
-            assert_eq!(r.score, w[game.to_move()]);
-        });
-        assert_eq!(r.depth, depth);
-        nodes = r.nodes;
+        // One thread, then three sharing out the root's moves: the same scores and the same
+        // principal variation at every depth.
+        let mut lines = Vec::new();
+        for threads in [1, 3] {
+            let mut engine = Search::new(
+                config(Algorithm::MaxN, true, ordering, threads),
+                SyntheticEval,
+            );
+            engine.set_maxn_bounds(bounds);
+            let mut pvs = Vec::new();
+            let r = engine.run(game, &[], Limits::depth(depth), |r| {
+                let w = want[r.depth as usize];
+                assert_eq!(
+                    r.scores,
+                    w,
+                    "{:?} depth {} threads {threads}",
+                    game.spec(),
+                    r.depth
+                );
+                assert_eq!(r.score, w[game.to_move()]);
+                pvs.push(r.pv.clone());
+            });
+            assert_eq!(r.depth, depth);
+            if threads == 1 {
+                nodes = r.nodes;
+            }
+            lines.push(pvs);
+        }
+        assert_eq!(lines[0], lines[1], "{:?}: 1 vs 3 threads", game.spec());
     }
     nodes
 }
