@@ -918,3 +918,53 @@ fn fifty_games_at_once_all_recorded_and_replayed() {
         "{table}"
     );
 }
+
+#[test]
+fn chaos_clock_games_are_played_recorded_and_replayed() {
+    let _g = heavy();
+    const GAMES: usize = 6;
+    let server = serve("chaosclock", &["--time", "30s", "--games", "6"], "chaos");
+    let clients: Vec<_> = (0..2 * GAMES)
+        .map(|i| {
+            let addr = server.addr.clone();
+            thread::Builder::new()
+                .stack_size(256 * 1024)
+                .spawn(move || {
+                    let mut p = Peer::join(&addr, &format!("chaos{i}"));
+                    let (_, over) = play_random(&mut p, 77 + i as u64, None);
+                    p.send("quit");
+                    (format!("chaos{i}"), over)
+                })
+                .expect("a thread")
+        })
+        .collect();
+    let mut overs = BTreeMap::new();
+    for t in clients {
+        let (name, over) = t.join().expect("a client");
+        assert!(
+            over.starts_with("over rules ") || over.starts_with("over limit "),
+            "{over}"
+        );
+        overs.insert(name, over);
+    }
+    let (status, out, record) = server.finish();
+    assert!(status.success(), "{out:?}");
+    let games = parse_record(&record);
+    assert_eq!(games.len(), GAMES);
+    for g in games.values() {
+        assert_eq!(g.game, "chaosclock");
+        assert!(g.illegal.is_empty());
+        // Every recorded result (a winner, both win, both lose, a draw) is the one the
+        // rules give after the recorded moves, and both players were told it.
+        replay::<chaosclock::Position>(g, chaosclock::player_letter, draw_turns);
+        assert_eq!(g.names.len(), 2);
+        for name in &g.names {
+            assert!(
+                overs[name].ends_with(&g.result),
+                "{name} was told {:?}, the record says {:?}",
+                overs[name],
+                g.result
+            );
+        }
+    }
+}
