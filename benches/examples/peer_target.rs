@@ -113,7 +113,13 @@ fn main() -> ExitCode {
                 0 | 2 => {
                     let mut s = ours(if k == 0 { 1 } else { 2 });
                     let (t, r) = time(|| s.run(&start, &[], Limits::depth(o.depth), |_| {}));
-                    (t, format!("{} ({} nodes)", r.score, r.nodes))
+                    let per_thread = s.thread_nodes();
+                    let nodes = if per_thread.len() > 1 {
+                        format!("{} nodes, by thread {per_thread:?}", r.nodes)
+                    } else {
+                        format!("{} nodes", r.nodes)
+                    };
+                    (t, format!("{} ({nodes})", r.score))
                 }
                 1 => {
                     let mut s = IterativeSearch::new(SheetEval::default(), options());

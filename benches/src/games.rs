@@ -104,7 +104,7 @@ impl BenchGame for throne::Position {
     const DEPTHS: Depths = Depths {
         perft: 3,
         perft_quick: 2,
-        search: 7,
+        search: 9,
         search_quick: 3,
         bench: 4,
         signature: 4,
