@@ -35,16 +35,14 @@ use benches::cases::{engine_cases, EngineCase};
 use benches::check::{alphabeta, engine_to_check, Repetition};
 use benches::games::{engine, BenchGame};
 use benches::measure::{fmt_duration, fmt_rate, measure, Timing};
+use benches::peer::{ours, TABLE_MIB};
 use benches::{perft, signature};
 use jumpy3::{Estimate, Position};
 use jumpy3_peer::{applied, from_position, peer_to_check, Board, CountingSheetEval, SheetEval};
 use minimax::{
     IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Replacement, Strategy,
 };
-use search::{Config, Limits, Search};
-
-/// Table size for both sides of the peer comparison.
-const PEER_TABLE_MIB: usize = 64;
+use search::Limits;
 
 struct Opts {
     quick: bool,
@@ -356,22 +354,8 @@ fn engine_section(rep: &mut Report) {
     );
 }
 
-/// Our side of the peer comparison: the Jumpy3 engine settings with the sheet's estimate,
-/// plain fixed-depth search (no quiescence: the peer has none) and the peer's table size.
-fn ours(threads: usize) -> Search<Position, Estimate> {
-    Search::new(
-        Config {
-            threads,
-            tt_mib: PEER_TABLE_MIB,
-            quiescence: false,
-            ..jumpy3::engine_config()
-        },
-        Estimate::Sheet,
-    )
-}
-
 fn peer_options() -> IterativeOptions {
-    IterativeOptions::new().with_table_byte_size(PEER_TABLE_MIB << 20)
+    IterativeOptions::new().with_table_byte_size(TABLE_MIB << 20)
 }
 
 /// A peer value that stands for "the search panicked".
@@ -467,12 +451,7 @@ fn peer_section(rep: &mut Report) {
         let ours_time = |threads: usize| {
             let (t, r) = measure(
                 n,
-                || {
-                    let mut s = ours(threads);
-                    s.run(&p, &[], Limits::depth(1), |_| {});
-                    s.clear();
-                    s
-                },
+                || ours(threads),
                 |s| s.run(&p, &[], Limits::depth(depth), |_| {}),
             );
             let v: Vec<i32> = r.iter().map(|r| engine_to_check(r.score)).collect();
@@ -573,7 +552,7 @@ fn peer_section(rep: &mut Report) {
     let _ = writeln!(
         md,
         "Both sides search the same positions to the same depth with the same evaluation, the \
-         sheet's estimate (`i + j − 15` from White's view, a win ±100), and a {PEER_TABLE_MIB} MiB \
+         sheet's estimate (`i + j − 15` from White's view, a win ±100), and a {TABLE_MIB} MiB \
          table. Ours: `jumpy3::engine_config()` with `Estimate::Sheet`, on `jumpy3::Position`. \
          Theirs (minimax 0.6.0): the rules written again for its `Game` trait \
          (`benches/peer/jumpy3_peer.rs`, checked move for move against `jumpy3` by \

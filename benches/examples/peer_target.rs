@@ -17,13 +17,11 @@ mod jumpy3_peer;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use jumpy3::{Estimate, Position};
+use benches::peer::{ours, TABLE_MIB};
+use jumpy3::Position;
 use jumpy3_peer::{from_position, peer_to_check, Board, SheetEval};
 use minimax::{IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Strategy};
-use search::{Config, Limits, Search};
-
-/// Table size for both sides, as in the report.
-const TABLE_MIB: usize = 64;
+use search::Limits;
 
 struct Opts {
     depth: u32,
@@ -65,23 +63,6 @@ fn parse_args() -> Result<Opts, String> {
         }
     }
     Ok(o)
-}
-
-fn ours(threads: usize) -> Search<Position, Estimate> {
-    let mut s = Search::new(
-        Config {
-            threads,
-            tt_mib: TABLE_MIB,
-            quiescence: false,
-            ..jumpy3::engine_config()
-        },
-        Estimate::Sheet,
-    );
-    // Allocate the table before the clock starts.
-    let p = Position::start();
-    s.run(&p, &[], Limits::depth(1), |_| {});
-    s.clear();
-    s
 }
 
 fn time<R>(f: impl FnOnce() -> R) -> (Duration, R) {

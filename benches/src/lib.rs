@@ -22,6 +22,7 @@ pub mod check;
 pub mod data;
 pub mod games;
 pub mod measure;
+pub mod peer;
 pub mod signature;
 
 /// Leaf count of the move tree of `game` to `depth` plies (moves of finished games are not

@@ -2,30 +2,13 @@
 //! `minimax` crate, at the same depths (the report's table goes deeper and checks values).
 
 use criterion::{BatchSize, Criterion};
-use jumpy3::{Estimate, Position};
+use jumpy3::Position;
 use minimax::{IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Strategy};
-use search::{Config, Limits, Search};
+use search::Limits;
 
 use crate::jumpy3_peer::{from_position, SheetEval};
 
-/// Table size on both sides.
-const TABLE_MIB: usize = 64;
-
-fn ours(threads: usize) -> Search<Position, Estimate> {
-    let mut s = Search::new(
-        Config {
-            threads,
-            tt_mib: TABLE_MIB,
-            // Plain fixed-depth search, as the peer's.
-            quiescence: false,
-            ..jumpy3::engine_config()
-        },
-        Estimate::Sheet,
-    );
-    s.run(&Position::start(), &[], Limits::depth(1), |_| {});
-    s.clear();
-    s
-}
+use benches::peer::{ours, TABLE_MIB};
 
 fn options() -> IterativeOptions {
     IterativeOptions::new().with_table_byte_size(TABLE_MIB << 20)
