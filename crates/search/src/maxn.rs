@@ -232,8 +232,9 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
     }
 }
 
-/// One root move's result in [`parallel_iterate`]: its index, scores and line.
-type RootResult<M> = (usize, Scores, Vec<M>);
+/// One root move's result in [`parallel_iterate`]: its index, scores, line and the nodes
+/// its search took.
+type RootResult<M> = (usize, Scores, Vec<M>, u64);
 
 /// Max^n iterative deepening on the calling thread and the helpers of `pool`, the root's
 /// moves shared out among them (see the module documentation). Calls back with the scores
@@ -253,6 +254,10 @@ pub(crate) fn parallel_iterate<G: Game, E: Evaluator<G>>(
     let p = root.to_move();
     let best_possible = MATE - 1;
     locals.iter_mut().for_each(|l| l.nodes = 0);
+    // The order in which root moves are handed out: the largest subtrees of the previous
+    // iteration first, so that no thread is left alone with a big one at the end (the
+    // order does not change the result, which is put together in move order).
+    let mut order: Vec<usize> = (0..moves.len()).collect();
     let (mut t_last, mut t_before) = (Duration::ZERO, Duration::ZERO);
     for depth in 1..=sh.max_depth {
         if depth > 1 && !sh.time.may_start(t_last, t_before) {
@@ -269,16 +274,18 @@ pub(crate) fn parallel_iterate<G: Game, E: Evaluator<G>>(
             m.push(root);
             let mut mine = Vec::new();
             while !stopped.load(Relaxed) {
-                let i = next.fetch_add(1, Relaxed);
-                let Some(&mv) = moves.get(i) else { break };
+                let Some(&i) = order.get(next.fetch_add(1, Relaxed)) else {
+                    break;
+                };
                 let mut child = root.clone();
-                child.play(mv);
+                child.play(moves[i]);
+                let before = m.nodes;
                 let v = m.node(&child, depth - 1, 1, None);
                 if m.stopped {
                     stopped.store(true, Relaxed);
                     break;
                 }
-                mine.push((i, v, m.pv[1].clone()));
+                mine.push((i, v, m.pv[1].clone(), m.nodes - before));
             }
             m.flush();
             local.nodes += m.nodes;
@@ -299,6 +306,7 @@ pub(crate) fn parallel_iterate<G: Game, E: Evaluator<G>>(
         }
         let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
         results.sort_unstable_by_key(|r| r.0);
+        order.sort_by_key(|&i| std::cmp::Reverse(results.get(i).map_or(0, |r| r.3)));
         // The serial rule: the first move with the highest score for the mover (the serial
         // search stops at a win on the next ply, which nothing later can beat).
         let mut best: Option<&RootResult<G::Move>> = None;
@@ -310,7 +318,9 @@ pub(crate) fn parallel_iterate<G: Game, E: Evaluator<G>>(
                 }
             }
         }
-        let Some((i, scores, line)) = best else { break };
+        let Some((i, scores, line, _)) = best else {
+            break;
+        };
         let mut pv = Vec::with_capacity(line.len() + 1);
         pv.push(moves[*i]);
         pv.extend_from_slice(line);
