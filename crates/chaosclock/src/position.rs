@@ -251,13 +251,7 @@ pub struct Position {
     key: u64,
 }
 
-const fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use search::rng::splitmix64 as splitmix;
 
 /// Zobrist numbers: 12 squares × 13 contents, then side, 13 restrictions, 3 pass counts.
 const fn zobrist_table() -> [u64; 12 * 13 + 1 + 13 + 3] {
@@ -304,17 +298,14 @@ fn z_passes(p: u8) -> u64 {
 
 /// A small deterministic generator (xorshift64*), so that seeds give the same starts everywhere.
 #[derive(Clone, Debug)]
-pub(crate) struct Rng(u64);
+pub(crate) struct Rng(search::rng::XorShift64Star);
 
 impl Rng {
     pub(crate) fn new(seed: u64) -> Self {
-        Rng(splitmix(seed) | 1)
+        Rng(search::rng::XorShift64Star::from_state(splitmix(seed) | 1))
     }
     pub(crate) fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.0.next_u64()
     }
     /// Uniform in `0..n` (n small; the modulo bias is negligible).
     pub(crate) fn below(&mut self, n: u64) -> u64 {

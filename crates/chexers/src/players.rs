@@ -1,6 +1,7 @@
 //! Simple reference opponents: a uniformly random player and a greedy "most progress toward
 //! the exits" player. Both are seeded and deterministic for a given seed.
 
+use search::rng::{XorShift64Star, GOLDEN_GAMMA};
 use search::{Game, MoveList};
 
 use crate::action::Move;
@@ -12,29 +13,27 @@ pub trait Agent {
     fn choose(&mut self, pos: &Position) -> Option<Move>;
 }
 
-/// A small xorshift64* generator (no `rand` dependency), for seeded choices.
+/// A small xorshift64* generator (no `rand` dependency), for seeded choices: the engine's
+/// [`XorShift64Star`] with this crate's own seeding.
 #[derive(Clone, Debug)]
-pub struct XorShift(u64);
+pub struct XorShift(XorShift64Star);
 
 impl XorShift {
     /// A generator from a seed (any value; 0 is remapped).
     pub fn new(seed: u64) -> Self {
-        XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        XorShift(XorShift64Star::from_state(
+            seed.wrapping_mul(GOLDEN_GAMMA) | 1,
+        ))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+        self.0.below(n)
     }
 }
 

@@ -51,14 +51,6 @@ pub struct Position {
     board_key: u64,
 }
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
-
 /// Zobrist keys: 3 × 37 pieces, 3 players to move, 3 × 5 exit counts, 61 turn counts.
 const ZOBRIST_LEN: usize = PLAYERS * CELLS + PLAYERS + PLAYERS * 5 + TURN_KEY_WINDOW as usize + 1;
 
@@ -67,9 +59,8 @@ const fn build_zobrist() -> [u64; ZOBRIST_LEN] {
     let mut state = 0x00C4_E8E5_2019_0001u64;
     let mut i = 0;
     while i < ZOBRIST_LEN {
-        let (s, v) = splitmix(state);
-        state = s;
-        out[i] = v;
+        out[i] = search::rng::splitmix64(state);
+        state = state.wrapping_add(search::rng::GOLDEN_GAMMA);
         i += 1;
     }
     out

@@ -19,11 +19,8 @@ const fn zobrist_table() -> [u64; 65] {
     let mut state: u64 = 0x4A75_6D70_7933_2021; // "Jumpy3 2021"
     let mut n = 0;
     while n < 65 {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        out[n] = z ^ (z >> 31);
+        out[n] = search::rng::splitmix64(state);
+        state = state.wrapping_add(search::rng::GOLDEN_GAMMA);
         n += 1;
     }
     out

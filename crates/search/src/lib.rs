@@ -64,6 +64,7 @@ mod maxn;
 mod movepick;
 mod record;
 pub mod reference;
+pub mod rng;
 mod score;
 mod search;
 mod smp;

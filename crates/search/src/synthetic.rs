@@ -25,11 +25,8 @@ use crate::game::{DrawKind, Evaluator, Game, MoveList, Outcome, Player, Scores};
 
 /// The 64-bit finaliser of SplitMix64: a fast, well-mixing hash.
 #[inline]
-pub(crate) fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+pub(crate) fn mix(z: u64) -> u64 {
+    crate::rng::splitmix64(z)
 }
 
 /// How outcomes and evaluations relate across players.

@@ -1,33 +1,30 @@
 //! Simple players without search, as sparring partners for the engine.
 
+use search::rng::{XorShift64Star, GOLDEN_GAMMA};
 use search::{Outcome, Player};
 
 use crate::eval::settled_score;
 use crate::position::{Move, Position};
 
-/// A tiny deterministic generator (xorshift64*), so that players need no `rand` crate.
+/// A tiny deterministic generator (xorshift64*), so that players need no `rand` crate: the
+/// engine's [`XorShift64Star`] with this crate's own seeding.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(XorShift64Star);
 
 impl Rng {
     /// A generator from a seed (any value, 0 included).
     pub fn new(seed: u64) -> Rng {
-        Rng((seed ^ 0x9E37_79B9_7F4A_7C15) | 1)
+        Rng(XorShift64Star::from_state((seed ^ GOLDEN_GAMMA) | 1))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+        self.0.below(n)
     }
 }
 

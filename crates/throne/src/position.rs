@@ -68,12 +68,7 @@ pub struct Position {
 // ---------------------------------------------------------------------------------------------
 // Zobrist keys
 
-const fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
+use search::rng::splitmix64 as splitmix;
 
 /// Piece-square keys: `[player * 2 + (queen as usize)][cell]`.
 const Z_PIECE: [[u64; CELLS]; 4] = {
