@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::R
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::game::{Evaluator, Game, MoveList};
+use crate::game::{Evaluator, Game, MoveList, Scores};
 use crate::maxn::{self, Maxn, MaxnBounds};
 use crate::reference::{masked, outcome_scores};
 use crate::score::{outcome_score, MAX_DEPTH};
@@ -204,27 +204,13 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
                 players,
                 &mut self.locals[..threads],
                 game,
-                |scores, pv, depth| {
-                    let it = Iteration {
-                        score: scores[root_player],
-                        pv: pv.to_vec(),
-                    };
-                    let mut r = report(&sh, &it, depth, 0, players);
-                    r.scores = scores;
-                    emit(r);
-                },
+                |scores, pv, depth| emit(maxn_report(&sh, scores, pv, depth, players)),
             );
         } else if maxn {
             let bounds = self.maxn_bounds;
             let mut m = Maxn::new(&sh, bounds, players, &mut self.locals[0].pv);
             m.iterate(game, |scores, pv, depth, _| {
-                let it = Iteration {
-                    score: scores[root_player],
-                    pv: pv.to_vec(),
-                };
-                let mut r = report(&sh, &it, depth, 0, players);
-                r.scores = scores;
-                emit(r);
+                emit(maxn_report(&sh, scores, pv, depth, players))
             });
             let nodes = m.nodes;
             self.locals[0].nodes = nodes;
@@ -280,6 +266,23 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
 }
 
 /// One thread: the main thread's iterative deepening.
+/// The report of a completed max^n iteration: every player's score.
+fn maxn_report<G: Game, E>(
+    sh: &Shared<'_, G, E>,
+    scores: Scores,
+    pv: &[G::Move],
+    depth: u32,
+    players: usize,
+) -> Report<G::Move> {
+    let it = Iteration {
+        score: scores[sh.root_player],
+        pv: pv.to_vec(),
+    };
+    let mut r = report(sh, &it, depth, 0, players);
+    r.scores = scores;
+    r
+}
+
 fn single<G: Game, E: Evaluator<G>>(
     sh: &Shared<'_, G, E>,
     local: &mut Local<G::Move>,

@@ -555,19 +555,24 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         // Deeper nodes make their children up front: their table buckets are fetched
         // together, so that the cache misses overlap instead of coming one after another,
         // and then looked at for a cutoff (enhanced transposition cutoff).
+        let root_player = self.sh.root_player;
+        let make_child = |i: usize| {
+            let mut child = if opponents_layer {
+                chain[from[i] as usize].clone()
+            } else {
+                pos.clone()
+            };
+            child.play(moves[i]);
+            if opponents_layer {
+                forward(&mut child, root_player);
+            }
+            child
+        };
         let mut children: Vec<G> = Vec::new();
         if let Some(table) = self.sh.table.filter(|_| depth - 1 > TT_MIN_DEPTH) {
             children.reserve_exact(n);
-            for (i, &mv) in moves.iter().enumerate() {
-                let mut child = if opponents_layer {
-                    chain[from[i] as usize].clone()
-                } else {
-                    pos.clone()
-                };
-                child.play(mv);
-                if opponents_layer {
-                    forward(&mut child, self.sh.root_player);
-                }
+            for i in 0..n {
+                let child = make_child(i);
                 table.touch(child.key());
                 children.push(child);
             }
@@ -631,16 +636,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             let child = match children.get(i) {
                 Some(c) => c,
                 None => {
-                    let mut c = if opponents_layer {
-                        chain[from[i] as usize].clone()
-                    } else {
-                        pos.clone()
-                    };
-                    c.play(mv);
-                    if opponents_layer {
-                        forward(&mut c, self.sh.root_player);
-                    }
-                    made = c;
+                    made = make_child(i);
                     &made
                 }
             };
