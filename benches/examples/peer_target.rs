@@ -125,12 +125,16 @@ fn main() -> ExitCode {
         println!("{line}");
     }
     let s = |d: Duration| d.as_secs_f64();
-    println!(
-        "fastest: ours 1t {:.3} s, ours 2t {:.3} s (2-thread speedup {:.2}x)",
-        s(best[0]),
-        s(best[2]),
-        s(best[0]) / s(best[2])
-    );
+    if o.one_thread {
+        println!("fastest: ours 1t {:.3} s", s(best[0]));
+    } else {
+        println!(
+            "fastest: ours 1t {:.3} s, ours 2t {:.3} s (2-thread speedup {:.2}x)",
+            s(best[0]),
+            s(best[2]),
+            s(best[0]) / s(best[2])
+        );
+    }
     if !o.ours_only {
         println!(
             "peer: iterative {:.3} s -> ours {:.2}x faster; parallel {:.3} s -> ours 2t {:.2}x faster",

@@ -53,7 +53,7 @@ const BUSY_MASK: usize = BUSY_SLOTS - 1;
 /// [`Shared::main_score`] before the main thread completed an iteration.
 pub(crate) const NO_SCORE: i32 = i32::MIN;
 /// Positions with at most this depth are not announced as busy.
-const BUSY_DEPTH: i32 = 2;
+const BUSY_DEPTH: i32 = 3;
 
 /// What every thread of one search shares.
 pub(crate) struct Shared<'a, G: Game, E> {
