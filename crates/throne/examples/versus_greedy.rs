@@ -19,6 +19,13 @@
 //! - `--clock-ms 2000` (the contest scaled down 60 times): 100 / 0 / 0, 1.878 s of 2 s;
 //! - `--clock-ms 20000`: 100 / 0 / 0, 19.56 s of 20 s;
 //! - `--clock-ms 120000` (the contest clock), 10 games: 10 / 0 / 0, 112.99 s of 120 s.
+//!
+//! The contest clock over 100 games (release build of commit 5406d77, one thread, two
+//! processes side by side on the 2 cores, 74 minutes): `--games 50 --clock-ms 120000
+//! --seed 0` and the same with `--seed 1` (the greedy player breaks ties from the seed, so
+//! the 100 games differ; seats alternate in each): 100 wins, 0 draws, 0 losses; 0 lost on
+//! time; 36 games ended by the throne rules, 64 by the score after 150 moves each; mean score
+//! margin +139.7; largest engine time in a game 118.02 s of 120 s.
 
 use std::time::{Duration, Instant};
 
