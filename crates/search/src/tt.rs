@@ -102,6 +102,33 @@ fn prefetch(bucket: &Bucket) {
     std::hint::black_box(bucket.entries[0].data.load(Relaxed));
 }
 
+/// Asks Linux to back the `bytes` bytes at `ptr` (an allocation not yet written) with
+/// transparent huge pages where it can: probes of a table of many MiB land on random pages,
+/// and with 4 KiB pages nearly every probe also misses the TLB (Jumpy3 depth 24 with a
+/// 64 MiB table: see the commit that added this). Only a hint: where huge pages are off or
+/// unavailable nothing changes.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn advise_huge_pages(ptr: *const Bucket, bytes: usize) {
+    const HUGE: usize = 2 << 20;
+    let start = (ptr as usize).next_multiple_of(HUGE);
+    let end = (ptr as usize).saturating_add(bytes) / HUGE * HUGE;
+    if end > start {
+        // SAFETY: `madvise` reads no memory and changes neither the contents nor the validity
+        // of any: MADV_HUGEPAGE only tells the kernel how to back the range with pages. The
+        // range [start, end) is page-aligned (2 MiB-aligned) and lies inside the allocation
+        // `ptr` points to, which this process owns. Its result (an error if the kernel has
+        // no transparent huge pages) is deliberately ignored.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+/// Elsewhere: nothing to ask.
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: *const Bucket, _: usize) {}
+
 /// The table.
 pub(crate) struct Table {
     buckets: Vec<Bucket>,
@@ -115,7 +142,9 @@ impl Table {
     /// A table of about `mib` MiB (at least one bucket).
     pub fn new(mib: usize) -> Table {
         let n = (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
+        let mut buckets = Vec::with_capacity(n);
+        // Before the first write, so that the kernel backs the table with huge pages.
+        advise_huge_pages(buckets.as_ptr(), n * std::mem::size_of::<Bucket>());
         buckets.resize_with(n, Bucket::default);
         Table { buckets, mib }
     }
