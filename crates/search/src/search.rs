@@ -415,6 +415,34 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         None
     }
 
+    /// Stores a node's result: `score` from its side's view, `best` the index of its best
+    /// move (none if out of the table's range).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store(
+        &self,
+        table: &Table,
+        key: u64,
+        score: i32,
+        depth: i32,
+        ply: usize,
+        best: usize,
+        bound: Bound,
+    ) {
+        let data = Data {
+            score: to_tt(score, ply),
+            depth: depth as u8,
+            mv: if best < NO_MOVE as usize {
+                best as u8
+            } else {
+                NO_MOVE
+            },
+            bound,
+            age: self.sh.age,
+        };
+        table.store(key, data);
+    }
+
     /// Searches the root to `depth` inside the window; the value is from the root player's view.
     pub fn root_search(&mut self, root: &G, depth: u32, alpha: i32, beta: i32) -> i32 {
         if self.sh.brs {
@@ -581,20 +609,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                     if self.sh.rule.is_some() {
                         self.pop_path();
                     }
-                    table.store(
-                        key,
-                        Data {
-                            score: to_tt(s, ply),
-                            depth: depth as u8,
-                            mv: if i < NO_MOVE as usize {
-                                i as u8
-                            } else {
-                                NO_MOVE
-                            },
-                            bound: Bound::Lower,
-                            age: self.sh.age,
-                        },
-                    );
+                    self.store(table, key, s, depth, ply, i, Bound::Lower);
                     return s;
                 }
             }
@@ -706,20 +721,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             } else {
                 Bound::Upper
             };
-            table.store(
-                key,
-                Data {
-                    score: to_tt(best, ply),
-                    depth: depth as u8,
-                    mv: if best_i < NO_MOVE as usize {
-                        best_i as u8
-                    } else {
-                        NO_MOVE
-                    },
-                    bound,
-                    age: self.sh.age,
-                },
-            );
+            self.store(table, key, best, depth, ply, best_i, bound);
         }
         best
     }
