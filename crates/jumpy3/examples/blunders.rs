@@ -2,41 +2,20 @@
 //! table: `cargo run --release -p jumpy3 --example blunders -- TABLE_FILE DEPTH EVAL [POSITIONS]`
 //! (EVAL: `sheet`, `default`, or comma-separated weights).
 
-use jumpy3::eval::{DefaultEval, Estimate, Weights, FEATURES};
-use jumpy3::search::{Config, Evaluator, Game, Limits, MoveList, Scores, Search};
+#[path = "common/mod.rs"]
+mod common;
+
+use common::{parse_eval, play_random, xorshift};
+
+use jumpy3::search::{Config, Game, Limits, Search};
 use jumpy3::solve::{Table, Value};
 use jumpy3::Position;
-
-#[derive(Clone, Copy)]
-enum Eval {
-    Sheet,
-    Tuned(DefaultEval),
-}
-
-impl Evaluator<Position> for Eval {
-    fn evaluate(&self, p: &Position) -> Scores {
-        match self {
-            Eval::Sheet => Estimate::Sheet.evaluate(p),
-            Eval::Tuned(e) => e.evaluate(p),
-        }
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let table = Table::load(&args[0]).expect("a table");
     let depth: u32 = args[1].parse().expect("a depth");
-    let eval = match args[2].as_str() {
-        "sheet" => Eval::Sheet,
-        "default" => Eval::Tuned(DefaultEval::default()),
-        s => {
-            let mut w = [0; FEATURES];
-            for (k, x) in s.split(',').enumerate() {
-                w[k] = x.parse().expect("a weight");
-            }
-            Eval::Tuned(DefaultEval::with_weights(Weights(w)))
-        }
-    };
+    let eval = parse_eval(&args[2]);
     let count: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2000);
     let config = Config {
         tt_mib: 4,
@@ -47,20 +26,12 @@ fn main() {
     while won < count {
         // A position from a random game.
         let mut p = Position::start();
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        let plies = s % 60;
+        let plies = xorshift(&mut s) % 60;
         for _ in 0..plies {
             if p.outcome().is_some() {
                 break;
             }
-            let mut m = MoveList::new();
-            p.legal_moves(&mut m);
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            p.play(m[(s % m.len() as u64) as usize]);
+            play_random(&mut p, &mut s);
         }
         if p.outcome().is_some() {
             continue;

@@ -5,37 +5,17 @@
 //! over captures and king exits) or `noq`, optionally with `,ttN` (table MiB).
 //! Openings as in `tune_eval`; each is played with A as White and as Black.
 
+#[path = "common/mod.rs"]
+mod common;
+
+use common::opening;
+
 use std::time::Duration;
 
 use rayon::prelude::*;
 
-use jumpy3::search::{Config, Game, Limits, MoveList, Outcome, Record, Search};
-use jumpy3::{DefaultEval, Position};
-
-fn opening(seed: u64) -> Position {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
-    loop {
-        let mut p = Position::start();
-        let plies = 4 + next() % 12;
-        for _ in 0..plies {
-            if p.outcome().is_some() {
-                break;
-            }
-            let mut m = MoveList::new();
-            p.legal_moves(&mut m);
-            p.play(m[(next() % m.len() as u64) as usize]);
-        }
-        if p.outcome().is_none() {
-            return p;
-        }
-    }
-}
+use jumpy3::search::{Config, Game, Limits, Outcome, Record, Search};
+use jumpy3::DefaultEval;
 
 fn config(s: &str) -> Config {
     let mut c = Config {

@@ -1,6 +1,10 @@
 //! Time to depth from a position: `cargo run --release -p jumpy3 --example depth [DEPTH] [THREADS] [POSITION] [sheet|default|WEIGHTS] [TT_MIB]`.
 
-use jumpy3::eval::{Weights, FEATURES};
+#[path = "common/mod.rs"]
+mod common;
+
+use common::parse_weights;
+
 use jumpy3::search::{Config, Evaluator, Limits, Search};
 use jumpy3::{DefaultEval, Estimate, Position};
 
@@ -15,13 +19,7 @@ fn main() {
     let eval: Box<dyn Evaluator<Position>> = match args.get(3).map(String::as_str) {
         Some("sheet") => Box::new(Estimate::Sheet),
         None | Some("default") => Box::new(Estimate::Default),
-        Some(weights) => {
-            let mut w = [0; FEATURES];
-            for (k, x) in weights.split(',').enumerate() {
-                w[k] = x.parse().expect("a weight");
-            }
-            Box::new(DefaultEval::with_weights(Weights(w)))
-        }
+        Some(weights) => Box::new(DefaultEval::with_weights(parse_weights(weights))),
     };
     let mut config = Config {
         threads,

@@ -5,8 +5,13 @@
 //! Positions come from seeded random games; the label is whether White wins with perfect
 //! play (draws are left out).
 
+#[path = "common/mod.rs"]
+mod common;
+
+use common::play_random;
+
 use jumpy3::eval::{features, sheet_estimate, DefaultEval, FEATURES, FEATURE_NAMES};
-use jumpy3::search::{Game, MoveList};
+use jumpy3::search::Game;
 use jumpy3::solve::{Table, Value};
 use jumpy3::{Position, WHITE};
 
@@ -31,12 +36,7 @@ fn main() {
                 let f = features(&p).map(f64::from);
                 data.push((f, if w { 1.0 } else { 0.0 }, p));
             }
-            let mut m = MoveList::new();
-            p.legal_moves(&mut m);
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            p.play(m[(s % m.len() as u64) as usize]);
+            play_random(&mut p, &mut s);
         }
     }
     let n = data.len();

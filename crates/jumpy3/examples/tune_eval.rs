@@ -8,52 +8,16 @@
 //! `DEPTHS` (default 2,4,6,8), the tuned evaluation taking White and then Black; a game reaching 400 plies is a
 //! draw. With `ROUNDS` 0 it is a plain match of the given weights against the sheet.
 
+#[path = "common/mod.rs"]
+mod common;
+
+use common::{opening, parse_weights, Eval};
+
 use rayon::prelude::*;
 
-use jumpy3::eval::{DefaultEval, Estimate, Weights, FEATURES, FEATURE_NAMES};
-use jumpy3::search::{Config, Evaluator, Game, Limits, MoveList, Outcome, Record, Scores, Search};
+use jumpy3::eval::{DefaultEval, Weights, FEATURE_NAMES};
+use jumpy3::search::{Config, Game, Limits, Outcome, Record, Search};
 use jumpy3::Position;
-
-#[derive(Clone, Copy)]
-enum Eval {
-    Sheet,
-    Tuned(DefaultEval),
-}
-
-impl Evaluator<Position> for Eval {
-    fn evaluate(&self, p: &Position) -> Scores {
-        match self {
-            Eval::Sheet => Estimate::Sheet.evaluate(p),
-            Eval::Tuned(e) => e.evaluate(p),
-        }
-    }
-}
-
-/// A start position: 4 to 15 seeded random plies from the start, still in play.
-fn opening(seed: u64) -> Position {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
-    loop {
-        let mut p = Position::start();
-        let plies = 4 + next() % 12;
-        for _ in 0..plies {
-            if p.outcome().is_some() {
-                break;
-            }
-            let mut m = MoveList::new();
-            p.legal_moves(&mut m);
-            p.play(m[(next() % m.len() as u64) as usize]);
-        }
-        if p.outcome().is_none() {
-            return p;
-        }
-    }
-}
 
 fn game(start: Position, a: Eval, b: Eval, a_side: usize, depth: u32) -> f64 {
     let config = Config {
@@ -93,13 +57,7 @@ fn main() {
     let rounds: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(2);
     let n: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100);
     let mut w = match args.get(2) {
-        Some(s) => {
-            let mut w = [0; FEATURES];
-            for (k, x) in s.split(',').enumerate() {
-                w[k] = x.parse().expect("a weight");
-            }
-            Weights(w)
-        }
+        Some(s) => parse_weights(s),
         None => Weights::DEFAULT,
     };
     let depths: Vec<u32> = args
