@@ -33,7 +33,7 @@ pub struct Search<G: Game, E: Evaluator<G>> {
     stop: Arc<AtomicBool>,
     age: u8,
     pool: Option<rayon::ThreadPool>,
-    locals: Vec<Local<G::Move>>,
+    locals: Vec<Local<G>>,
     maxn_bounds: Option<MaxnBounds>,
     _game: PhantomData<fn(&G)>,
 }
@@ -285,7 +285,7 @@ fn maxn_report<G: Game, E>(
 
 fn single<G: Game, E: Evaluator<G>>(
     sh: &Shared<'_, G, E>,
-    local: &mut Local<G::Move>,
+    local: &mut Local<G>,
     game: &G,
     on_iteration: impl FnMut(&Iteration<G::Move>, u32),
 ) {

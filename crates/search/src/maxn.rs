@@ -245,7 +245,7 @@ pub(crate) fn parallel_iterate<G: Game, E: Evaluator<G>>(
     sh: &Shared<'_, G, E>,
     bounds: Option<MaxnBounds>,
     players: usize,
-    locals: &mut [Local<G::Move>],
+    locals: &mut [Local<G>],
     root: &G,
     mut on_iteration: impl FnMut(Scores, &[G::Move], u32),
 ) {
@@ -269,7 +269,7 @@ pub(crate) fn parallel_iterate<G: Game, E: Evaluator<G>>(
         let next = AtomicUsize::new(0);
         let stopped = AtomicBool::new(false);
         let results: Mutex<Vec<RootResult<G::Move>>> = Mutex::new(Vec::with_capacity(moves.len()));
-        let work = |local: &mut Local<G::Move>| {
+        let work = |local: &mut Local<G>| {
             let mut m = Maxn::new(sh, bounds, players, &mut local.pv);
             m.push(root);
             let mut mine = Vec::new();

@@ -84,22 +84,26 @@ pub(crate) struct Shared<'a, G: Game, E> {
 }
 
 /// Per-thread memory kept between searches (allocated once).
-pub(crate) struct Local<M> {
-    pub heur: Heuristics<M>,
-    pub pv: Vec<Vec<M>>,
+pub(crate) struct Local<G: Game> {
+    pub heur: Heuristics<G::Move>,
+    pub pv: Vec<Vec<G::Move>>,
+    /// A buffer per ply for the children a node makes up front, kept from node to node
+    /// (an allocation per node cost 2% of the instructions at Jumpy3 depth 20).
+    pub children: Vec<Vec<G>>,
     pub path: Vec<u64>,
     pub filter: Vec<u16>,
     /// Nodes this thread searched in the last run.
     pub nodes: u64,
 }
 
-impl<M: Copy + Eq + std::hash::Hash> Local<M> {
+impl<G: Game> Local<G> {
     pub fn new() -> Self {
         Local {
             heur: Heuristics::new(),
             pv: (0..=MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY + 1))
                 .collect(),
+            children: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             path: Vec::with_capacity(MAX_PLY + 2),
             filter: vec![0; FILTER_MASK + 1],
             nodes: 0,
@@ -110,7 +114,7 @@ impl<M: Copy + Eq + std::hash::Hash> Local<M> {
 /// One search thread.
 pub(crate) struct Worker<'a, 'b, G: Game, E> {
     pub sh: &'a Shared<'a, G, E>,
-    pub local: &'b mut Local<G::Move>,
+    pub local: &'b mut Local<G>,
     pub id: usize,
     pub nodes: u64,
     flushed: u64,
@@ -129,7 +133,7 @@ pub(crate) struct Iteration<M> {
 }
 
 impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
-    pub fn new(sh: &'a Shared<'a, G, E>, local: &'b mut Local<G::Move>, id: usize) -> Self {
+    pub fn new(sh: &'a Shared<'a, G, E>, local: &'b mut Local<G>, id: usize) -> Self {
         local.heur.clear();
         local.path.clear();
         local.nodes = 0;
@@ -596,9 +600,10 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             }
             child
         };
-        let mut children: Vec<G> = Vec::new();
+        let mut children = std::mem::take(&mut self.local.children[ply]);
+        children.clear();
         if let Some(table) = self.sh.table.filter(|_| depth - 1 > TT_MIN_DEPTH) {
-            children.reserve_exact(n);
+            children.reserve(n);
             for i in 0..n {
                 let child = make_child(i);
                 table.touch(child.key());
@@ -609,6 +614,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                     if self.sh.rule.is_some() {
                         self.pop_path();
                     }
+                    self.local.children[ply] = children;
                     self.store(table, key, s, depth, ply, i, Bound::Lower);
                     return s;
                 }
@@ -703,6 +709,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                 tried.push((mover(i), mv));
             }
         }
+        self.local.children[ply] = children;
         if share {
             let _ =
                 self.sh.busy[key as usize & BUSY_MASK].compare_exchange(key, 0, Relaxed, Relaxed);

@@ -21,7 +21,7 @@ use crate::search::{Iteration, Local, Shared, Worker};
 pub(crate) fn lazy_smp<G: Game, E: Evaluator<G>>(
     pool: &rayon::ThreadPool,
     sh: &Shared<'_, G, E>,
-    locals: &mut [Local<G::Move>],
+    locals: &mut [Local<G>],
     game: &G,
     on_iteration: impl FnMut(&Iteration<G::Move>, u32),
 ) {
