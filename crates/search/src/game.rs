@@ -149,7 +149,21 @@ pub trait Evaluator<G: Game>: Send + Sync {
     fn aspiration_window(&self) -> i32 {
         40
     }
+
+    /// A static ordering hint for `mv` in `game`, from [`-MAX_HINT`](MAX_HINT) to
+    /// [`MAX_HINT`] (values beyond are clamped): among the moves that neither the table nor
+    /// the killer moves put first, a larger hint is tried earlier, and the history
+    /// heuristic orders moves of equal hint. Domain knowledge such as "captures first"
+    /// belongs here. It changes only the speed of the search, never its values; called
+    /// once per move at every node above the horizon's ply, so it should be cheap.
+    /// Default: 0 for every move (the history heuristic alone).
+    fn move_hint(&self, _game: &G, _mv: G::Move) -> i32 {
+        0
+    }
 }
+
+/// The largest magnitude of [`Evaluator::move_hint`].
+pub const MAX_HINT: i32 = 7;
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
     fn evaluate(&self, game: &G) -> Scores {
@@ -158,6 +172,10 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
 
     fn aspiration_window(&self) -> i32 {
         (**self).aspiration_window()
+    }
+
+    fn move_hint(&self, game: &G, mv: G::Move) -> i32 {
+        (**self).move_hint(game, mv)
     }
 }
 
@@ -169,6 +187,10 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for std::sync::Arc<E> {
     fn aspiration_window(&self) -> i32 {
         (**self).aspiration_window()
     }
+
+    fn move_hint(&self, game: &G, mv: G::Move) -> i32 {
+        (**self).move_hint(game, mv)
+    }
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
@@ -178,5 +200,9 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
 
     fn aspiration_window(&self) -> i32 {
         (**self).aspiration_window()
+    }
+
+    fn move_hint(&self, game: &G, mv: G::Move) -> i32 {
+        (**self).move_hint(game, mv)
     }
 }

@@ -75,7 +75,7 @@ mod types;
 
 pub use engine::Search;
 pub use game::{
-    DrawKind, Evaluator, Game, MoveList, Outcome, Player, Scores, MAX_EVAL, MAX_PLAYERS,
+    DrawKind, Evaluator, Game, MoveList, Outcome, Player, Scores, MAX_EVAL, MAX_HINT, MAX_PLAYERS,
 };
 pub use maxn::MaxnBounds;
 pub use record::{PlayError, Record};

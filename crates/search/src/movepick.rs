@@ -1,4 +1,5 @@
-//! Move ordering: the table's move first, then killer moves, then by history.
+//! Move ordering: the table's move first, then killer moves, then by the evaluator's hint
+//! ([`Evaluator::move_hint`](crate::Evaluator::move_hint)) and the history heuristic.
 //!
 //! Ordering only decides the order in which the moves of a position are searched; values at
 //! a fixed depth do not depend on it (ties go to the lowest index, deterministically).
@@ -9,6 +10,10 @@ const DONE: i32 = i32::MIN;
 pub(crate) const TT_KEY: i32 = i32::MAX;
 /// Ordering key of the first killer; the second scores one less.
 pub(crate) const KILLER_KEY: i32 = 1 << 29;
+/// The key of one step of [`Evaluator::move_hint`](crate::Evaluator::move_hint): more than
+/// any history value spans, so that the hint decides first; `MAX_HINT` steps stay below
+/// [`KILLER_KEY`].
+pub(crate) const HINT_UNIT: i32 = 4 * crate::history::MAX_HISTORY;
 
 /// Picks the not yet searched move with the highest key (the lowest index on ties) and
 /// marks it searched.

@@ -26,10 +26,10 @@ use std::time::Duration;
 use fxhash::FxHashSet;
 use smallvec::SmallVec;
 
-use crate::game::MAX_EVAL;
 use crate::game::{Evaluator, Game, MoveList, Outcome, Player};
+use crate::game::{MAX_EVAL, MAX_HINT};
 use crate::history::Heuristics;
-use crate::movepick::{pick, KILLER_KEY, TT_KEY};
+use crate::movepick::{pick, HINT_UNIT, KILLER_KEY, TT_KEY};
 use crate::reference::{forward, reply_chain};
 use crate::score::{from_tt, outcome_score, to_tt, INF, MAX_PLY, MAX_QUIESCENCE_PLY};
 use crate::time::TimeManager;
@@ -556,13 +556,15 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                 return s;
             }
         }
-        let mover = |i: usize| {
+        // The position where move `i` is played, and who plays it.
+        let at = |i: usize| {
             if opponents_layer {
-                chain[from[i] as usize].to_move()
+                &chain[from[i] as usize]
             } else {
-                pos.to_move()
+                pos
             }
         };
+        let mover = |i: usize| at(i).to_move();
 
         let mut keys: SmallVec<[i32; 128]> = SmallVec::new();
         let ordering = self.sh.config.ordering;
@@ -573,7 +575,10 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                     TT_KEY
                 } else {
                     match heur.killer_rank(ply, mv) {
-                        0 => heur.history(mover(i), mv),
+                        0 => {
+                            let hint = self.sh.eval.move_hint(at(i), *mv);
+                            heur.history(mover(i), mv) + hint.clamp(-MAX_HINT, MAX_HINT) * HINT_UNIT
+                        }
                         r => KILLER_KEY - 2 + r as i32,
                     }
                 };

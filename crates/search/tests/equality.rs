@@ -1,7 +1,7 @@
 //! The fast searches equal their brute-force definitions on many synthetic trees, at every
 //! depth of iterative deepening, whatever the table, ordering, aspiration and thread settings.
 
-use search::synthetic::{Payoffs, Spec, Synthetic, SyntheticEval};
+use search::synthetic::{Payoffs, Spec, Synthetic, SyntheticEval, SyntheticMove};
 use search::{reference, Algorithm, Config, Evaluator, Game, Limits, MaxnBounds, Search};
 
 fn config(algorithm: Algorithm, use_tt: bool, ordering: bool, threads: usize) -> Config {
@@ -123,6 +123,57 @@ fn alpha_beta_with_the_narrowest_aspiration_window_equals_minimax() {
         for mut c in variants(Algorithm::AlphaBeta) {
             c.quiescence = quiescence;
             let mut engine = Search::new(c.clone(), Narrow);
+            for round in 0..2 {
+                let r = engine.run(&game, &[], Limits::depth(depth), |r| {
+                    assert_eq!(r.score, want[r.depth as usize], "round {round} {c:?}");
+                });
+                assert_eq!(r.depth, depth);
+            }
+        }
+    }
+}
+
+/// The synthetic evaluation with an arbitrary move hint: a hash of the position and the
+/// move, reaching beyond the range the engine clamps hints to.
+struct Hinted;
+
+impl Evaluator<Synthetic> for Hinted {
+    fn evaluate(&self, game: &Synthetic) -> search::Scores {
+        SyntheticEval.evaluate(game)
+    }
+
+    fn move_hint(&self, game: &Synthetic, mv: SyntheticMove) -> i32 {
+        let m = match mv {
+            SyntheticMove::Child(i) => i as u64 + 1,
+            SyntheticMove::Pass => 0,
+        };
+        (search::rng::splitmix64(game.key() ^ m) % 19) as i32 - 9
+    }
+}
+
+#[test]
+fn move_hints_change_no_value() {
+    let depth = 6;
+    for seed in 500..512 {
+        let (algorithm, players) = match seed % 3 {
+            0 => (Algorithm::AlphaBeta, 2),
+            1 => (Algorithm::Paranoid, 3),
+            _ => (Algorithm::BestReply, 3),
+        };
+        let game = Synthetic::new(Spec {
+            players,
+            skip: true,
+            ..spec(seed)
+        });
+        let want: Vec<i32> = (0..=depth)
+            .map(|d| match algorithm {
+                Algorithm::BestReply => reference::best_reply(&game, &SyntheticEval, d, &[], true),
+                _ if players == 3 => reference::paranoid(&game, &SyntheticEval, d, &[], true),
+                _ => reference::minimax(&game, &SyntheticEval, d, &[], true),
+            })
+            .collect();
+        for c in variants(algorithm) {
+            let mut engine = Search::new(c.clone(), Hinted);
             for round in 0..2 {
                 let r = engine.run(&game, &[], Limits::depth(depth), |r| {
                     assert_eq!(r.score, want[r.depth as usize], "round {round} {c:?}");
