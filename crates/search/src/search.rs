@@ -84,6 +84,12 @@ pub(crate) struct Shared<'a, G: Game, E> {
 }
 
 /// Per-thread memory kept between searches (allocated once).
+///
+/// The threads' `Local`s sit side by side in one `Vec`, and fields such as `path` change at
+/// every node: aligned to 128 bytes (two cache lines, the unit the prefetcher pulls) no
+/// two threads write the same line. Without it, two Jumpy3 threads at depth 20 ran no faster
+/// than one, each at half speed.
+#[repr(align(128))]
 pub(crate) struct Local<G: Game> {
     pub heur: Heuristics<G::Move>,
     pub pv: Vec<Vec<G::Move>>,
