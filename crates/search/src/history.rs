@@ -53,6 +53,12 @@ impl<M: Copy + Eq + Hash> Heuristics<M> {
         }
     }
 
+    /// The killers of `ply`, first then second.
+    #[inline]
+    pub fn killers(&self, ply: usize) -> [Option<M>; 2] {
+        self.killers[ply]
+    }
+
     #[inline]
     pub fn history(&self, player: Player, mv: &M) -> i32 {
         self.history[slot(player, mv)]

@@ -328,11 +328,9 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         if ordering && n > 1 {
             // Killers to the front, in their order; the rest keep theirs.
             let mut front = 0;
-            for rank in [2, 1] {
-                if let Some(j) =
-                    (front..n).find(|&j| self.local.heur.killer_rank(ply, &moves[j]) == rank)
-                {
-                    moves[front..=j].rotate_right(1);
+            for killer in self.local.heur.killers(ply).into_iter().flatten() {
+                if let Some(j) = moves[front..].iter().position(|&m| m == killer) {
+                    moves[front..=front + j].rotate_right(1);
                     front += 1;
                 }
             }
