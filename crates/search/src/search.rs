@@ -275,13 +275,14 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
     ) -> Option<i32> {
         let table = self.sh.table?;
         self.probes += 1;
-        let entries = table.probe(key);
-        if !entries.is_empty() {
-            self.hits += 1;
-        }
+        let mut hit = false;
         // The move of the entry of this depth, else of the deepest entry.
         let mut move_depth = -1;
-        for e in &entries {
+        for e in table.entries(key) {
+            if !hit {
+                hit = true;
+                self.hits += 1;
+            }
             if e.mv != NO_MOVE
                 && move_depth != depth
                 && (e.depth as i32 == depth || e.depth as i32 > move_depth)
@@ -289,7 +290,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                 *tt_move = e.mv;
                 move_depth = e.depth as i32;
             }
-            if ply > 0 && !pv_node && usable(e, depth) {
+            if ply > 0 && !pv_node && usable(&e, depth) {
                 let s = from_tt(e.score, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -404,8 +405,8 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             {
                 continue;
             }
-            for e in &table.probe(child.key()) {
-                if !usable(e, depth) {
+            for e in table.entries(child.key()) {
+                if !usable(&e, depth) {
                     continue;
                 }
                 let s = from_tt(e.score, ply);

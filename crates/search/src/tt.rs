@@ -135,9 +135,6 @@ pub(crate) struct Table {
     mib: usize,
 }
 
-/// The matching entries of one probe, at most [`WAYS`].
-pub(crate) type Probe = smallvec::SmallVec<[Data; WAYS]>;
-
 impl Table {
     /// A table of about `mib` MiB (at least one bucket).
     pub fn new(mib: usize) -> Table {
@@ -190,19 +187,18 @@ impl Table {
         prefetch(self.bucket(key));
     }
 
-    /// Every entry stored for `key` (verified by the key check).
+    /// The entries stored for `key` (verified by the key check), read one by one: the
+    /// search's loops stop at the first entry they can use.
     #[inline]
-    pub fn probe(&self, key: u64) -> Probe {
-        let mut out = Probe::new();
-        for e in &self.bucket(key).entries {
+    pub fn entries(&self, key: u64) -> impl Iterator<Item = Data> + '_ {
+        self.bucket(key).entries.iter().filter_map(move |e| {
             let (check, data) = Self::read(e);
             if check ^ data == key {
-                if let Some(d) = Data::unpack(data) {
-                    out.push(d);
-                }
+                Data::unpack(data)
+            } else {
+                None
             }
-        }
-        out
+        })
     }
 
     /// Stores `new` for `key`: over an entry of the same key and depth, else the least
@@ -253,6 +249,13 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Table {
+        /// Every entry stored for `key`, collected.
+        fn probe(&self, key: u64) -> Vec<Data> {
+            self.entries(key).collect()
+        }
+    }
     use std::sync::atomic::AtomicBool;
 
     #[test]
