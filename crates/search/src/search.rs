@@ -96,6 +96,8 @@ pub(crate) struct Local<G: Game> {
     /// A buffer per ply for the children a node makes up front, kept from node to node
     /// (an allocation per node cost 2% of the instructions at Jumpy3 depth 20).
     pub children: Vec<Vec<G>>,
+    /// A buffer per ply for the ordering keys of a node's moves, kept likewise.
+    pub keys: Vec<Vec<i32>>,
     pub path: Vec<u64>,
     pub filter: Vec<u16>,
     /// Nodes this thread searched in the last run.
@@ -110,6 +112,7 @@ impl<G: Game> Local<G> {
                 .map(|_| Vec::with_capacity(MAX_PLY + 1))
                 .collect(),
             children: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            keys: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             path: Vec::with_capacity(MAX_PLY + 2),
             filter: vec![0; FILTER_MASK + 1],
             nodes: 0,
@@ -323,6 +326,8 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
     ) -> i32 {
         let mut moves: MoveList<G::Move> = MoveList::new();
         pos.legal_moves(&mut moves);
+        // A plain slice from here on: each access to a `SmallVec` asks where its items are.
+        let moves = moves.as_mut_slice();
         let n = moves.len();
         debug_assert!(n > 0, "a position that goes on has a move");
         let ordering = self.sh.config.ordering;
@@ -553,6 +558,8 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         } else {
             pos.legal_moves(&mut moves);
         }
+        // A plain slice from here on: each access to a `SmallVec` asks where its items are.
+        let moves = moves.as_slice();
         let n = moves.len();
         debug_assert!(n > 0, "a position that goes on has a move");
         if self.sh.table.is_some() && depth == TT_MIN_DEPTH && n > SMALL_BRANCHING {
@@ -571,7 +578,8 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         };
         let mover = |i: usize| at(i).to_move();
 
-        let mut keys: SmallVec<[i32; 128]> = SmallVec::new();
+        let mut keys = std::mem::take(&mut self.local.keys[ply]);
+        keys.clear();
         let ordering = self.sh.config.ordering;
         if ordering {
             let heur = &self.local.heur;
@@ -625,6 +633,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                         self.pop_path();
                     }
                     self.local.children[ply] = children;
+                    self.local.keys[ply] = keys;
                     self.store(table, key, s, depth, ply, i, Bound::Lower);
                     return s;
                 }
@@ -720,6 +729,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             }
         }
         self.local.children[ply] = children;
+        self.local.keys[ply] = keys;
         if share {
             let _ =
                 self.sh.busy[key as usize & BUSY_MASK].compare_exchange(key, 0, Relaxed, Relaxed);
