@@ -226,10 +226,15 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
     }
 
     /// The repetition outcome if `key` (a repetition key) occurred before.
-    #[inline]
+    #[inline(always)]
     fn repeated(&self, key: u64) -> bool {
-        self.local.filter[key as usize & FILTER_MASK] != 0
-            && (self.local.path.contains(&key) || self.sh.history.contains(&key))
+        self.local.filter[key as usize & FILTER_MASK] != 0 && self.on_path_or_history(key)
+    }
+
+    /// The exact test behind [`Worker::repeated`]'s filter (out of line: rarely reached).
+    #[inline(never)]
+    fn on_path_or_history(&self, key: u64) -> bool {
+        self.local.path.contains(&key) || self.sh.history.contains(&key)
     }
 
     #[inline]
