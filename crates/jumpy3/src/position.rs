@@ -347,32 +347,34 @@ impl Position {
         let mut key = self.key ^ ZOBRIST_BLACK_TO_MOVE ^ zobrist(us, is_king, from);
         // The piece lands on the first empty square ahead (a step if the next square is
         // empty, else a jump), or leaves the board if there is none. It captures when it
-        // jumped over exactly one square holding an enemy piece.
-        let to: Option<u32>;
-        let mut captured: Option<u32> = None;
-        if us == WHITE {
-            let ahead = !occ & (0xFFFEu16 << from);
-            if ahead == 0 {
-                to = None;
-            } else {
-                let j = ahead.trailing_zeros();
-                to = Some(j);
-                if j == from + 2 && self.pieces[them] & (from_bit << 1) != 0 {
-                    captured = Some(from + 1);
-                }
-            }
+        // jumped over exactly one square holding an enemy piece. The direction is chosen by
+        // selects, not branches: the side changes from ply to ply and would be mispredicted.
+        let white = us == WHITE;
+        let ahead_squares = if white {
+            0xFFFEu16 << from
         } else {
-            let ahead = !occ & (from_bit - 1);
-            if ahead == 0 {
-                to = None;
-            } else {
-                let j = 15 - ahead.leading_zeros();
-                to = Some(j);
-                if j + 2 == from && self.pieces[them] & (from_bit >> 1) != 0 {
-                    captured = Some(from - 1);
-                }
-            }
-        }
+            from_bit - 1
+        };
+        let ahead = !occ & ahead_squares;
+        let j = if white {
+            ahead.trailing_zeros()
+        } else {
+            15u32.wrapping_sub(ahead.leading_zeros())
+        };
+        let over = if white {
+            from + 1
+        } else {
+            from.wrapping_sub(1)
+        };
+        let two_ahead = if white {
+            from + 2
+        } else {
+            from.wrapping_sub(2)
+        };
+        let jumped_one = j == two_ahead;
+        let to = (ahead != 0).then_some(j);
+        let captured = ((ahead != 0) & jumped_one & (self.pieces[them] >> (over & 15) & 1 != 0))
+            .then_some(over);
         // Move the jumper.
         let mut mine = self.pieces[us] & !from_bit;
         let mut kings = self.kings & !from_bit;
@@ -563,10 +565,24 @@ impl Game for Position {
         if (self.kings & self.pieces[0]) == 0 || (self.kings & self.pieces[1]) == 0 {
             return;
         }
+        // Into an empty list (the search's case): four slots filled without a loop on the
+        // position (a side has at most four pieces), and the list's length set to the number
+        // of pieces. That number changes from node to node, and a loop that ends after it
+        // would be mispredicted.
         let mut bits = self.pieces[self.side as usize];
-        while bits != 0 {
-            out.push(Move::from_index(bits.trailing_zeros()));
-            bits &= bits - 1;
+        let n = bits.count_ones() as usize;
+        if out.is_empty() {
+            let mut slots = [Move(0); 128];
+            for slot in &mut slots[..4] {
+                *slot = Move::from_index(bits.trailing_zeros() & 15);
+                bits &= bits.wrapping_sub(1);
+            }
+            *out = MoveList::from_buf_and_len(slots, n);
+        } else {
+            while bits != 0 {
+                out.push(Move::from_index(bits.trailing_zeros()));
+                bits &= bits - 1;
+            }
         }
     }
 
