@@ -33,7 +33,7 @@ use crate::movepick::{pick, HINT_UNIT, KILLER_KEY, TT_KEY};
 use crate::reference::{forward, reply_chain};
 use crate::score::{from_tt, outcome_score, to_tt, INF, MAX_PLY, MAX_QUIESCENCE_PLY};
 use crate::time::TimeManager;
-use crate::tt::{Bound, Data, Table, NO_MOVE};
+use crate::tt::{prefetch, Bound, Data, Table, NO_MOVE};
 use crate::types::{Config, Report, MATE, MATE_BOUND};
 
 /// Nodes between two looks at the clock and the stop flags.
@@ -623,6 +623,10 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             }
             child
         };
+        // Parallel search: a child another thread is searching right now is put off to the
+        // end (ABDADA's idea), by when its value is likely in the table. Of the children put
+        // off, those no longer being searched are taken up first.
+        let share = !self.sh.busy.is_empty() && depth > BUSY_DEPTH;
         let mut children = std::mem::take(&mut self.local.children[ply]);
         children.clear();
         if let Some(table) = self.sh.table.filter(|_| depth - 1 > TT_MIN_DEPTH) {
@@ -630,6 +634,11 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             for i in 0..n {
                 let child = make_child(i);
                 table.touch(child.key());
+                if share {
+                    // The slot this node reads before searching the child, and the child
+                    // writes: another thread may hold its line.
+                    prefetch(&self.sh.busy[child.key() as usize & BUSY_MASK]);
+                }
                 children.push(child);
             }
             if !pv_node {
@@ -648,10 +657,6 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         let mut best = -INF;
         let mut best_i = usize::MAX;
         let mut tried: SmallVec<[(Player, G::Move); 32]> = SmallVec::new();
-        // Parallel search: a child another thread is searching right now is put off to the
-        // end (ABDADA's idea), by when its value is likely in the table. Of the children put
-        // off, those no longer being searched are taken up first.
-        let share = !self.sh.busy.is_empty() && depth > BUSY_DEPTH;
         let mut deferred: SmallVec<[(usize, u64); 16]> = SmallVec::new();
         if share {
             self.sh.busy[key as usize & BUSY_MASK].store(key, Relaxed);

@@ -80,26 +80,27 @@ pub(crate) struct Bucket {
     entries: [Entry; WAYS],
 }
 
-/// Asks the processor to load `bucket` into the cache without waiting for it: a hint with no
-/// effect on the program's behaviour. Unlike a load it does not hold up the instructions
-/// after it until the memory answers, so the cache misses of many buckets overlap with
-/// the work between (Jumpy3 depth 24 with a 64 MiB table: see the commit that added it).
+/// Asks the processor to load the cache line holding `word` without waiting for it: a hint
+/// with no effect on the program's behaviour. Unlike a load it does not hold up the
+/// instructions after it until the memory answers, so the cache misses of many lines overlap
+/// with the work between (table buckets: Jumpy3 depth 24 with a 64 MiB table, see the commit
+/// that added it; the busy slots of the parallel search likewise).
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 #[inline]
-fn prefetch(bucket: &Bucket) {
+pub(crate) fn prefetch(word: &AtomicU64) {
     use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
     // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 processor has, and never
     // dereferences its argument (a prefetch of any address cannot fault); the pointer comes
     // from a reference, so it is valid anyway.
-    unsafe { _mm_prefetch::<_MM_HINT_T0>((bucket as *const Bucket).cast::<i8>()) }
+    unsafe { _mm_prefetch::<_MM_HINT_T0>((word as *const AtomicU64).cast::<i8>()) }
 }
 
-/// Elsewhere: a plain load of the bucket's first word, which brings the line into the cache.
+/// Elsewhere: a plain load of the word, which brings its line into the cache.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn prefetch(bucket: &Bucket) {
-    std::hint::black_box(bucket.entries[0].data.load(Relaxed));
+pub(crate) fn prefetch(word: &AtomicU64) {
+    std::hint::black_box(word.load(Relaxed));
 }
 
 /// Asks Linux to back the `bytes` bytes at `ptr` (an allocation not yet written) with
@@ -184,7 +185,7 @@ impl Table {
     /// there.
     #[inline]
     pub fn touch(&self, key: u64) {
-        prefetch(self.bucket(key));
+        prefetch(&self.bucket(key).entries[0].check);
     }
 
     /// The entries stored for `key` (verified by the key check), read one by one: the
