@@ -44,13 +44,9 @@ impl<M: Copy + Eq + Hash> Heuristics<M> {
     #[inline]
     pub fn killer_rank(&self, ply: usize, mv: &M) -> u8 {
         let k = &self.killers[ply];
-        if k[0].as_ref() == Some(mv) {
-            2
-        } else if k[1].as_ref() == Some(mv) {
-            1
-        } else {
-            0
-        }
+        // Without branches (see the move keys in the search): the two killers are
+        // different moves, so at most one test holds.
+        2 * (k[0].as_ref() == Some(mv)) as u8 + (k[1].as_ref() == Some(mv)) as u8
     }
 
     /// The killers of `ply`, first then second.

@@ -588,19 +588,19 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         let ordering = self.sh.config.ordering;
         if ordering {
             let heur = &self.local.heur;
+            // Every part is computed and the key picked by selects: which move is the table's
+            // or a killer changes from node to node, and branches on it would be mispredicted.
             for (i, mv) in moves.iter().enumerate() {
-                let k = if i == tt_move as usize {
-                    TT_KEY
+                let hint = self.sh.eval.move_hint(at(i), *mv);
+                let quiet =
+                    heur.history(mover(i), mv) + hint.clamp(-MAX_HINT, MAX_HINT) * HINT_UNIT;
+                let rank = heur.killer_rank(ply, mv);
+                let k = if rank == 0 {
+                    quiet
                 } else {
-                    match heur.killer_rank(ply, mv) {
-                        0 => {
-                            let hint = self.sh.eval.move_hint(at(i), *mv);
-                            heur.history(mover(i), mv) + hint.clamp(-MAX_HINT, MAX_HINT) * HINT_UNIT
-                        }
-                        r => KILLER_KEY - 2 + r as i32,
-                    }
+                    KILLER_KEY - 2 + rank as i32
                 };
-                keys.push(k);
+                keys.push(if i == tt_move as usize { TT_KEY } else { k });
             }
         }
 
