@@ -583,27 +583,6 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         };
         let mover = |i: usize| at(i).to_move();
 
-        let mut keys = std::mem::take(&mut self.local.keys[ply]);
-        keys.clear();
-        let ordering = self.sh.config.ordering;
-        if ordering {
-            let heur = &self.local.heur;
-            // Every part is computed and the key picked by selects: which move is the table's
-            // or a killer changes from node to node, and branches on it would be mispredicted.
-            for (i, mv) in moves.iter().enumerate() {
-                let hint = self.sh.eval.move_hint(at(i), *mv);
-                let quiet =
-                    heur.history(mover(i), mv) + hint.clamp(-MAX_HINT, MAX_HINT) * HINT_UNIT;
-                let rank = heur.killer_rank(ply, mv);
-                let k = if rank == 0 {
-                    quiet
-                } else {
-                    KILLER_KEY - 2 + rank as i32
-                };
-                keys.push(if i == tt_move as usize { TT_KEY } else { k });
-            }
-        }
-
         if self.sh.rule.is_some() {
             self.push_path(rep_key);
         }
@@ -641,6 +620,31 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                 }
                 children.push(child);
             }
+        }
+        // The ordering keys are computed between the prefetches above and the cutoff test
+        // below, which reads the buckets: the work hides part of the wait for them (the
+        // test's first read was 78% of its time in a profile).
+        let mut keys = std::mem::take(&mut self.local.keys[ply]);
+        keys.clear();
+        let ordering = self.sh.config.ordering;
+        if ordering {
+            let heur = &self.local.heur;
+            // Every part is computed and the key picked by selects: which move is the table's
+            // or a killer changes from node to node, and branches on it would be mispredicted.
+            for (i, mv) in moves.iter().enumerate() {
+                let hint = self.sh.eval.move_hint(at(i), *mv);
+                let quiet =
+                    heur.history(mover(i), mv) + hint.clamp(-MAX_HINT, MAX_HINT) * HINT_UNIT;
+                let rank = heur.killer_rank(ply, mv);
+                let k = if rank == 0 {
+                    quiet
+                } else {
+                    KILLER_KEY - 2 + rank as i32
+                };
+                keys.push(if i == tt_move as usize { TT_KEY } else { k });
+            }
+        }
+        if let Some(table) = self.sh.table.filter(|_| depth - 1 > TT_MIN_DEPTH) {
             if !pv_node {
                 if let Some((i, s)) = self.etc(table, &children, depth - 1, ply + 1, beta, side) {
                     if self.sh.rule.is_some() {
