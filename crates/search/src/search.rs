@@ -608,7 +608,8 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         let share = !self.sh.busy.is_empty() && depth > BUSY_DEPTH;
         let mut children = std::mem::take(&mut self.local.children[ply]);
         children.clear();
-        if let Some(table) = self.sh.table.filter(|_| depth - 1 > TT_MIN_DEPTH) {
+        let up_front = self.sh.table.filter(|_| depth - 1 > TT_MIN_DEPTH);
+        if let Some(table) = up_front {
             children.reserve(n);
             for i in 0..n {
                 let child = make_child(i);
@@ -644,7 +645,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                 keys.push(if i == tt_move as usize { TT_KEY } else { k });
             }
         }
-        if let Some(table) = self.sh.table.filter(|_| depth - 1 > TT_MIN_DEPTH) {
+        if let Some(table) = up_front {
             if !pv_node {
                 if let Some((i, s)) = self.etc(table, &children, depth - 1, ply + 1, beta, side) {
                     if self.sh.rule.is_some() {
