@@ -2,15 +2,15 @@
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::game::{Evaluator, Game, MoveList, Scores};
 use crate::maxn::{self, Maxn, MaxnBounds};
 use crate::reference::{masked, outcome_scores};
 use crate::score::{outcome_score, MAX_DEPTH};
-use crate::search::{nps, report, Iteration, Local, Shared, Worker, BUSY_SLOTS, NO_SCORE};
-use crate::smp;
+use crate::search::{nps, report, Iteration, Local, Shared, Worker, NO_SCORE};
+use crate::smp::{self, Busy};
 use crate::time::TimeManager;
 use crate::tt::Table;
 use crate::types::{Algorithm, Config, Limits, Report};
@@ -181,11 +181,9 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             main_score: AtomicI32::new(NO_SCORE),
             brs: self.config.algorithm == Algorithm::BestReply,
             max_depth: limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)),
-            busy: if threads > 1 {
-                (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
-            } else {
-                Vec::new()
-            },
+            busy: Busy::new(threads > 1),
+            helper_done: AtomicU64::new(0),
+            helper_results: Mutex::new(Vec::new()),
             _game: PhantomData,
         };
 

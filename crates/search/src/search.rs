@@ -21,6 +21,7 @@
 //! the children in place ([`Worker::frontier`]).
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use fxhash::FxHashSet;
@@ -32,8 +33,9 @@ use crate::history::Heuristics;
 use crate::movepick::{pick, HINT_UNIT, KILLER_KEY, TT_KEY};
 use crate::reference::{forward, reply_chain};
 use crate::score::{from_tt, outcome_score, to_tt, INF, MAX_PLY, MAX_QUIESCENCE_PLY};
+use crate::smp::Busy;
 use crate::time::TimeManager;
-use crate::tt::{prefetch, Bound, Data, Table, NO_MOVE};
+use crate::tt::{Bound, Data, Table, NO_MOVE};
 use crate::types::{Config, Report, MATE, MATE_BOUND};
 
 /// Nodes between two looks at the clock and the stop flags.
@@ -47,9 +49,6 @@ const FILTER_MASK: usize = 4095;
 const TT_MIN_DEPTH: i32 = 2;
 /// See [`TT_MIN_DEPTH`].
 const SMALL_BRANCHING: usize = 4;
-/// Slots of the table of positions being searched (parallel search only).
-pub(crate) const BUSY_SLOTS: usize = 1 << 14;
-const BUSY_MASK: usize = BUSY_SLOTS - 1;
 /// [`Shared::main_score`] before the main thread completed an iteration.
 pub(crate) const NO_SCORE: i32 = i32::MIN;
 /// Positions with at most this depth are not announced as busy.
@@ -78,8 +77,13 @@ pub(crate) struct Shared<'a, G: Game, E> {
     pub main_score: AtomicI32,
     pub brs: bool,
     pub max_depth: u32,
-    /// Keys of positions some thread is searching (empty with one thread).
-    pub busy: Vec<AtomicU64>,
+    /// Positions some thread is searching (none with one thread).
+    pub busy: Busy,
+    /// The iterations helpers completed, as a bit per depth (depths below 64): the main thread
+    /// stops searching an iteration a helper completed and takes the helper's result.
+    pub helper_done: AtomicU64,
+    /// The iterations helpers completed, with their depths (each depth once).
+    pub helper_results: Mutex<Vec<(u32, Iteration<G::Move>)>>,
     pub _game: std::marker::PhantomData<fn(&G)>,
 }
 
@@ -131,7 +135,7 @@ pub(crate) struct Worker<'a, 'b, G: Game, E> {
     probes: u64,
     hits: u64,
     pub stopped: bool,
-    /// The iteration a helper is searching.
+    /// The iteration this thread is searching.
     searching: u32,
 }
 
@@ -210,6 +214,9 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             }
             if self.sh.time.out_of_time() {
                 self.stop_all();
+            } else if self.sh.helper_done.load(Relaxed) & depth_bit(self.searching) != 0 {
+                // A helper completed this iteration first: its result stands for it.
+                self.stopped = true;
             }
         }
     }
@@ -605,7 +612,9 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         // Parallel search: a child another thread is searching right now is put off to the
         // end (ABDADA's idea), by when its value is likely in the table. Of the children put
         // off, those no longer being searched are taken up first.
-        let share = !self.sh.busy.is_empty() && depth > BUSY_DEPTH;
+        let share = self.sh.busy.enabled() && depth > BUSY_DEPTH;
+        // Children are looked up only where they announce themselves.
+        let defer = share && depth - 1 > BUSY_DEPTH;
         let mut children = std::mem::take(&mut self.local.children[ply]);
         children.clear();
         let up_front = self.sh.table.filter(|_| depth - 1 > TT_MIN_DEPTH);
@@ -614,10 +623,10 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             for i in 0..n {
                 let child = make_child(i);
                 table.touch(child.key());
-                if share {
+                if defer {
                     // The slot this node reads before searching the child, and the child
                     // writes: another thread may hold its line.
-                    prefetch(&self.sh.busy[child.key() as usize & BUSY_MASK]);
+                    self.sh.busy.prefetch(child.key());
                 }
                 children.push(child);
             }
@@ -664,7 +673,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         let mut tried: SmallVec<[(Player, G::Move); 32]> = SmallVec::new();
         let mut deferred: SmallVec<[(usize, u64); 16]> = SmallVec::new();
         if share {
-            self.sh.busy[key as usize & BUSY_MASK].store(key, Relaxed);
+            self.sh.busy.announce(key);
         }
         let mut searched = 0;
         let mut picked = 0;
@@ -676,11 +685,11 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                 } else {
                     picked - 1
                 };
-                (i, share && searched > 0)
+                (i, defer && searched > 0)
             } else if !deferred.is_empty() {
                 let free = deferred
                     .iter()
-                    .position(|&(_, k)| self.sh.busy[k as usize & BUSY_MASK].load(Relaxed) != k)
+                    .position(|&(_, k)| !self.sh.busy.is_busy(k))
                     .unwrap_or(0);
                 (deferred.remove(free).0, false)
             } else {
@@ -697,7 +706,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             };
             if may_defer {
                 let k = child.key();
-                if self.sh.busy[k as usize & BUSY_MASK].load(Relaxed) == k {
+                if self.sh.busy.is_busy(k) {
                     deferred.push((i, k));
                     continue;
                 }
@@ -746,8 +755,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         self.local.children[ply] = children;
         self.local.keys[ply] = keys;
         if share {
-            let _ =
-                self.sh.busy[key as usize & BUSY_MASK].compare_exchange(key, 0, Relaxed, Relaxed);
+            self.sh.busy.withdraw(key);
         }
         if self.sh.rule.is_some() {
             self.pop_path();
@@ -858,16 +866,31 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                 break;
             }
             let started = self.sh.time.elapsed();
+            self.searching = depth;
             self.sh.main_depth.store(depth, Relaxed);
-            let prev = last.as_ref().map(|l| l.score);
-            let score = self.aspiration(root, depth, prev);
-            if self.stopped {
-                break;
-            }
-            let it = Iteration {
-                score,
-                pv: self.local.pv[0].clone(),
+            let it = match self.helper_result(depth) {
+                Some(it) => it,
+                None => {
+                    let prev = last.as_ref().map(|l| l.score);
+                    let score = self.aspiration(root, depth, prev);
+                    if !self.stopped {
+                        Iteration {
+                            score,
+                            pv: self.local.pv[0].clone(),
+                        }
+                    } else if self.sh.abort.load(Relaxed) || self.sh.user_stop.load(Relaxed) {
+                        break;
+                    } else {
+                        // A helper completed the iteration first.
+                        self.stopped = false;
+                        match self.helper_result(depth) {
+                            Some(it) => it,
+                            None => break,
+                        }
+                    }
+                }
             };
+            let score = it.score;
             self.flush();
             self.sh.main_score.store(score, Relaxed);
             on_iteration(&it, depth);
@@ -882,6 +905,37 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             }
         }
         last
+    }
+
+    /// Takes a helper's result of the iteration at `depth`, if a helper completed it.
+    fn helper_result(&self, depth: u32) -> Option<Iteration<G::Move>> {
+        if self.sh.helper_done.load(Relaxed) & depth_bit(depth) == 0 {
+            return None;
+        }
+        let mut results = self.sh.helper_results.lock().ok()?;
+        let i = results.iter().position(|(d, _)| *d == depth)?;
+        Some(results.swap_remove(i).1)
+    }
+
+    /// A helper's completed iteration, for the main thread to take if it is still on it.
+    fn publish(&self, depth: u32, score: i32) {
+        let bit = depth_bit(depth);
+        if bit == 0 || depth < self.sh.main_depth.load(Relaxed) {
+            return;
+        }
+        let Ok(mut results) = self.sh.helper_results.lock() else {
+            return;
+        };
+        if self.sh.helper_done.load(Relaxed) & bit == 0 {
+            results.push((
+                depth,
+                Iteration {
+                    score,
+                    pv: self.local.pv[0].clone(),
+                },
+            ));
+            self.sh.helper_done.fetch_or(bit, Relaxed);
+        }
     }
 
     fn aspiration(&mut self, root: &G, depth: u32, prev: Option<i32>) -> i32 {
@@ -945,7 +999,10 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             // The main thread's window (around its last score), so that the bounds this
             // thread stores are the ones the main thread's probes can use.
             let prev = Some(self.sh.main_score.load(Relaxed)).filter(|&s| s != NO_SCORE);
-            self.aspiration(root, depth, prev);
+            let score = self.aspiration(root, depth, prev);
+            if !self.stopped {
+                self.publish(depth, score);
+            }
             if self.stopped {
                 if self.sh.abort.load(Relaxed) || self.sh.user_stop.load(Relaxed) {
                     break;
@@ -958,6 +1015,12 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         }
         self.flush();
     }
+}
+
+/// The bit of `depth` in [`Shared::helper_done`] (none for depths from 64).
+#[inline]
+fn depth_bit(depth: u32) -> u64 {
+    1u64.checked_shl(depth).unwrap_or(0)
 }
 
 /// Whether a table entry of this position may stand in for a search to `depth`.

@@ -145,11 +145,23 @@ fn threads_do_not_change_the_value() {
         length: 60,
         ..Spec::default()
     });
-    let want = engine(1, Algorithm::AlphaBeta).run(&game, &[], Limits::depth(9), |_| {});
+    let mut want = Vec::new();
+    engine(1, Algorithm::AlphaBeta).run(&game, &[], Limits::depth(9), |r| want.push(r.score));
     for threads in [2, 4] {
         let mut e = engine(threads, Algorithm::AlphaBeta);
-        let r = e.run(&game, &[], Limits::depth(9), |_| {});
-        assert_eq!((r.score, r.depth), (want.score, 9), "{threads} threads");
+        // Every iteration, whichever thread completed it first: the value, and a legal line.
+        let mut got = Vec::new();
+        let r = e.run(&game, &[], Limits::depth(9), |r| {
+            got.push(r.score);
+            assert_eq!(r.pv.first(), r.best.as_ref());
+            let mut g = game;
+            for &m in &r.pv {
+                assert!(legal(&g, m), "{threads} threads, depth {}", r.depth);
+                g.play(m);
+            }
+        });
+        assert_eq!(got, want, "{threads} threads");
+        assert_eq!(r.depth, 9);
         let per_thread = e.thread_nodes();
         assert_eq!(per_thread.len(), threads);
         assert_eq!(per_thread.iter().sum::<u64>(), r.nodes);
