@@ -21,8 +21,9 @@ use crate::types::{Algorithm, Config, Limits, Report};
 /// positions profits from it; [`clear`](Search::clear) forgets it), the helper threads, and
 /// a stop flag that another thread may raise ([`stop_handle`](Search::stop_handle)).
 ///
-/// Threads: `Config::threads` threads search together (Lazy SMP) through the shared table;
-/// with [`Algorithm::MaxN`] they share out the root's moves; without the table
+/// Threads: `Config::threads` threads search together (Lazy SMP) through the shared table,
+/// and an iteration is complete when any of them completes it (so with several threads the
+/// principal variation may be another thread's, among moves of equal value); with [`Algorithm::MaxN`] they share out the root's moves; without the table
 /// (`use_tt: false`) the alpha-beta family is single-threaded.
 ///
 /// See the [crate documentation](crate) for an example.
