@@ -9,6 +9,7 @@
 //! - per game: perft leaves per second, search nodes per second, time to a fixed depth with
 //!   1 and 2 threads and the speedup, over the game's fixed position list;
 //! - the engine on synthetic trees (the same figures);
+//! - the parallel speedup at about a second a search on 1 thread (synthetic trees, medians);
 //! - the peer table: Jumpy3 with the sheet's estimate, this engine against the `minimax`
 //!   crate's `IterativeSearch` (1 thread) and `ParallelSearch` (2 threads) from the same
 //!   positions at the same depths, every root value checked against plain alpha-beta
@@ -42,7 +43,8 @@ use jumpy3_peer::{applied, from_position, peer_to_check, Board, CountingSheetEva
 use minimax::{
     IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Replacement, Strategy,
 };
-use search::Limits;
+use search::synthetic::{Spec, Synthetic, SyntheticEval};
+use search::{Config, Limits, Search};
 
 struct Opts {
     quick: bool,
@@ -97,6 +99,8 @@ struct Targets {
     peer_best: Option<(String, Duration)>,
     /// 2-thread speedups of the two-player games.
     speedups: Vec<(&'static str, f64)>,
+    /// The speedup section: depth, mean 1-thread time a search, 2-thread speedup.
+    synthetic: Option<(u32, Duration, f64)>,
 }
 
 fn load_average() -> String {
@@ -348,6 +352,110 @@ fn engine_section(rep: &mut Report) {
             "time, 1 thread",
             "time, 2 threads",
             "speedup",
+            "values 1 vs 2 threads",
+        ],
+        &rows,
+    );
+}
+
+/// The seeds of the synthetic trees of the speedup section.
+const SPEEDUP_SEEDS: std::ops::Range<u64> = 1001..1004;
+
+/// The parallel speedup at about a second a search: the synthetic trees of
+/// `Spec::speedup_tree` (those of `search`'s example `smp_speedup`), 1 and 2 threads in turn,
+/// the median of the runs (a parallel search takes a different path each run, so its
+/// fastest run would flatter it).
+fn speedup_section(rep: &mut Report) {
+    let (depth, runs) = if rep.quick { (11, 1) } else { (17, 3) };
+    let mut rows = Vec::new();
+    let mut sums = [Duration::ZERO; 2];
+    for seed in SPEEDUP_SEEDS {
+        let root = Synthetic::new(Spec::speedup_tree(seed));
+        let mut engines = [1, 2].map(|threads| {
+            let mut s = Search::new(
+                Config {
+                    threads,
+                    tt_mib: TABLE_MIB,
+                    ..Config::default()
+                },
+                SyntheticEval,
+            );
+            s.run(&root, &[], Limits::depth(1), |_| {});
+            s
+        });
+        let mut times = [Vec::new(), Vec::new()];
+        let mut nodes = 0;
+        let mut scores = BTreeSet::new();
+        for _ in 0..runs {
+            for (k, s) in engines.iter_mut().enumerate() {
+                s.clear();
+                let t = Instant::now();
+                let r = s.run(&root, &[], Limits::depth(depth), |_| {});
+                times[k].push(t.elapsed());
+                scores.insert(r.score);
+                if k == 0 {
+                    nodes = r.nodes;
+                }
+            }
+        }
+        if scores.len() > 1 {
+            rep.errors.push(format!(
+                "speedup tree {seed} depth {depth}: scores differ between runs or thread                  counts: {scores:?}"
+            ));
+        }
+        let [t1, t2] = times.map(|runs| Timing { runs });
+        sums[0] += t1.median();
+        sums[1] += t2.median();
+        rows.push(vec![
+            seed.to_string(),
+            depth.to_string(),
+            nodes.to_string(),
+            fmt_duration(t1.median()),
+            fmt_duration(t2.median()),
+            format!("{:.2}×", ratio(t1.median(), t2.median())),
+            format!("{} / {}", fmt_duration(t1.min()), fmt_duration(t2.min())),
+            if scores.len() == 1 { "equal" } else { "DIFFER" }.to_string(),
+        ]);
+    }
+    let speedup = ratio(sums[0], sums[1]);
+    let per_search = sums[0] / SPEEDUP_SEEDS.count() as u32;
+    rows.push(vec![
+        "all".to_string(),
+        depth.to_string(),
+        String::new(),
+        fmt_duration(sums[0]),
+        fmt_duration(sums[1]),
+        format!("{speedup:.2}×"),
+        String::new(),
+        String::new(),
+    ]);
+    rep.targets.synthetic = Some((depth, per_search, speedup));
+    let md = &mut rep.md;
+    let _ = writeln!(
+        md,
+        "## Parallel speedup at about a second a search
+"
+    );
+    let _ = writeln!(
+        md,
+        "Synthetic two-player trees (`search::synthetic::Spec::speedup_tree`, seeds {}–{}, as \
+         in `cargo run --release -p search --example smp_speedup`), the engine's default \
+         settings with a {TABLE_MIB} MiB table, 1 and 2 threads searched in turn, {runs} run(s) \
+         each. Times are medians: a parallel search takes a different path on each run. The \
+         speedup of the last row is the ratio of the sums.\n",
+        SPEEDUP_SEEDS.start,
+        SPEEDUP_SEEDS.end - 1
+    );
+    table(
+        md,
+        &[
+            "seed",
+            "depth",
+            "nodes (1 thread)",
+            "time, 1 thread",
+            "time, 2 threads",
+            "speedup",
+            "fastest 1 / 2 threads",
             "values 1 vs 2 threads",
         ],
         &rows,
@@ -703,6 +811,15 @@ fn targets_section(rep: &mut Report) {
     if let Some(v) = &t.peer_values {
         let _ = writeln!(md, "- Values at that depth: {v}.");
     }
+    if let Some((depth, per_search, s)) = t.synthetic {
+        let _ = writeln!(
+            md,
+            "- Synthetic two-player trees, depth {depth} ({} a search on 1 thread): 2-thread \
+             speedup in time to depth (medians) {s:.2}× (target ≥ 1.7× at about 1 s): **{}**",
+            fmt_duration(per_search),
+            verdict(s >= 1.7)
+        );
+    }
     for (g, s) in &t.speedups {
         let _ = writeln!(
             md,
@@ -733,10 +850,11 @@ fn main() -> ExitCode {
         notes: Vec::new(),
         targets: Targets::default(),
     };
-    let sections: [(&str, Section); 5] = [
+    let sections: [(&str, Section); 6] = [
         ("signature", signature_section),
         ("games", games_section),
         ("engine", engine_section),
+        ("speedup", speedup_section),
         ("peer", peer_section),
         ("peer options", peer_options_section),
     ];

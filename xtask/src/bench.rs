@@ -4,8 +4,9 @@
 //! - full mode (for people, about 10–15 minutes on 2 cores): `cargo bench -p benches` (every
 //!   criterion suite, optimised) then the report program
 //!   (`cargo run --release -p benches --example bench_report`): perft and search speed per
-//!   game, 1- and 2-thread time to depth, the peer table against the `minimax` crate with
-//!   every value checked, the targets, and the search signature.
+//!   game, 1- and 2-thread time to depth, the 2-thread speedup at about a second a search
+//!   (synthetic trees), the peer table against the `minimax` crate with every value checked,
+//!   the targets, and the search signature.
 //! - `--quick` (CI smoke test, well under 2 minutes once built): the criterion suites run
 //!   once each (`cargo test -p benches --bench suites`, criterion's test mode) and the report at
 //!   small depths with one run each, both in the test profile that `cargo test` has already

@@ -30,15 +30,7 @@ fn main() {
     let mut totals = [0.0f64; 2];
     let mut main_totals = [0.0f64; 2];
     for seed in 1001..1001 + seeds {
-        let game = Synthetic::new(Spec {
-            seed,
-            min_branching: 4,
-            max_branching: 8,
-            width: 1 << 14,
-            length: 200,
-            terminal_per_mille: 10,
-            ..Spec::default()
-        });
+        let game = Synthetic::new(Spec::speedup_tree(seed));
         let mut engines: Vec<_> = [1, threads]
             .into_iter()
             .map(|t| {

@@ -102,6 +102,24 @@ impl Default for Spec {
     }
 }
 
+impl Spec {
+    /// The tree of the parallel-speedup measurements (`examples/smp_speedup.rs` and the
+    /// report of `cargo xtask bench`): two players, 4 to 8 moves, 2¹⁴ ids per level, 200
+    /// levels, 1% terminal positions, and the defaults' extra, long, pass and noisy moves.
+    /// Depth 17 takes about a second on one thread.
+    pub fn speedup_tree(seed: u64) -> Spec {
+        Spec {
+            seed,
+            min_branching: 4,
+            max_branching: 8,
+            width: 1 << 14,
+            length: 200,
+            terminal_per_mille: 10,
+            ..Spec::default()
+        }
+    }
+}
+
 /// A move of the synthetic game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SyntheticMove {
