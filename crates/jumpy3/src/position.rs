@@ -339,6 +339,13 @@ impl Position {
     /// own a piece there.
     #[inline(always)]
     fn apply(&mut self, from: u32) {
+        *self = self.moved_from(from);
+    }
+
+    /// The position after the move of the piece on 0-based square `from` (see
+    /// [`Position::apply`]), built from `self`.
+    #[inline(always)]
+    fn moved_from(&self, from: u32) -> Position {
         let us = self.side as usize;
         let them = us ^ 1;
         let occ = self.pieces[0] | self.pieces[1];
@@ -385,27 +392,37 @@ impl Position {
             }
             key ^= zobrist(us, is_king, j);
         }
-        self.pieces[us] = mine;
+        let mut theirs = self.pieces[them];
         // Send the jumped piece to the far empty square, computed after the jumper moved
         // (the jumped piece still on its square).
         if let Some(c) = captured {
             let c_bit = 1u16 << c;
-            let empty = !(mine | self.pieces[them]);
+            let empty = !(mine | theirs);
             let k = if us == WHITE {
                 15 - empty.leading_zeros()
             } else {
                 empty.trailing_zeros()
             };
             let c_king = kings & c_bit != 0;
-            self.pieces[them] = (self.pieces[them] & !c_bit) | (1 << k);
+            theirs = (theirs & !c_bit) | (1 << k);
             if c_king {
                 kings = (kings & !c_bit) | (1 << k);
             }
             key ^= zobrist(them, c_king, c) ^ zobrist(them, c_king, k);
         }
-        self.kings = kings;
-        self.side = them as u8;
-        self.key = key;
+        // Both colours by a select: written by index and read back whole, they would wait
+        // for the writes (a failed store-to-load forwarding).
+        let pieces = if white {
+            [mine, theirs]
+        } else {
+            [theirs, mine]
+        };
+        Position {
+            pieces,
+            kings,
+            side: them as u8,
+            key,
+        }
     }
 
     /// Counts the leaf positions `depth` moves ahead (the move sequences of that length; a
@@ -590,6 +607,13 @@ impl Game for Position {
     fn play(&mut self, mv: Move) {
         debug_assert!(self.pieces[self.side as usize] & (1 << mv.0) != 0);
         self.apply(mv.0 as u32);
+    }
+
+    /// The child built from `parent` and written once (see [`Game::play_from`]).
+    #[inline]
+    fn play_from(&mut self, parent: &Position, mv: Move) {
+        debug_assert!(parent.pieces[parent.side as usize] & (1 << mv.0) != 0);
+        *self = parent.moved_from(mv.0 as u32);
     }
 
     #[inline]

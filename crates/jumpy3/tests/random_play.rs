@@ -45,6 +45,10 @@ fn random_games_keep_every_invariant_and_end() {
             for &m in &moves {
                 assert_eq!(m.to_string().parse::<Move>().unwrap(), m);
                 assert_eq!(p.why_illegal(m), None);
+                // The search's way to make a child, into a slot holding another position.
+                let mut slot = p.mirror();
+                slot.play_from(&p, m);
+                assert_eq!(slot, p.after(m), "{p} {m}");
                 // The mirror image plays the mirrored move to the mirrored position.
                 let mirrored = Move::new(17 - m.square()).unwrap();
                 assert_eq!(p.mirror().after(mirrored), p.after(m).mirror());

@@ -88,6 +88,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// unsafe); check with [`why_illegal`](Game::why_illegal) first when the move comes from outside.
     fn play(&mut self, mv: Self::Move);
 
+    /// Makes `self` the position after the legal move `mv` from `parent` (whatever `self`
+    /// held before): by default a clone of `parent` with `mv` played. The search makes its
+    /// children this way; a game may override it to build the child from `parent` directly,
+    /// which spares the processor reading back a copy that it has just written (a copy written
+    /// whole and read back field by field waits until the write completes). It must give
+    /// exactly the position that clone-and-play gives.
+    #[inline]
+    fn play_from(&mut self, parent: &Self, mv: Self::Move) {
+        self.clone_from(parent);
+        self.play(mv);
+    }
+
     /// `None` while the game goes on, else how it ended by the position alone
     /// (history rules such as repetition are applied by [`crate::Record`] and the search).
     fn outcome(&self) -> Option<Outcome>;

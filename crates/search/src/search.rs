@@ -358,9 +358,9 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         }
         let sign = if side { 1 } else { -1 };
         let mut best = -INF;
+        let mut child = pos.clone();
         for &mv in moves.iter() {
-            let mut child = pos.clone();
-            child.play(mv);
+            child.play_from(pos, mv);
             self.count_node();
             if self.stopped {
                 break;
@@ -608,7 +608,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             }
         };
         let play_child = |i: usize, child: &mut G| {
-            child.play(moves[i]);
+            child.play_from(parent(i), moves[i]);
             if opponents_layer {
                 forward(child, root_player);
             }
@@ -625,7 +625,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         if let Some(table) = up_front {
             children.reserve(n);
             for i in 0..n {
-                children.push(parent(i).clone());
+                children.push(pos.clone());
                 let child = &mut children[i];
                 play_child(i, child);
                 let child_key = child.key();
@@ -706,7 +706,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             let child = match children.get(i) {
                 Some(c) => c,
                 None => {
-                    made = parent(i).clone();
+                    made = pos.clone();
                     play_child(i, &mut made);
                     &made
                 }
