@@ -400,7 +400,8 @@ fn speedup_section(rep: &mut Report) {
         }
         if scores.len() > 1 {
             rep.errors.push(format!(
-                "speedup tree {seed} depth {depth}: scores differ between runs or thread                  counts: {scores:?}"
+                "speedup tree {seed} depth {depth}: scores differ between runs or thread \
+                 counts: {scores:?}"
             ));
         }
         let [t1, t2] = times.map(|runs| Timing { runs });
