@@ -17,6 +17,8 @@
 //! all its children first and loads their table buckets together, so that the cache misses
 //! overlap instead of coming one after another; then, at a non-PV node, it looks for a child
 //! entry that already proves a cutoff (enhanced transposition cutoff, [`Worker::etc`]).
+//! It also asks for the buckets of the children of the child it will search first, which
+//! that child reads as soon as it starts: they arrive while this node waits for its own.
 //! Nodes one ply above the horizon (without quiescence) take a short path that evaluates
 //! the children in place ([`Worker::frontier`]).
 
@@ -661,6 +663,32 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             }
         }
         if let Some(table) = up_front {
+            if !opponents_layer && depth - 2 > TT_MIN_DEPTH {
+                // The child searched first will make its own children and read their
+                // buckets at once: ask for them now, so that they arrive while this node
+                // waits for its own.
+                let first = if ordering {
+                    let mut best = 0;
+                    for (j, &k) in keys.iter().enumerate() {
+                        if k > keys[best] {
+                            best = j;
+                        }
+                    }
+                    best
+                } else {
+                    0
+                };
+                let c = &children[first];
+                if c.outcome().is_none() {
+                    let mut grand: MoveList<G::Move> = MoveList::new();
+                    c.legal_moves(&mut grand);
+                    let mut g = c.clone();
+                    for &m in grand.iter() {
+                        g.play_from(c, m);
+                        table.touch(g.key());
+                    }
+                }
+            }
             if !pv_node {
                 if let Some((i, s)) = self.etc(table, &children, depth - 1, ply + 1, beta, side) {
                     if self.sh.rule.is_some() {
