@@ -23,8 +23,9 @@ use crate::types::{Algorithm, Config, Limits, Report};
 ///
 /// Threads: `Config::threads` threads search together (Lazy SMP) through the shared table,
 /// and an iteration is complete when any of them completes it (so with several threads the
-/// principal variation may be another thread's, among moves of equal value); with [`Algorithm::MaxN`] they share out the root's moves; without the table
-/// (`use_tt: false`) the alpha-beta family is single-threaded.
+/// principal variation may be another thread's, among moves of equal value); with
+/// [`Algorithm::MaxN`] they share out the root's moves; without the table (`use_tt: false`)
+/// the alpha-beta family is single-threaded.
 ///
 /// See the [crate documentation](crate) for an example.
 pub struct Search<G: Game, E: Evaluator<G>> {

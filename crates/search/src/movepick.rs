@@ -15,10 +15,10 @@ pub(crate) const KILLER_KEY: i32 = 1 << 29;
 /// [`KILLER_KEY`].
 pub(crate) const HINT_UNIT: i32 = 4 * crate::history::MAX_HISTORY;
 
-/// Picks the not yet searched move with the highest key (the lowest index on ties) and
-/// marks it searched.
+/// The not yet searched move with the highest key (the lowest index on ties): the one
+/// [`pick`] takes next.
 #[inline]
-pub(crate) fn pick(keys: &mut [i32]) -> Option<usize> {
+pub(crate) fn next(keys: &[i32]) -> Option<usize> {
     let mut best = None;
     let mut best_key = DONE;
     for (i, &k) in keys.iter().enumerate() {
@@ -27,6 +27,14 @@ pub(crate) fn pick(keys: &mut [i32]) -> Option<usize> {
             best = Some(i);
         }
     }
+    best
+}
+
+/// Picks the not yet searched move with the highest key (the lowest index on ties) and
+/// marks it searched.
+#[inline]
+pub(crate) fn pick(keys: &mut [i32]) -> Option<usize> {
+    let best = next(keys);
     if let Some(i) = best {
         keys[i] = DONE;
     }

@@ -32,7 +32,7 @@ use smallvec::SmallVec;
 use crate::game::{Evaluator, Game, MoveList, Outcome, Player};
 use crate::game::{MAX_EVAL, MAX_HINT};
 use crate::history::Heuristics;
-use crate::movepick::{pick, HINT_UNIT, KILLER_KEY, TT_KEY};
+use crate::movepick::{next, pick, HINT_UNIT, KILLER_KEY, TT_KEY};
 use crate::reference::{forward, reply_chain};
 use crate::score::{from_tt, outcome_score, to_tt, INF, MAX_PLY, MAX_QUIESCENCE_PLY};
 use crate::smp::Busy;
@@ -197,7 +197,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         self.flushed = self.nodes;
         let total = self.sh.nodes.fetch_add(delta, Relaxed) + delta;
         self.poll_at = self.nodes + POLL_INTERVAL;
-        if self.sh.user_stop.load(Relaxed) || self.sh.abort.load(Relaxed) {
+        if self.aborted() {
             self.stopped = true;
             return;
         }
@@ -221,6 +221,12 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                 self.stopped = true;
             }
         }
+    }
+
+    /// Whether the search as a whole must end (the user's stop or the main thread's abort).
+    #[inline]
+    fn aborted(&self) -> bool {
+        self.sh.user_stop.load(Relaxed) || self.sh.abort.load(Relaxed)
     }
 
     fn stop_all(&mut self) {
@@ -668,13 +674,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                 // buckets at once: ask for them now, so that they arrive while this node
                 // waits for its own.
                 let first = if ordering {
-                    let mut best = 0;
-                    for (j, &k) in keys.iter().enumerate() {
-                        if k > keys[best] {
-                            best = j;
-                        }
-                    }
-                    best
+                    next(&keys).unwrap_or(0)
                 } else {
                     0
                 };
@@ -913,7 +913,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
                             score,
                             pv: self.local.pv[0].clone(),
                         }
-                    } else if self.sh.abort.load(Relaxed) || self.sh.user_stop.load(Relaxed) {
+                    } else if self.aborted() {
                         break;
                     } else {
                         // A helper completed the iteration first.
@@ -1024,10 +1024,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         loop {
             let main = self.sh.main_depth.load(Relaxed);
             let depth = (done + 1).max(main + off);
-            if depth > self.sh.max_depth
-                || self.sh.abort.load(Relaxed)
-                || self.sh.user_stop.load(Relaxed)
-            {
+            if depth > self.sh.max_depth || self.aborted() {
                 break;
             }
             self.searching = depth;
@@ -1035,17 +1032,15 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             // thread stores are the ones the main thread's probes can use.
             let prev = Some(self.sh.main_score.load(Relaxed)).filter(|&s| s != NO_SCORE);
             let score = self.aspiration(root, depth, prev);
-            if !self.stopped {
-                self.publish(depth, score);
-            }
             if self.stopped {
-                if self.sh.abort.load(Relaxed) || self.sh.user_stop.load(Relaxed) {
+                if self.aborted() {
                     break;
                 }
                 // Overtaken by the main thread: go on from its iteration.
                 self.stopped = false;
                 continue;
             }
+            self.publish(depth, score);
             done = depth;
         }
         self.flush();
