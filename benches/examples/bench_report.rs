@@ -22,6 +22,7 @@
 //! one run each, no timing is asserted. The exit status is non-zero only when this engine
 //! returns a wrong value (against the check, or 2 threads against 1).
 
+use plyforge::{chaosclock, chexers, jumpy3, search, throne};
 #[path = "../peer/jumpy3_peer.rs"]
 mod jumpy3_peer;
 
@@ -373,11 +374,9 @@ fn speedup_section(rep: &mut Report) {
         let root = Synthetic::new(Spec::speedup_tree(seed));
         let mut engines = [1, 2].map(|threads| {
             let mut s = Search::new(
-                Config {
-                    threads,
-                    tt_mib: TABLE_MIB,
-                    ..Config::default()
-                },
+                Config::default()
+                    .with_threads(threads)
+                    .with_tt_mib(TABLE_MIB),
                 SyntheticEval,
             );
             s.run(&root, &[], Limits::depth(1), |_| {});
@@ -440,7 +439,7 @@ fn speedup_section(rep: &mut Report) {
     let _ = writeln!(
         md,
         "Synthetic two-player trees (`search::synthetic::Spec::speedup_tree`, seeds {}–{}, as \
-         in `cargo run --release -p search --example smp_speedup`), the engine's default \
+         in `cargo run --release -p benches --example smp_speedup`), the engine's default \
          settings with a {TABLE_MIB} MiB table, 1 and 2 threads searched in turn, {runs} run(s) \
          each. Times are medians: a parallel search takes a different path on each run. The \
          speedup of the last row is the ratio of the sums.\n",

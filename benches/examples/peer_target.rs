@@ -11,6 +11,7 @@
 //! `--only ours` times this engine alone (1 and 2 threads), `--only ours1` with 1 thread
 //! only: for profiling it.
 
+use plyforge::{jumpy3, search};
 #[path = "../peer/jumpy3_peer.rs"]
 mod jumpy3_peer;
 

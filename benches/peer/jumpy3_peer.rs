@@ -14,6 +14,7 @@
 use std::cell::Cell;
 
 use minimax::{Evaluation, Evaluator, Game, Winner};
+use plyforge::jumpy3;
 
 /// A position: bit `i` is 0-based square `i` (square 1 is bit 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -29,12 +30,7 @@ pub struct Board {
     hash: u64,
 }
 
-const fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+use plyforge::search::rng::splitmix64 as splitmix;
 
 /// Zobrist keys: `[black][king][square]`, then the side to move.
 const KEYS: [[[u64; 16]; 2]; 2] = {

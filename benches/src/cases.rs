@@ -1,6 +1,7 @@
 //! The engine's bench cases on the synthetic game of `search` (no game rules involved: these
 //! measure the search itself), shared by the criterion suite and the report.
 
+use plyforge::search;
 use search::synthetic::{Payoffs, Spec, Synthetic, SyntheticEval};
 use search::{Algorithm, Config, MaxnBounds, Search};
 
@@ -27,24 +28,14 @@ impl EngineCase {
 
     /// A fresh engine for this case with `threads` threads.
     pub fn engine(&self, threads: usize) -> Search<Synthetic, SyntheticEval> {
-        let mut s = Search::new(
-            Config {
-                threads,
-                ..self.config.clone()
-            },
-            SyntheticEval,
-        );
+        let mut s = Search::new(self.config.clone().with_threads(threads), SyntheticEval);
         s.set_maxn_bounds(self.maxn_bounds);
         s
     }
 }
 
 fn config(algorithm: Algorithm) -> Config {
-    Config {
-        algorithm,
-        tt_mib: 16,
-        ..Config::default()
-    }
+    Config::default().with_algorithm(algorithm).with_tt_mib(16)
 }
 
 /// Long games (no draw by length within any bench depth), few terminal positions.

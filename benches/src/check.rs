@@ -9,6 +9,7 @@
 //! order-preserving, and minimax commutes with order-preserving maps, so the mapped engine
 //! value must equal this one exactly ([`engine_to_check`]).
 
+use plyforge::search;
 use smallvec::SmallVec;
 
 use search::{Evaluator, Game, MoveList, Outcome, Player, MATE_BOUND};
@@ -30,8 +31,9 @@ pub enum Repetition {
 ///
 /// ```
 /// use benches::check::{engine_to_check, WIN};
-/// assert_eq!(engine_to_check(search::MATE - 7), WIN);
-/// assert_eq!(engine_to_check(-(search::MATE - 7)), -WIN);
+/// use plyforge::search::MATE;
+/// assert_eq!(engine_to_check(MATE - 7), WIN);
+/// assert_eq!(engine_to_check(-(MATE - 7)), -WIN);
 /// assert_eq!(engine_to_check(-3), -3);
 /// ```
 pub fn engine_to_check(score: i32) -> i32 {
@@ -93,8 +95,8 @@ impl<G: Game, E> Ctx<'_, G, E> {
 ///
 /// ```
 /// use benches::check::{alphabeta, Repetition};
-/// use search::synthetic::{Spec, Synthetic};
-/// use search::{reference, Evaluator, Game, Scores};
+/// use plyforge::search::synthetic::{Spec, Synthetic};
+/// use plyforge::search::{reference, Evaluator, Game, Scores};
 ///
 /// /// A small evaluation (the synthetic game's own is larger than the check's scale).
 /// struct Small;

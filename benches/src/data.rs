@@ -5,6 +5,7 @@
 //! first `": "`). The lists are compiled in, so the benches and the report need no files at
 //! run time; `tests/data.rs` checks that every entry parses.
 
+use plyforge::{chaosclock, chexers, jumpy3, throne};
 use std::fmt;
 use std::str::FromStr;
 

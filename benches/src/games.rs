@@ -1,10 +1,13 @@
-//! What the suites and the report need of each game, behind one trait, so that every
-//! measurement is written once, generically.
+//! What the suites and the report need of each game beyond the facade's [`GameAdapter`]
+//! (which gives the name, the default evaluation and the engine settings): the depths each
+//! game is measured at and its fixed position list.
 
 use std::fmt::Display;
 use std::str::FromStr;
 
-use search::{Config, Evaluator, Game, Search};
+use plyforge::games::{ChaosClock, Chexers, Jumpy3, Throne};
+use plyforge::search::{Config, Game, Search};
+use plyforge::{chaosclock, chexers, jumpy3, throne, GameAdapter};
 
 use crate::data::{self, Entry};
 
@@ -26,37 +29,36 @@ pub struct Depths {
     pub signature: u32,
 }
 
-/// A game as the benches see it: its positions, its default evaluation and engine settings,
-/// and its depths.
+/// A game as the benches see it: the facade's adapter, its position list and its depths.
 pub trait BenchGame: Game + FromStr + Display {
-    /// The evaluation the engine uses by default.
-    type Eval: Evaluator<Self> + Clone + 'static;
+    /// The facade's adapter of the game.
+    type Adapter: GameAdapter<Pos = Self>;
     /// The crate's name, used in benchmark ids and tables.
-    const NAME: &'static str;
+    const NAME: &'static str = <Self::Adapter as GameAdapter>::NAME;
     /// The depths.
     const DEPTHS: Depths;
     /// The fixed position list (`benches/data/<NAME>.txt`).
     fn positions() -> Vec<Entry<Self>>;
     /// The crate's default evaluation.
-    fn eval() -> Self::Eval;
+    fn eval() -> EvalOf<Self> {
+        Self::Adapter::default_eval()
+    }
     /// The crate's recommended engine settings ([`Config::threads`] is set by the caller).
-    fn config() -> Config;
+    fn config() -> Config {
+        Self::Adapter::engine_config()
+    }
 }
 
+/// The default evaluation of game `G`.
+pub type EvalOf<G> = <<G as BenchGame>::Adapter as GameAdapter>::Eval;
+
 /// A fresh engine for game `G` with its recommended settings and `threads` threads.
-pub fn engine<G: BenchGame>(threads: usize) -> Search<G, G::Eval> {
-    Search::new(
-        Config {
-            threads,
-            ..G::config()
-        },
-        G::eval(),
-    )
+pub fn engine<G: BenchGame>(threads: usize) -> Search<G, EvalOf<G>> {
+    Search::new(G::config().with_threads(threads), G::eval())
 }
 
 impl BenchGame for jumpy3::Position {
-    type Eval = jumpy3::DefaultEval;
-    const NAME: &'static str = "jumpy3";
+    type Adapter = Jumpy3;
     const DEPTHS: Depths = Depths {
         perft: 12,
         perft_quick: 8,
@@ -68,17 +70,10 @@ impl BenchGame for jumpy3::Position {
     fn positions() -> Vec<Entry<Self>> {
         data::jumpy3()
     }
-    fn eval() -> Self::Eval {
-        jumpy3::DefaultEval::default()
-    }
-    fn config() -> Config {
-        jumpy3::engine_config()
-    }
 }
 
 impl BenchGame for chexers::Position {
-    type Eval = chexers::DefaultEval;
-    const NAME: &'static str = "chexers";
+    type Adapter = Chexers;
     const DEPTHS: Depths = Depths {
         perft: 4,
         perft_quick: 3,
@@ -90,17 +85,10 @@ impl BenchGame for chexers::Position {
     fn positions() -> Vec<Entry<Self>> {
         data::chexers()
     }
-    fn eval() -> Self::Eval {
-        chexers::DefaultEval::default()
-    }
-    fn config() -> Config {
-        chexers::engine_config()
-    }
 }
 
 impl BenchGame for throne::Position {
-    type Eval = throne::DefaultEval;
-    const NAME: &'static str = "throne";
+    type Adapter = Throne;
     const DEPTHS: Depths = Depths {
         perft: 3,
         perft_quick: 2,
@@ -112,17 +100,10 @@ impl BenchGame for throne::Position {
     fn positions() -> Vec<Entry<Self>> {
         data::throne()
     }
-    fn eval() -> Self::Eval {
-        throne::DefaultEval
-    }
-    fn config() -> Config {
-        throne::engine_config()
-    }
 }
 
 impl BenchGame for chaosclock::Position {
-    type Eval = chaosclock::DefaultEval;
-    const NAME: &'static str = "chaosclock";
+    type Adapter = ChaosClock;
     const DEPTHS: Depths = Depths {
         perft: 5,
         perft_quick: 4,
@@ -133,11 +114,5 @@ impl BenchGame for chaosclock::Position {
     };
     fn positions() -> Vec<Entry<Self>> {
         data::chaosclock()
-    }
-    fn eval() -> Self::Eval {
-        chaosclock::DefaultEval
-    }
-    fn config() -> Config {
-        chaosclock::engine_config()
     }
 }

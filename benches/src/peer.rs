@@ -3,7 +3,8 @@
 //! crate's side searches it.
 
 use jumpy3::{Estimate, Position};
-use search::{Config, Limits, Search};
+use plyforge::{jumpy3, search};
+use search::{Limits, Search};
 
 /// Table size on both sides of the comparison, in MiB.
 pub const TABLE_MIB: usize = 64;
@@ -15,17 +16,16 @@ pub const TABLE_MIB: usize = 64;
 ///
 /// ```
 /// let mut s = benches::peer::ours(1);
+/// use plyforge::{jumpy3, search};
 /// let r = s.run(&jumpy3::Position::start(), &[], search::Limits::depth(8), |_| {});
 /// assert_eq!(r.depth, 8);
 /// ```
 pub fn ours(threads: usize) -> Search<Position, Estimate> {
     let mut s = Search::new(
-        Config {
-            threads,
-            tt_mib: TABLE_MIB,
-            quiescence: false,
-            ..jumpy3::engine_config()
-        },
+        jumpy3::engine_config()
+            .with_threads(threads)
+            .with_tt_mib(TABLE_MIB)
+            .with_quiescence(false),
         Estimate::Sheet,
     );
     s.run(&Position::start(), &[], Limits::depth(1), |_| {});

@@ -4,6 +4,7 @@
 //! only when search behaviour changes (the engine, a game's rules, evaluation or
 //! recommended settings, or this suite).
 
+use plyforge::{chaosclock, chexers, jumpy3, search, throne};
 use search::Limits;
 
 use crate::cases::engine_cases;

@@ -1,6 +1,7 @@
 //! Every compiled-in position list parses, round-trips through the game's notation, and is
 //! a position where the game goes on (the benches search from each).
 
+use plyforge::{chaosclock, chexers, jumpy3, search, throne};
 use std::fmt::Display;
 use std::str::FromStr;
 

@@ -2,6 +2,7 @@
 //! crate with the same evaluation, and the independent alpha-beta of `benches::check`
 //! reproduces the rules file's reference figures.
 
+use plyforge::{jumpy3, search};
 #[path = "../peer/jumpy3_peer.rs"]
 mod jumpy3_peer;
 
@@ -10,15 +11,8 @@ use jumpy3::eval::sheet_estimate;
 use jumpy3::{Estimate, Position};
 use jumpy3_peer::{from_position, peer_to_check, Board, Jumpy3, SheetEval};
 use minimax::{Evaluator as _, Game as _, Strategy as _, Winner};
+use search::rng::XorShift64Star;
 use search::{reference, Config, Game, Limits, MoveList, Search};
-
-/// xorshift64*: the random-play generator.
-fn next(state: &mut u64) -> u64 {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    state.wrapping_mul(0x2545_f491_4f6c_dd1d)
-}
 
 fn same(peer: &Board, ours: &Position) {
     assert_eq!(peer.to_string(), ours.to_string());
@@ -28,7 +22,7 @@ fn same(peer: &Board, ours: &Position) {
 
 #[test]
 fn random_games_are_the_same_game() {
-    let mut rng = 0x1234_5678_9abc_def1_u64;
+    let mut rng = XorShift64Star::from_state(0x1234_5678_9abc_def1);
     let starts: Vec<Position> = benches::data::jumpy3()
         .into_iter()
         .map(|e| e.position)
@@ -59,7 +53,7 @@ fn random_games_are_the_same_game() {
             let v = SheetEval::default().evaluate(&peer) as i32;
             let white = if ours.side() == jumpy3::WHITE { v } else { -v };
             assert_eq!(white, sheet_estimate(&ours), "{ours}");
-            let i = (next(&mut rng) % want.len() as u64) as usize;
+            let i = (rng.next_u64() % want.len() as u64) as usize;
             ours.play(jumpy3::Move::new(want[i] + 1).expect("a square"));
             peer = Jumpy3::apply(&mut peer, want[i]).expect("copy-make");
             plies += 1;
@@ -140,13 +134,7 @@ fn both_searches_run_on_the_peer_game() {
     // depth): the comparison's plumbing works, and at a small depth both agree with the check.
     let start = Position::start();
     let (want, _) = alphabeta(&start, &Estimate::Sheet, 6, Repetition::Ignore);
-    let mut ours = Search::new(
-        Config {
-            quiescence: false,
-            ..Config::default()
-        },
-        Estimate::Sheet,
-    );
+    let mut ours = Search::new(Config::default().with_quiescence(false), Estimate::Sheet);
     let r = ours.run(&start, &[], Limits::depth(6), |_| {});
     assert_eq!(engine_to_check(r.score), want);
     let mut it =

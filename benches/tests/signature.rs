@@ -2,6 +2,7 @@
 //! and moves when run again (one thread), so its total changes only with search behaviour.
 
 use benches::signature::{engine_lines, game_lines, total};
+use plyforge::{chexers, throne};
 
 #[test]
 fn the_engine_cases_repeat_exactly() {

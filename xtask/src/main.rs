@@ -1,7 +1,9 @@
 //! Project automation, run as `cargo xtask <task>` (alias in `.cargo/config.toml`).
 //!
 //! - `cargo xtask ci`: format check, clippy with warnings denied, the whole test suite, the
-//!   docs with warnings denied, and a quick run of the benchmarks so they never rot. Fails fast.
+//!   docs with warnings denied, every crate packaged and built from its package alone, a
+//!   program outside the workspace on one game crate, and a quick run of the benchmarks so
+//!   they never rot. Fails fast.
 //! - `cargo xtask bench [--quick] [--report-only]`: the benchmark suites and
 //!   `target/bench-report.md`.
 
@@ -73,5 +75,39 @@ fn ci() -> Result<(), String> {
         &["doc", "--workspace", "--no-deps"],
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
+    package()?;
     bench::run(&["--quick".to_string()])
+}
+
+/// The real test of `cargo add`: every library crate and the program packaged as crates.io
+/// would get them, and each built from its package alone (`cargo package` verifies by
+/// building the unpacked package, with the workspace's other packages from their own
+/// packages); then a program outside the workspace that depends on one game crate alone
+/// builds and runs.
+fn package() -> Result<(), String> {
+    cargo(
+        &[
+            "package",
+            "--workspace",
+            "--exclude",
+            "benches",
+            "--exclude",
+            "xtask",
+            "--allow-dirty",
+        ],
+        &[],
+    )?;
+    let target = project_root().join("target").join("standalone");
+    let target = target.to_str().ok_or("the target path is not UTF-8")?;
+    cargo(
+        &[
+            "run",
+            "--release",
+            "--manifest-path",
+            "examples/standalone-jumpy3/Cargo.toml",
+            "--target-dir",
+            target,
+        ],
+        &[],
+    )
 }

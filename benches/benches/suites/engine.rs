@@ -1,6 +1,7 @@
 //! `engine/<case>/<threads>t`: fixed-depth searches of synthetic trees.
 
 use criterion::{BatchSize, Criterion};
+use plyforge::search;
 use search::Limits;
 
 use benches::cases::engine_cases;

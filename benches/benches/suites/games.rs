@@ -1,5 +1,6 @@
 //! `<game>/...`: move generation, perft, evaluation and fixed-depth search, per game.
 
+use plyforge::{chaosclock, chexers, jumpy3, search, throne};
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput};

@@ -4,6 +4,7 @@
 use criterion::{BatchSize, Criterion};
 use jumpy3::Position;
 use minimax::{IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Strategy};
+use plyforge::{jumpy3, search};
 use search::Limits;
 
 use crate::jumpy3_peer::{from_position, SheetEval};

@@ -2,12 +2,12 @@
 
 use std::time::Duration;
 
-use search::{mate_distance, Limits, Report};
+use plyforge::search::{mate_distance, Limits, Report};
 
-use crate::adapter::{read_position, record_from, result_text, GameAdapter};
-use crate::agent::{Engine, Kind, Spec};
 use crate::fail::{outln, Fail};
-use crate::timefmt::{parse_duration, show_duration};
+use plyforge::agent::{Engine, Kind, Spec};
+use plyforge::duration::{parse_duration, show_duration};
+use plyforge::{read_position, result_text, GameAdapter};
 
 /// The options of `arena analyse`.
 pub(crate) struct Options {
@@ -69,13 +69,15 @@ pub(crate) fn info_line<M: std::fmt::Display>(r: &Report<M>) -> String {
 /// Runs `arena analyse`.
 pub(crate) fn analyse<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     let pos = read_position::<A>(&o.position)?;
-    let record = record_from::<A>(pos);
+    let record = plyforge::search::Record::<A::Pos>::new(pos);
     if let Some(r) = record.result() {
         outln!("the game is over: result: {}", result_text::<A>(r));
         return Ok(());
     }
     let spec = match &o.engine {
-        Some(text) => Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {e}")))?,
+        Some(text) => {
+            Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {}", e.reason())))?
+        }
         None => Spec::default_engine(),
     };
     if !matches!(spec.kind, Kind::Search(_)) {
@@ -88,11 +90,7 @@ pub(crate) fn analyse<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
         None => None,
     };
     let limits = if o.depth.is_some() || time.is_some() {
-        Limits {
-            depth: o.depth,
-            movetime: time,
-            ..Limits::default()
-        }
+        Limits::default().with_depth(o.depth).with_movetime(time)
     } else {
         spec.limits(Limits::movetime(Duration::from_secs(5)))
     };

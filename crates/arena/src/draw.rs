@@ -1,26 +1,9 @@
-//! Drawing boards for a terminal: colour when stdout is a terminal (owo-colors decides, and
-//! honours `NO_COLOR` / `FORCE_COLOR`), hexagonal boards drawn as hexes.
+//! Boards in colour for a terminal: the facade draws them with each piece of text tagged
+//! with a [`Paint`]; here a paint becomes a colour when stdout supports it (owo-colors
+//! decides, and honours `NO_COLOR` / `FORCE_COLOR`).
 
 use owo_colors::{OwoColorize, Stream};
-
-/// The colours pieces are drawn in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Paint {
-    /// First player's pieces.
-    Red,
-    /// Second player's pieces.
-    Green,
-    /// Third player's pieces.
-    Blue,
-    /// Light pieces.
-    Yellow,
-    /// Dark pieces.
-    Cyan,
-    /// Empty cells and frames.
-    Dim,
-    /// Highlights.
-    Bold,
-}
+pub(crate) use plyforge::draw::Paint;
 
 /// `text` in colour when stdout supports it.
 pub(crate) fn paint(text: &str, p: Paint) -> String {
@@ -40,86 +23,11 @@ pub(crate) fn paint(text: &str, p: Paint) -> String {
         Paint::Cyan => text
             .if_supports_color(Stream::Stdout, |t| t.bright_cyan())
             .to_string(),
-        Paint::Dim => text
-            .if_supports_color(Stream::Stdout, |t| t.dimmed())
-            .to_string(),
         Paint::Bold => text
             .if_supports_color(Stream::Stdout, |t| t.bold())
             .to_string(),
-    }
-}
-
-/// A hexagonal board of this radius in axial coordinates, rows `r = -radius ..= radius`, each
-/// row from its smallest `q`; `cell(q, r)` gives the (one-character) content and its paint.
-/// Each row carries its coordinates on the right.
-pub(crate) fn hex_board(radius: i32, cell: impl Fn(i32, i32) -> (char, Paint)) -> String {
-    let mut out = String::new();
-    let rows: Vec<(i32, i32, i32)> = (-radius..=radius)
-        .map(|r| {
-            let q0 = (-radius).max(-radius - r);
-            let q1 = radius.min(radius - r);
-            (r, q0, q1)
-        })
-        .collect();
-    let margin = 2usize;
-    let frame = |s: &str| paint(s, Paint::Dim);
-    for (i, &(r, q0, q1)) in rows.iter().enumerate() {
-        let n = (q1 - q0 + 1) as usize;
-        let indent = margin + 2 * r.unsigned_abs() as usize;
-        // The border above this row.
-        if r <= 0 {
-            out.push_str(&" ".repeat(indent));
-            out.push_str(&frame(&" / \\".repeat(n)));
-        } else {
-            out.push_str(&" ".repeat(indent - 2));
-            out.push_str(&frame(&" \\ /".repeat(n + 1)));
-        }
-        out.push('\n');
-        // The cells.
-        out.push_str(&" ".repeat(indent));
-        for q in q0..=q1 {
-            let (c, p) = cell(q, r);
-            out.push_str(&frame("| "));
-            out.push_str(&paint(&c.to_string(), p));
-            out.push(' ');
-        }
-        out.push_str(&frame("|"));
-        let pad = 2 * r.unsigned_abs() as usize + 3;
-        out.push_str(&" ".repeat(pad));
-        out.push_str(&frame(&format!("r={r:<2} q={q0}..{q1}")));
-        out.push('\n');
-        if i + 1 == rows.len() {
-            out.push_str(&" ".repeat(indent));
-            out.push_str(&frame(&" \\ /".repeat(n)));
-            out.push('\n');
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hex_board_shape() {
-        let board = hex_board(1, |q, r| {
-            if (q, r) == (0, 0) {
-                ('x', Paint::Bold)
-            } else {
-                ('.', Paint::Dim)
-            }
-        });
-        let lines: Vec<&str> = board.lines().collect();
-        // 3 rows of cells, 4 borders.
-        assert_eq!(lines.len(), 7);
-        assert!(lines[3].contains("| . | x | . |"), "{board}");
-        assert!(lines[1].contains("| . | . |"));
-        // Cells of neighbouring rows interlock: the vertex of the upper row's border sits
-        // above the boundary between cells.
-        assert_eq!(
-            lines[1].find('|').unwrap() + 2,
-            lines[3].find('|').unwrap() + 4
-        );
+        _ => text
+            .if_supports_color(Stream::Stdout, |t| t.dimmed())
+            .to_string(),
     }
 }

@@ -30,6 +30,19 @@ impl Fail {
     }
 }
 
+impl From<plyforge::Error> for Fail {
+    /// Bad input is a usage failure (exit code 2); a solver that could not answer, or memory
+    /// that could not be had, a runtime failure (exit code 1).
+    fn from(e: plyforge::Error) -> Fail {
+        match e {
+            plyforge::Error::Solve { .. } | plyforge::Error::Resources { .. } => {
+                Fail::Runtime(e.to_string())
+            }
+            _ => Fail::Usage(e.to_string()),
+        }
+    }
+}
+
 impl fmt::Display for Fail {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -2,29 +2,27 @@
 //! Chaos Clock) with one search engine, plus a scriptable interface to the rules (`moves`,
 //! `apply`) and a UCI-shaped engine protocol (`engine`, see `docs/protocol.md`).
 //!
-//! Every subcommand is written once, generically over [`adapter::GameAdapter`]; each game
-//! crate is adapted in `games/`. A subcommand dispatches to the game with the `with_game!` macro.
+//! Every subcommand is written once, generically over the facade's [`plyforge::GameAdapter`]
+//! (each game's adapter is in `plyforge::games`). A subcommand dispatches to the game with
+//! the `with_game!` macro.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-mod adapter;
-mod agent;
 mod analyse;
 mod draw;
 mod elo;
 mod fail;
-mod games;
 mod matchup;
 mod play;
 mod protocol;
-mod rng;
 mod rules_cmd;
 mod server;
 mod solve;
-mod timefmt;
+
+use plyforge::games;
 
 use fail::Fail;
 
@@ -457,10 +455,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
                 if a.time.is_some() {
                     return Err(Fail::usage("--time applies to chaosclock only"));
                 }
-                let settings = adapter::SolveSettings {
-                    table: a.table.as_deref(),
-                    time: None,
-                };
+                let settings = plyforge::SolveSettings::default().with_table(a.table.as_deref());
                 solve::solve::<games::Jumpy3>(&a.position, &settings)
             }
             SolvableGame::Chaosclock => {
@@ -469,12 +464,12 @@ fn run(cli: Cli) -> Result<(), Fail> {
                 }
                 let time = match &a.time {
                     Some(t) => Some(
-                        timefmt::parse_duration(t)
+                        plyforge::duration::parse_duration(t)
                             .map_err(|e| Fail::usage(format!("--time: {e}")))?,
                     ),
                     None => None,
                 };
-                let settings = adapter::SolveSettings { table: None, time };
+                let settings = plyforge::SolveSettings::default().with_time(time);
                 solve::solve::<games::ChaosClock>(&a.position, &settings)
             }
         },

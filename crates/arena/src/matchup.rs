@@ -7,15 +7,15 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use search::{Game, Limits, Outcome, Record};
+use plyforge::search::{Game, Limits, Outcome, Record};
 
-use crate::adapter::{legal_moves, read_position, record_from, result_text, GameAdapter};
-use crate::agent::{Agent, Spec};
 use crate::draw::{paint, Paint};
 use crate::elo;
 use crate::fail::{outln, Fail};
-use crate::rng::Rng;
-use crate::timefmt::{parse_duration, show_duration};
+use plyforge::agent::{Agent, Spec};
+use plyforge::duration::{parse_duration, show_duration};
+use plyforge::search::rng::XorShift64Star as Rng;
+use plyforge::{legal_moves, read_position, result_text, GameAdapter};
 
 /// The options of `arena match`.
 pub(crate) struct Options {
@@ -112,7 +112,8 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     };
     let mut specs = Vec::new();
     for t in &texts {
-        let mut s = Spec::parse::<A>(t).map_err(|e| Fail::usage(format!("--engine {t:?}: {e}")))?;
+        let mut s = Spec::parse::<A>(t)
+            .map_err(|e| Fail::usage(format!("--engine {t:?}: {}", e.reason())))?;
         if s.tt_mib.is_none() {
             s.tt_mib = Some(MATCH_TT_MIB.min(A::engine_config().tt_mib.max(1)));
         }
@@ -184,8 +185,9 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
             Some(p) => p.clone(),
             None => A::random_start(o.seed.wrapping_add(round as u64)).unwrap_or_else(A::start),
         };
-        let mut record = record_from::<A>(start);
-        let mut opening_rng = Rng::new(o.seed.wrapping_mul(1_000_003).wrapping_add(round as u64));
+        let mut record = Record::<A::Pos>::new(start);
+        let mut opening_rng =
+            Rng::seeded(o.seed.wrapping_mul(1_000_003).wrapping_add(round as u64));
         play_opening::<A>(&mut record, opening, &mut opening_rng);
         let opening_plies = record.moves().len();
         let game_seed = o.seed.wrapping_mul(7919).wrapping_add(g as u64 * 3);
@@ -239,9 +241,10 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
             match (result, winner_spec) {
                 (Outcome::Win(_), Some(w)) if w == s => t.wins += 1,
                 (Outcome::Win(_), _) => t.losses += 1,
-                (Outcome::Draw(_), _) => t.draws += 1,
                 (Outcome::BothWin, _) => t.both_win += 1,
                 (Outcome::BothLose, _) => t.both_lose += 1,
+                // Draws (and any result without a winner that a game may add).
+                _ => t.draws += 1,
             }
             for other in (0..n).filter(|&j| j != s && present[j]) {
                 let e = &mut h2h[s][other];

@@ -4,17 +4,17 @@
 use std::io::BufRead;
 use std::time::Duration;
 
-use search::{Game, Limits, Record};
+use plyforge::search::{Game, Limits, Record};
 
-use crate::adapter::{
-    legal_moves, parse_player, play_text, player_letters, read_position, record_from, result_text,
-    result_words, GameAdapter,
-};
-use crate::agent::{Agent, Spec};
 use crate::analyse::show_score;
 use crate::draw::{paint, Paint};
 use crate::fail::{out, outln, Fail};
-use crate::timefmt::{parse_duration, show_duration};
+use plyforge::agent::{Agent, Spec};
+use plyforge::duration::{parse_duration, show_duration};
+use plyforge::{
+    legal_moves, parse_player, play_text, player_letters, read_position, result_text, result_words,
+    GameAdapter,
+};
 
 /// The options of `arena play`.
 pub(crate) struct Options {
@@ -67,11 +67,11 @@ fn humans<A: GameAdapter>(sides: &[String]) -> Result<Vec<bool>, Fail> {
 }
 
 fn show_board<A: GameAdapter>(record: &Record<A::Pos>) {
-    out!("{}", A::draw(record.position()));
+    out!("{}", A::draw(record.position(), &crate::draw::paint));
     outln!("{}", paint(&record.position().to_string(), Paint::Dim));
 }
 
-fn side<A: GameAdapter>(p: search::Player) -> String {
+fn side<A: GameAdapter>(p: plyforge::search::Player) -> String {
     format!("{} ({})", A::player_name(p), A::player_letter(p))
 }
 
@@ -83,7 +83,9 @@ pub(crate) fn play<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
         None => A::start(),
     };
     let spec = match &o.engine {
-        Some(text) => Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {e}")))?,
+        Some(text) => {
+            Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {}", e.reason())))?
+        }
         None => Spec::default_engine(),
     };
     let time = parse_duration(&o.time).map_err(|e| Fail::usage(format!("--time: {e}")))?;
@@ -94,7 +96,7 @@ pub(crate) fn play<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     let mut agents: Vec<Option<Agent<A>>> = (0..A::PLAYERS)
         .map(|p| (!humans[p]).then(|| Agent::new(&spec, limits, Some(o.threads), p as u64 + 1)))
         .collect();
-    let mut record = record_from::<A>(start.clone());
+    let mut record = Record::<A::Pos>::new(start.clone());
     let mut lines = std::io::stdin().lock().lines();
 
     outln!("{}: you play {}.  Type `help` for commands.", A::TITLE, {
@@ -208,8 +210,9 @@ pub(crate) fn play<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
                         show_board::<A>(&record);
                     }
                     Err(why) => outln!(
-                        "{} {why}  (`moves` lists the legal moves, `help` the commands)",
-                        paint(&format!("Illegal move {text:?}:"), Paint::Red)
+                        "{} {}  (`moves` lists the legal moves, `help` the commands)",
+                        paint(&format!("Illegal move {text:?}:"), Paint::Red),
+                        why.reason()
                     ),
                 }
             }
@@ -235,7 +238,7 @@ fn undo<A: GameAdapter>(record: &Record<A::Pos>, humans: &[bool]) -> Option<Reco
         pos.play(mv);
     }
     let keep = last_human?;
-    let mut r = record_from::<A>(record.start().clone());
+    let mut r = Record::<A::Pos>::new(record.start().clone());
     for &mv in &moves[..keep] {
         r.play(mv).ok()?;
     }

@@ -10,11 +10,11 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use search::{Clock, Game, Limits, Record, Report};
+use plyforge::search::{Clock, Game, Limits, Record, Report};
 
-use crate::adapter::{play_list, read_position, record_from, result_text, GameAdapter};
-use crate::agent::{Engine, Kind, Spec};
 use crate::fail::Fail;
+use plyforge::agent::{Engine, Kind, Spec};
+use plyforge::{play_list, read_position, result_text, GameAdapter};
 
 /// Where protocol output goes: shared by the reader and the search thread, one line at a time.
 pub(crate) type Output = Arc<Mutex<Box<dyn Write + Send>>>;
@@ -82,16 +82,15 @@ impl<A: GameAdapter> Session<A> {
     /// A session at the start position; `spec` chooses the engine (`None`: the game's own).
     pub(crate) fn new(threads: usize, spec: Option<&str>, out: Output) -> Result<Self, Fail> {
         let spec = match spec {
-            Some(text) => {
-                Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {e}")))?
-            }
+            Some(text) => Spec::parse::<A>(text)
+                .map_err(|e| Fail::usage(format!("--engine: {}", e.reason())))?,
             None => Spec::default_engine(),
         };
         if !matches!(spec.kind, Kind::Search(_)) {
             return Err(Fail::usage("--engine: the protocol needs a search engine"));
         }
         Ok(Session {
-            record: record_from::<A>(A::start()),
+            record: Record::<A::Pos>::new(A::start()),
             spec,
             threads,
             engine: None,
@@ -170,7 +169,7 @@ impl<A: GameAdapter> Session<A> {
             "newgame" | "ucinewgame" => {
                 self.finish();
                 self.engine = None;
-                self.record = record_from::<A>(A::start());
+                self.record = Record::<A::Pos>::new(A::start());
             }
             "setoption" => self.set_option(&words[1..]),
             "position" => {
@@ -257,7 +256,7 @@ impl<A: GameAdapter> Session<A> {
                 "position {head:?}: expected `startpos` or `fen POSITION`"
             ));
         };
-        let mut record = record_from::<A>(pos);
+        let mut record = Record::<A::Pos>::new(pos);
         let tokens: Vec<&str> = moves.split_whitespace().collect();
         play_list::<A>(&mut record, &tokens).map_err(|e| e.to_string())?;
         Ok(record)
@@ -306,11 +305,10 @@ impl<A: GameAdapter> Session<A> {
             i += 1;
         }
         if let Some(t) = time {
-            limits.clock = Some(Clock {
-                remaining: Duration::from_millis(t),
-                increment: Duration::from_millis(inc.unwrap_or(0)),
-                moves_to_go,
-            });
+            let mut clock = Clock::new(Duration::from_millis(t))
+                .with_increment(Duration::from_millis(inc.unwrap_or(0)));
+            clock.moves_to_go = moves_to_go;
+            limits.clock = Some(clock);
         }
         if self.record.result().is_some() {
             say(&self.out, "bestmove none");

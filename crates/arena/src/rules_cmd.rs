@@ -2,12 +2,10 @@
 
 use std::time::Instant;
 
-use search::Game;
+use plyforge::search::Game;
 
-use crate::adapter::{
-    legal_moves, play_list, read_position, record_from, result_text, GameAdapter,
-};
 use crate::fail::{outln, Fail};
+use plyforge::{legal_moves, play_list, read_position, result_text, GameAdapter};
 
 /// `arena moves GAME POSITION`: every legal move, one per line, in the game's order.
 pub(crate) fn moves<A: GameAdapter>(position: &str) -> Result<(), Fail> {
@@ -22,10 +20,10 @@ pub(crate) fn moves<A: GameAdapter>(position: &str) -> Result<(), Fail> {
 }
 
 /// `arena apply GAME POSITION MOVE...`: the position after the moves, then `result: ...` if the
-/// game is over. Moves go through `search::Record`, so history rules (repetition) apply.
+/// game is over. Moves go through `plyforge::search::Record`, so history rules (repetition) apply.
 pub(crate) fn apply<A: GameAdapter>(position: &str, moves: &[String]) -> Result<(), Fail> {
     let pos = read_position::<A>(position)?;
-    let mut record = record_from::<A>(pos);
+    let mut record = plyforge::search::Record::<A::Pos>::new(pos);
     let items: Vec<&str> = moves.iter().map(String::as_str).collect();
     play_list::<A>(&mut record, &items).map_err(|e| Fail::usage(e.to_string()))?;
     outln!("{}", record.position());

@@ -4,9 +4,9 @@ use std::time::Duration;
 
 use indicatif::ProgressBar;
 
-use crate::adapter::{read_position, record_from, GameAdapter, SolveSettings};
 use crate::analyse::join_moves;
 use crate::fail::{outln, Fail};
+use plyforge::{read_position, GameAdapter, SolveSettings};
 
 /// Runs `arena solve`: `value: …`, `best: …`, `line: …`.
 pub(crate) fn solve<A: GameAdapter>(
@@ -14,7 +14,7 @@ pub(crate) fn solve<A: GameAdapter>(
     settings: &SolveSettings<'_>,
 ) -> Result<(), Fail> {
     let pos = read_position::<A>(position)?;
-    let record = record_from::<A>(pos);
+    let record = plyforge::search::Record::<A::Pos>::new(pos);
     let spinner = ProgressBar::new_spinner();
     spinner.set_message(format!(
         "solving {} exactly (large positions take long{})",

@@ -21,7 +21,8 @@ use std::sync::{Arc, Barrier, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use search::{DrawKind, Game, Outcome, Player, Record};
+use plyforge::search::{DrawKind, Game, Outcome, Player, Record};
+use plyforge::{chaosclock, chexers, jumpy3, throne};
 
 /// Tests that think (engines) or load the machine run one at a time, so that a busy machine
 /// does not eat the engines' clocks.
@@ -306,14 +307,7 @@ fn parse_record(text: &str) -> BTreeMap<u64, RecGame> {
 }
 
 fn result_of(o: Outcome, letter: fn(Player) -> &'static str) -> String {
-    match o {
-        Outcome::Win(p) => format!("winner {}", letter(p)),
-        Outcome::Draw(DrawKind::Repetition) => "draw repetition".into(),
-        Outcome::Draw(DrawKind::TurnLimit) => "draw turns".into(),
-        Outcome::Draw(DrawKind::Score) => "draw score".into(),
-        Outcome::BothWin => "both win".into(),
-        Outcome::BothLose => "both lose".into(),
-    }
+    o.notation(letter)
 }
 
 /// Replays a recorded game through the game crate and checks the recorded result: every move

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use search::{Algorithm, Config, Evaluator, Game, Limits, Player, Record, Report, Scores, Search};
+use search::{Evaluator, Game, Limits, Player, Record, Report, Scores, Search};
 
 use crate::position::{pieces_of, Move, Position, EVEN, ODD};
 use crate::reach::may_complete;
@@ -56,20 +56,6 @@ impl Evaluator<Position> for DefaultEval {
     }
 }
 
-/// The recommended engine settings: max^n (the game is not zero-sum; max^n uses neither the
-/// table nor helper threads).
-pub fn engine_config() -> Config {
-    Config {
-        algorithm: Algorithm::MaxN,
-        threads: 1,
-        tt_mib: 1,
-        use_tt: false,
-        ordering: true,
-        aspiration: false,
-        quiescence: false,
-    }
-}
-
 /// How [`Engine`] chose its move.
 #[derive(Clone, Debug)]
 pub enum Choice {
@@ -99,7 +85,7 @@ impl Engine {
     /// An engine with the recommended settings.
     pub fn new() -> Self {
         Engine {
-            search: Search::new(engine_config(), DefaultEval),
+            search: Search::new(crate::engine_config(), DefaultEval),
             threads: SolveOptions::default().threads,
             solver_share: 0.5,
         }
@@ -167,7 +153,7 @@ mod tests {
         let (mv, how) = e.choose(&rec, Duration::from_secs(20)).unwrap();
         match how {
             Choice::Solved(s) => {
-                assert_eq!(s.code, 3);
+                assert_eq!(s.value.code(), 3);
                 assert!(s.best.contains(&mv));
             }
             Choice::Searched(_) => panic!("a small position is solved"),

@@ -69,6 +69,7 @@ impl fmt::Display for Move {
 
 /// Why a move's notation could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParseMoveError {
     /// The text was empty.
     Empty,
@@ -142,6 +143,7 @@ impl fmt::Display for Field {
 
 /// Why a position's notation could not be read. Each variant names the bad field.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParsePositionError {
     /// The text was empty.
     Empty,
@@ -178,6 +180,10 @@ pub enum ParsePositionError {
     BadSide(String),
     /// The last moved piece is not a number from 0 to 12.
     LastOutOfRange(u32),
+    /// The last moved piece is not on the board. A walked piece lands on the board and a
+    /// placed one stands home, so only piece 12 (which walks off the board) can have moved
+    /// last and be in a hand.
+    LastNotOnBoard(u8),
 }
 
 impl fmt::Display for ParsePositionError {
@@ -222,6 +228,12 @@ impl fmt::Display for ParsePositionError {
             ParsePositionError::LastOutOfRange(n) => {
                 write!(f, "{}: {n}, expected 0 to 12", Field::Last)
             }
+            ParsePositionError::LastNotOnBoard(n) => write!(
+                f,
+                "{}: piece {n} is not on the board, but the piece moved last always is \
+                 (only piece 12 walks off it)",
+                Field::Last
+            ),
         }
     }
 }
@@ -620,7 +632,11 @@ impl FromStr for Position {
                 if v > 12 {
                     return Err(ParsePositionError::LastOutOfRange(v));
                 }
-                v as u8
+                let v = v as u8;
+                if v != 0 && v != 12 && !board.contains(&v) {
+                    return Err(ParsePositionError::LastNotOnBoard(v));
+                }
+                v
             }
         };
         Position::from_parts(board, side, last)
@@ -738,7 +754,23 @@ impl Game for Position {
         Some((2, Outcome::BothLose))
     }
 
-    fn why_illegal(&self, mv: Move) -> Option<String> {
+    fn why_illegal(&self, mv: Move) -> Option<search::IllegalMove> {
+        self.illegal_reason(mv).map(search::IllegalMove::new)
+    }
+
+    fn noisy_moves(&self, out: &mut MoveList<Move>) {
+        if self.outcome().is_some() {
+            return;
+        }
+        let mut all = MoveList::new();
+        self.walks_and_places(&mut all);
+        out.extend(all.into_iter().filter(|&m| self.is_capture(m)));
+    }
+}
+
+impl Position {
+    /// Why `mv` is not legal here, in words; `None` if it is.
+    fn illegal_reason(&self, mv: Move) -> Option<String> {
         if let Some(o) = self.outcome() {
             return Some(format!("the game is over ({o:?})"));
         }
@@ -772,14 +804,5 @@ impl Game for Position {
                 }
             }
         }
-    }
-
-    fn noisy_moves(&self, out: &mut MoveList<Move>) {
-        if self.outcome().is_some() {
-            return;
-        }
-        let mut all = MoveList::new();
-        self.walks_and_places(&mut all);
-        out.extend(all.into_iter().filter(|&m| self.is_capture(m)));
     }
 }

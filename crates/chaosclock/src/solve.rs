@@ -119,7 +119,8 @@ fn value_of(o: Outcome) -> u8 {
         Outcome::Win(p) if p == ODD => V_ODD,
         Outcome::Win(_) => V_EVEN,
         Outcome::BothWin => V_BW,
-        Outcome::BothLose | Outcome::Draw(_) => V_BL,
+        // Both lose; a draw (which Chaos Clock does not have) would be as bad.
+        _ => V_BL,
     }
 }
 
@@ -138,11 +139,69 @@ pub fn result_code(outcome: Outcome, player: Player) -> u8 {
     rank(value_of(outcome), player) + 1
 }
 
+/// The exact value of a position for the side to move, in the order the side to move
+/// prefers (a [`Value::Loss`] is the worst); its [`code`](Value::code) is the result code of
+/// the rules and of the public analyser: 4, 3, 2, 1.
+///
+/// ```
+/// use plyforge_chaosclock::solve::Value;
+/// assert_eq!(Value::BothWin.code(), 3);
+/// assert_eq!(Value::from_code(4), Some(Value::Win));
+/// assert!(Value::Win > Value::BothWin && Value::BothLose > Value::Loss);
+/// assert_eq!(Value::BothLose.to_string(), "both lose");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    /// The side to move loses (code 1).
+    Loss = 1,
+    /// Both lose (code 2).
+    BothLose = 2,
+    /// Both win (code 3).
+    BothWin = 3,
+    /// The side to move wins (code 4).
+    Win = 4,
+}
+
+impl Value {
+    /// The result code: 4 the side to move wins, 3 both win, 2 both lose, 1 it loses.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The value of a result code; `None` outside 1..=4.
+    pub fn from_code(code: u8) -> Option<Value> {
+        match code {
+            1 => Some(Value::Loss),
+            2 => Some(Value::BothLose),
+            3 => Some(Value::BothWin),
+            4 => Some(Value::Win),
+            _ => None,
+        }
+    }
+
+    /// The value of `outcome` for `player`.
+    pub fn of(outcome: Outcome, player: Player) -> Value {
+        Value::from_code(result_code(outcome, player)).expect("result codes are 1 to 4")
+    }
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Value::Loss => "loss",
+            Value::BothLose => "both lose",
+            Value::BothWin => "both win",
+            Value::Win => "win",
+        })
+    }
+}
+
 /// The exact result of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Solution {
-    /// Result code for the side to move: 4 wins, 3 both win, 2 both lose, 1 loses.
-    pub code: u8,
+    /// The value for the side to move.
+    pub value: Value,
     /// The outcome under best play.
     pub outcome: Outcome,
     /// Every move that achieves it (a pass included where it does), in
@@ -228,7 +287,7 @@ pub fn solve_with(pos: &Position, opts: &SolveOptions) -> Option<Solution> {
     let mover = pos.to_move();
     if let Some(o) = pos.outcome() {
         return Some(Solution {
-            code: result_code(o, mover),
+            value: Value::of(o, mover),
             outcome: o,
             best: Vec::new(),
             stats: Stats {
@@ -281,7 +340,7 @@ pub fn solve_with(pos: &Position, opts: &SolveOptions) -> Option<Solution> {
     let value = *values.iter().max_by_key(|&&v| rank(v, mover))?;
     let outcome = outcome_of(value);
     Some(Solution {
-        code: result_code(outcome, mover),
+        value: Value::of(outcome, mover),
         outcome,
         best: moves
             .iter()

@@ -1,8 +1,8 @@
 //! The notation: positions `b1,…,b12;P;L` with defaults, moves `wN`/`pN`/`pass`, and parse
 //! errors that name the bad field.
 
-use chaosclock::search::Game;
-use chaosclock::{Field, Move, ParseMoveError, ParsePositionError, Position, EVEN, ODD};
+use plyforge_chaosclock::search::Game;
+use plyforge_chaosclock::{Field, Move, ParseMoveError, ParsePositionError, Position, EVEN, ODD};
 
 #[test]
 fn positions_round_trip() {
@@ -150,7 +150,7 @@ fn moves_round_trip_and_errors() {
 
 #[test]
 fn every_legal_move_round_trips() {
-    let mut moves = chaosclock::search::MoveList::new();
+    let mut moves = plyforge_chaosclock::search::MoveList::new();
     Position::start().legal_moves(&mut moves);
     assert_eq!(moves.len(), 13, "twelve walks and the pass");
     for m in moves {

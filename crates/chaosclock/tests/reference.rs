@@ -2,8 +2,8 @@
 //! over the game tree played through `search::Record` (which applies the repetition rule
 //! itself), on small random positions, comparing result codes and best-move sets.
 
-use chaosclock::search::{Game, Outcome, Player, Record};
-use chaosclock::{solve, Move, Position};
+use plyforge_chaosclock::search::{Game, Outcome, Player, Record};
+use plyforge_chaosclock::{solve, Move, Position};
 
 /// How much `p` likes `o` (own win > both win > both lose > own loss).
 fn pref(o: Outcome, p: Player) -> i32 {
@@ -178,9 +178,13 @@ fn check(rec: &Record<Position>, codes: &mut [u32; 5]) -> Option<u64> {
     let s = solve::solve_with(&pos, &opts).expect("no limit");
     let context = format!("{pos} after {:?} from {}", rec.moves(), rec.start());
     assert_eq!(s.outcome, best, "{context}: value");
-    assert_eq!(s.code, solve::result_code(best, mover), "{context}: code");
+    assert_eq!(
+        s.value.code(),
+        solve::result_code(best, mover),
+        "{context}: code"
+    );
     assert_eq!(s.best, want_best, "{context}: best moves");
-    codes[s.code as usize] += 1;
+    codes[s.value.code() as usize] += 1;
     Some(reference.repetitions)
 }
 

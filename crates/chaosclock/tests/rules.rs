@@ -1,7 +1,7 @@
 //! Every rule of the rules file on a hand-built position.
 
-use chaosclock::search::{Game, MoveList, Outcome, Record};
-use chaosclock::{Move, Position, EVEN, ODD};
+use plyforge_chaosclock::search::{Game, MoveList, Outcome, Record};
+use plyforge_chaosclock::{Move, Position, EVEN, ODD};
 
 fn pos(s: &str) -> Position {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
@@ -65,14 +65,17 @@ fn a_walk_onto_a_home_piece_is_illegal() {
     let p = pos("1,0,3,4,2,6,7,8,9,10,11,12;1;0");
     assert!(!legal(&p).contains(&"w2".to_string()));
     let why = p.why_illegal(mv("w2")).unwrap();
-    assert!(why.contains("square 7") && why.contains("home"), "{why}");
+    assert!(
+        why.reason().contains("square 7") && why.reason().contains("home"),
+        "{why}"
+    );
 }
 
 #[test]
 fn home_pieces_never_move() {
     let p = pos("1,0,3,4,2,6,7,8,9,10,11,12;1;0");
     let why = p.why_illegal(mv("w7")).unwrap();
-    assert!(why.contains("home"), "{why}");
+    assert!(why.reason().contains("home"), "{why}");
     assert!(!legal(&p).iter().any(|m| m == "w7" || m == "w1"));
 }
 
@@ -89,7 +92,11 @@ fn the_piece_the_opponent_just_walked_may_not_be_walked() {
     let p = after("1,2,0,4,0,6,7,0,9,5,11,12;0;0", "w5");
     // 5 now on square 3 (its walk would reach the empty square 8); Even may not walk it now.
     assert!(!legal(&p).contains(&"w5".to_string()));
-    assert!(p.why_illegal(mv("w5")).unwrap().contains("previous move"));
+    assert!(p
+        .why_illegal(mv("w5"))
+        .unwrap()
+        .reason()
+        .contains("previous move"));
     // After a pass the restriction is gone.
     let q = p.after(Move::Pass);
     assert!(legal(&q).contains(&"w5".to_string()));
@@ -128,9 +135,9 @@ fn placing_puts_a_hand_piece_on_its_home_square() {
     assert_eq!(p.hand(EVEN), vec![12]);
     assert_eq!(legal(&p), vec!["p5", "pass"]);
     let why = p.why_illegal(mv("p12")).unwrap();
-    assert!(why.contains("not Odd's piece"), "{why}");
+    assert!(why.reason().contains("not Odd's piece"), "{why}");
     let why = p.why_illegal(mv("p3")).unwrap();
-    assert!(why.contains("not in Odd's hand"), "{why}");
+    assert!(why.reason().contains("not in Odd's hand"), "{why}");
     let q = p.after(mv("p5"));
     assert!(q.is_home(5));
     assert_eq!(q.to_move(), EVEN);

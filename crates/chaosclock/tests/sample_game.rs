@@ -5,8 +5,8 @@
 //! shared pruning) and agree with the current solver; every move the sample game played is
 //! among the best moves.
 
-use chaosclock::search::{Outcome, Record};
-use chaosclock::{solve, Move, Position};
+use plyforge_chaosclock::search::{Outcome, Record};
+use plyforge_chaosclock::{solve, Move, Position};
 
 const GAME: [(&str, &str); 7] = [
     ("w5", "8,6,1,11,5,10,12,7,4,2,3,0;0;5"),
@@ -64,7 +64,7 @@ fn the_sample_positions_are_both_win_with_these_best_moves() {
         let p: Position = pos.parse().unwrap();
         let s = solve::solve(&p);
         let got: Vec<String> = s.best.iter().map(|m| m.to_string()).collect();
-        assert_eq!(s.code, 3, "{pos}");
+        assert_eq!(s.value.code(), 3, "{pos}");
         assert_eq!(s.outcome, Outcome::BothWin, "{pos}");
         assert_eq!(got, best.to_vec(), "{pos}");
         // The move the sample game played next is a best move.

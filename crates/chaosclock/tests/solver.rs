@@ -3,9 +3,9 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use chaosclock::search::{Game, Outcome, Record};
-use chaosclock::solve::{self, SolveOptions};
-use chaosclock::{may_complete, Move, Position, EVEN, ODD};
+use plyforge_chaosclock::search::{Game, Outcome, Record};
+use plyforge_chaosclock::solve::{self, SolveOptions};
+use plyforge_chaosclock::{may_complete, Move, Position, EVEN, ODD};
 
 fn pos(s: &str) -> Position {
     s.parse().unwrap()
@@ -17,12 +17,15 @@ fn a_finished_game_has_its_result_and_no_moves() {
     let p = pos("1,2,3,4,5,6,7,8,9,10,11,0;0;0");
     assert_eq!(p.outcome(), Some(Outcome::Win(ODD)));
     let s = solve::solve(&p);
-    assert_eq!((s.code, s.outcome, s.best), (4, Outcome::Win(ODD), vec![]));
+    assert_eq!(
+        (s.value.code(), s.outcome, s.best),
+        (4, Outcome::Win(ODD), vec![])
+    );
     // The same board with Even to move is Even's last move: placing 12 makes both win.
     let s = solve::solve(&pos("1,2,3,4,5,6,7,8,9,10,11,0;1;0"));
-    assert_eq!((s.code, s.best), (3, vec![Move::Place(12)]));
+    assert_eq!((s.value.code(), s.best), (3, vec![Move::Place(12)]));
     let s = solve::solve(&pos("1,2,3,4,5,6,7,8,9,10,11,12;1;0"));
-    assert_eq!((s.code, s.outcome), (3, Outcome::BothWin));
+    assert_eq!((s.value.code(), s.outcome), (3, Outcome::BothWin));
 }
 
 #[test]
@@ -50,7 +53,10 @@ fn a_budget_cuts_the_solve_short() {
         max_nodes: Some(10_000_000),
         ..SolveOptions::default()
     };
-    assert_eq!(solve::solve_with(&small, &roomy).map(|s| s.code), Some(3));
+    assert_eq!(
+        solve::solve_with(&small, &roomy).map(|s| s.value.code()),
+        Some(3)
+    );
 }
 
 #[test]
@@ -70,7 +76,7 @@ fn threads_do_not_change_the_solution() {
                     ..SolveOptions::default()
                 };
                 let s = solve::solve_with(&p, &opts).expect("no limit");
-                (s.code, s.best)
+                (s.value.code(), s.best)
             })
             .collect();
         assert_eq!(solutions[0], solutions[1], "{text}");
@@ -84,7 +90,7 @@ fn history_makes_a_return_both_lose() {
     // capturing the 6 (a second move), then the other: Odd wins.
     let start = pos("1,2,6,4,5,0,7,8,0,10,11,12;1;0");
     let s = solve::solve(&start);
-    assert_eq!((s.code, s.outcome), (1, Outcome::Win(ODD)));
+    assert_eq!((s.value.code(), s.outcome), (1, Outcome::Win(ODD)));
     // Suppose Odd passed twice instead: w6 pass w6 pass. Even, after a pass, can now end the
     // game both losing by passing too. Walking 6 again loses - unless the game's history is
     // known: then it repeats the position after the first w6, which ends the game both losing.
@@ -94,12 +100,15 @@ fn history_makes_a_return_both_lose() {
     }
     let now = rec.position().clone();
     let without = solve::solve(&now);
-    assert_eq!((without.code, without.best), (2, vec![Move::Pass]));
+    assert_eq!((without.value.code(), without.best), (2, vec![Move::Pass]));
     let opts = SolveOptions::for_record(&rec);
     assert_eq!(opts.history.len(), 4);
     assert_eq!(opts.history[0], start);
     let with = solve::solve_with(&now, &opts).unwrap();
-    assert_eq!((with.code, with.best), (2, vec![Move::Walk(6), Move::Pass]));
+    assert_eq!(
+        (with.value.code(), with.best),
+        (2, vec![Move::Walk(6), Move::Pass])
+    );
     assert_eq!(rec.play(Move::Walk(6)), Ok(Some(Outcome::BothLose)));
 }
 
@@ -109,7 +118,7 @@ fn proofs_that_a_side_can_never_complete() {
     // captured by placing another of them.
     let locked = pos("1,2,4,9,5,6,7,8,3,10,11,12;1;9");
     assert_eq!(may_complete(&locked), [false, false]);
-    assert_eq!(solve::solve(&locked).code, 2);
+    assert_eq!(solve::solve(&locked).value.code(), 2);
     // Odd's 9 on square 6 is blocked (6 + 9 = 15 = square 3, home), but Even can place 6.
     let free = pos("0,0,3,4,5,9,7,1,8,0,11,12;0;1");
     assert_eq!(may_complete(&free), [true, true]);
@@ -119,7 +128,7 @@ fn proofs_that_a_side_can_never_complete() {
     let even_stuck = pos("1,4,3,2,5,6,7,8,9,10,0,12;0;0");
     assert_eq!(may_complete(&even_stuck), [true, false]);
     let s = solve::solve(&even_stuck);
-    assert_eq!((s.code, s.outcome), (4, Outcome::Win(ODD)));
+    assert_eq!((s.value.code(), s.outcome), (4, Outcome::Win(ODD)));
     assert_eq!(s.best, vec![Move::Place(11)]);
     let _ = EVEN;
 }

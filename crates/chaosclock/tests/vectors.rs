@@ -4,8 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use chaosclock::search::{Game, MoveList, Outcome};
-use chaosclock::{solve, Move, Position, EVEN, ODD};
+use plyforge_chaosclock::search::{Game, MoveList, Outcome};
+use plyforge_chaosclock::{solve, Move, Position, EVEN, ODD};
 
 const DATA: &str = include_str!("data/chaosclock-small.jsonl");
 
@@ -22,7 +22,7 @@ fn result_word(o: Outcome) -> &'static str {
         Outcome::Win(p) if p == EVEN => "E",
         Outcome::BothWin => "BW",
         Outcome::BothLose => "BL",
-        Outcome::Win(_) | Outcome::Draw(_) => "?",
+        _ => "?",
     }
 }
 
@@ -87,7 +87,7 @@ fn result_codes_and_best_moves() {
             .map(|m| m.as_str().unwrap().to_string())
             .collect();
         assert_eq!(
-            (s.code as u64, result_word(s.outcome), &best),
+            (s.value.code() as u64, result_word(s.outcome), &best),
             (
                 v["code"].as_u64().unwrap(),
                 v["outcome"].as_str().unwrap(),

@@ -48,6 +48,7 @@ impl fmt::Display for Move {
 
 /// Why a text is not an action.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParseMoveError {
     /// The text is empty.
     Empty,

@@ -100,8 +100,18 @@ pub fn player_letter(p: Player) -> &'static str {
     ["r", "g", "b"].get(p).copied().unwrap_or("?")
 }
 
-/// Name of a player as the course referee spells it: `red`, `green`, `blue`.
+/// The name of a player for people: `Red`, `Green`, `Blue`.
+///
+/// ```
+/// assert_eq!(plyforge_chexers::player_name(2), "Blue");
+/// ```
 pub fn player_name(p: Player) -> &'static str {
+    ["Red", "Green", "Blue"].get(p).copied().unwrap_or("?")
+}
+
+/// The name of a player as the course referee spells it in its messages: `red`, `green`,
+/// `blue`.
+pub(crate) fn referee_name(p: Player) -> &'static str {
     ["red", "green", "blue"].get(p).copied().unwrap_or("?")
 }
 
@@ -341,80 +351,8 @@ impl Game for Position {
         Some((REPETITION_LIMIT, Outcome::Draw(DrawKind::Repetition)))
     }
 
-    fn why_illegal(&self, mv: Move) -> Option<String> {
-        if let Some(o) = self.outcome() {
-            return Some(format!("the game is over ({o:?})"));
-        }
-        let me = self.to_move as usize;
-        let who = crate::position::player_name(me);
-        let own = |h: Hex| self.pieces[me] & h.bit() != 0;
-        let occupied = |h: Hex| self.occupied() & h.bit() != 0;
-        match mv {
-            Move::Pass => {
-                let mut moves = MoveList::new();
-                self.generate(&mut moves, false);
-                if moves[0] != Move::Pass {
-                    return Some(format!(
-                        "PASS is only allowed when {who} has no other action ({who} has {} legal actions)",
-                        moves.len()
-                    ));
-                }
-                None
-            }
-            Move::Exit(a) => {
-                if !own(a) {
-                    Some(format!(
-                        "hex {} holds no piece of {who} (the side to move)",
-                        Self::hex_text(a)
-                    ))
-                } else if !a.is_exit_for(me) {
-                    Some(format!(
-                        "hex {} is not an exit hex of {who}",
-                        Self::hex_text(a)
-                    ))
-                } else {
-                    None
-                }
-            }
-            Move::Move(a, b) | Move::Jump(a, b) => {
-                let jump = matches!(mv, Move::Jump(..));
-                if !own(a) {
-                    return Some(format!(
-                        "hex {} holds no piece of {who} (the side to move)",
-                        Self::hex_text(a)
-                    ));
-                }
-                let dist = if jump { 2 } else { 1 };
-                let Some(d) = a.direction_to(b, dist) else {
-                    return Some(if jump {
-                        format!(
-                            "a jump goes two hexes along a line; {} is not two hexes from {} in a straight line",
-                            Self::hex_text(b),
-                            Self::hex_text(a)
-                        )
-                    } else {
-                        format!(
-                            "hex {} is not adjacent to {}",
-                            Self::hex_text(b),
-                            Self::hex_text(a)
-                        )
-                    });
-                };
-                if occupied(b) {
-                    return Some(format!("hex {} is occupied", Self::hex_text(b)));
-                }
-                if jump {
-                    let mid = Hex::raw(NEIGHBOUR[a.index()][d]);
-                    if !occupied(mid) {
-                        return Some(format!(
-                            "there is no piece on {} to jump over (a MOVE goes to an adjacent hex)",
-                            Self::hex_text(mid)
-                        ));
-                    }
-                }
-                None
-            }
-        }
+    fn why_illegal(&self, mv: Move) -> Option<search::IllegalMove> {
+        self.illegal_reason(mv).map(search::IllegalMove::new)
     }
 
     /// Passes the turn on (the turn count advances too, keeping `to_move == turns % 3`).
@@ -460,6 +398,7 @@ impl fmt::Display for Position {
 
 /// Why a text is not a position. Each variant names the field at fault.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParsePositionError {
     /// Not 4 space-separated fields (board, player to move, exits, turns).
     FieldCount {
@@ -650,5 +589,84 @@ impl FromStr for Position {
             return Err(TooManyPieces { count });
         }
         Ok(Position::from_parts(pieces, exits, turns as u16))
+    }
+}
+
+impl Position {
+    /// Why `mv` is not legal here, in words; `None` if it is.
+    fn illegal_reason(&self, mv: Move) -> Option<String> {
+        if let Some(o) = self.outcome() {
+            return Some(format!("the game is over ({o:?})"));
+        }
+        let me = self.to_move as usize;
+        let who = crate::position::referee_name(me);
+        let own = |h: Hex| self.pieces[me] & h.bit() != 0;
+        let occupied = |h: Hex| self.occupied() & h.bit() != 0;
+        match mv {
+            Move::Pass => {
+                let mut moves = MoveList::new();
+                self.generate(&mut moves, false);
+                if moves[0] != Move::Pass {
+                    return Some(format!(
+                        "PASS is only allowed when {who} has no other action ({who} has {} legal actions)",
+                        moves.len()
+                    ));
+                }
+                None
+            }
+            Move::Exit(a) => {
+                if !own(a) {
+                    Some(format!(
+                        "hex {} holds no piece of {who} (the side to move)",
+                        Self::hex_text(a)
+                    ))
+                } else if !a.is_exit_for(me) {
+                    Some(format!(
+                        "hex {} is not an exit hex of {who}",
+                        Self::hex_text(a)
+                    ))
+                } else {
+                    None
+                }
+            }
+            Move::Move(a, b) | Move::Jump(a, b) => {
+                let jump = matches!(mv, Move::Jump(..));
+                if !own(a) {
+                    return Some(format!(
+                        "hex {} holds no piece of {who} (the side to move)",
+                        Self::hex_text(a)
+                    ));
+                }
+                let dist = if jump { 2 } else { 1 };
+                let Some(d) = a.direction_to(b, dist) else {
+                    return Some(if jump {
+                        format!(
+                            "a jump goes two hexes along a line; {} is not two hexes from {} in a straight line",
+                            Self::hex_text(b),
+                            Self::hex_text(a)
+                        )
+                    } else {
+                        format!(
+                            "hex {} is not adjacent to {}",
+                            Self::hex_text(b),
+                            Self::hex_text(a)
+                        )
+                    });
+                };
+                if occupied(b) {
+                    return Some(format!("hex {} is occupied", Self::hex_text(b)));
+                }
+                if jump {
+                    let mid = Hex::raw(NEIGHBOUR[a.index()][d]);
+                    if !occupied(mid) {
+                        return Some(format!(
+                            "there is no piece on {} to jump over (a MOVE goes to an adjacent hex)",
+                            Self::hex_text(mid)
+                        ));
+                    }
+                }
+                None
+            }
+        }
     }
 }

@@ -2,8 +2,10 @@
 //! run on it, agree with their brute-force definitions at fixed depths, and find the moves
 //! that win or save a game; the evaluation is symmetric under the board's rotation.
 
-use chexers::search::{reference, Algorithm, Evaluator, Game, Limits, MoveList, Search, MAX_EVAL};
-use chexers::{engine_config, DefaultEval, Hex, Move, Position};
+use plyforge_chexers::search::{
+    reference, Algorithm, Evaluator, Game, Limits, MoveList, Search, MAX_EVAL,
+};
+use plyforge_chexers::{engine_config, DefaultEval, Hex, Move, Position};
 
 const ALGOS: [Algorithm; 3] = [Algorithm::Paranoid, Algorithm::BestReply, Algorithm::MaxN];
 

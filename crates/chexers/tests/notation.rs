@@ -1,6 +1,6 @@
 //! Notation corpora: valid positions round-trip; invalid ones fail naming the field at fault.
 
-use chexers::{Move, ParseMoveError, ParsePositionError, Position};
+use plyforge_chexers::{Move, ParseMoveError, ParsePositionError, Position};
 
 #[test]
 fn valid_positions_round_trip() {

@@ -4,27 +4,8 @@
 //! counts pin this generator, which agrees with the course referee on every turn of the 20
 //! recorded games (tests/vectors.rs).
 
-use chexers::search::{Game, MoveList};
-use chexers::Position;
-
-fn perft(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = MoveList::new();
-    pos.legal_moves(&mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|&m| {
-            let mut child = pos.clone();
-            child.play(m);
-            perft(&child, depth - 1)
-        })
-        .sum()
-}
+use plyforge_chexers::search::perft;
+use plyforge_chexers::Position;
 
 #[test]
 fn perft_counts_match_the_data_file() {

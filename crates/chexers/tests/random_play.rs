@@ -1,61 +1,47 @@
-//! The shared random-play check: seeded random games (and greedy ones, which reach the exits)
-//! played to the end through `search::Record`, checking at every step that the incremental key
-//! equals a recomputed one, that the position and every legal action survive a
-//! Display -> FromStr round trip, that there is a legal action until the end, and that the
-//! game ends.
+//! The shared random-play check (`search::conformance`): seeded random games, and greedy
+//! ones (which reach the exits), played to the end with Chexers' own end checks.
 
-use chexers::players::{Agent, Greedy, Random};
-use chexers::search::{DrawKind, Game, Outcome, Record};
-use chexers::{Move, Position, TURN_LIMIT};
+use plyforge_chexers::players::{Agent, Greedy};
+use plyforge_chexers::search::conformance::{play_checked, random_play, RandomPlay};
+use plyforge_chexers::search::{DrawKind, Outcome, Record};
+use plyforge_chexers::{Position, TURN_LIMIT};
 
-fn play_out(agent: &mut dyn Agent) -> (Outcome, usize) {
-    let mut rec = Record::new(Position::start());
-    loop {
-        let pos = rec.position().clone();
-        assert_eq!(pos.key(), pos.recompute_key(), "{pos}");
-        let text = pos.to_string();
-        assert_eq!(text.parse::<Position>().as_ref(), Ok(&pos));
-        if let Some(result) = rec.result() {
-            assert!(rec.legal_moves().is_empty());
-            match result {
-                Outcome::Win(p) => assert_eq!(pos.exits(p), 4),
-                Outcome::Draw(DrawKind::Repetition) => assert_eq!(rec.occurrences(), 4),
-                Outcome::Draw(DrawKind::TurnLimit) => assert_eq!(pos.turns(), TURN_LIMIT),
-                other => panic!("Chexers cannot end in {other:?}"),
-            }
-            return (result, rec.moves().len());
-        }
-        let moves = rec.legal_moves();
-        assert!(!moves.is_empty(), "no legal action before the end: {pos}");
-        for &m in &moves {
-            assert_eq!(m.to_string().parse::<Move>(), Ok(m));
-            assert_eq!(pos.why_illegal(m), None);
-        }
-        let m = agent.choose(&pos).expect("an action");
-        assert!(moves.contains(&m));
-        rec.play(m).unwrap();
-        assert!(rec.moves().len() <= TURN_LIMIT as usize);
+/// How each game ended must agree with the position and the record.
+fn check_end(rec: &Record<Position>, _: &[plyforge_chexers::Move]) {
+    let pos = rec.position();
+    match rec.result() {
+        None => {}
+        Some(Outcome::Win(p)) => assert_eq!(pos.exits(p), 4),
+        Some(Outcome::Draw(DrawKind::Repetition)) => assert_eq!(rec.occurrences(), 4),
+        Some(Outcome::Draw(DrawKind::TurnLimit)) => assert_eq!(pos.turns(), TURN_LIMIT),
+        Some(other) => panic!("Chexers cannot end in {other:?}"),
     }
+    assert!(rec.len() <= TURN_LIMIT as usize);
 }
 
 #[test]
 fn random_games_end_with_consistent_keys_and_notation() {
-    for seed in 0..12 {
-        let (result, len) = play_out(&mut Random::new(seed));
-        if let Outcome::Draw(DrawKind::TurnLimit) = result {
-            assert_eq!(len, TURN_LIMIT as usize);
-        }
-    }
+    let stats = random_play(|_| Position::start(), &RandomPlay::new(12, 7), check_end);
+    assert_eq!(stats.games, 12);
 }
 
 #[test]
 fn greedy_games_reach_four_exits() {
-    let mut wins = 0;
-    for seed in 0..12 {
-        let (result, _) = play_out(&mut Greedy::new(seed));
-        if matches!(result, Outcome::Win(_)) {
-            wins += 1;
-        }
-    }
+    let mut players: Vec<Greedy> = (0..12).map(Greedy::new).collect();
+    let game = std::cell::Cell::new(0);
+    let stats = play_checked(
+        |i| {
+            game.set(i);
+            Position::start()
+        },
+        &RandomPlay::new(12, 11),
+        |rec, _, _| {
+            players[game.get()]
+                .choose(rec.position())
+                .expect("an action")
+        },
+        check_end,
+    );
+    let wins: usize = (0..3).map(|p| stats.count(Outcome::Win(p))).sum();
     assert!(wins > 0, "greedy self-play should produce some wins");
 }

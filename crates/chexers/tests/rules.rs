@@ -1,7 +1,7 @@
 //! Every rule of `rules/chexers.md` on hand-built positions.
 
-use chexers::search::{DrawKind, Game, MoveList, Outcome, Record};
-use chexers::{Hex, Move, Position};
+use plyforge_chexers::search::{DrawKind, Game, MoveList, Outcome, Record};
+use plyforge_chexers::{Hex, Move, Position};
 
 /// Builds a position from pieces `(q, r, colour letter)`.
 fn pos(pieces: &[(i8, i8, char)], to_move: char, exits: [u32; 3], turns: u32) -> Position {
@@ -108,7 +108,7 @@ fn move_steps_to_any_adjacent_empty_hex() {
     let p = pos(&[(0, 0, 'r'), (1, 0, 'g'), (2, 0, 'b')], 'r', [0, 0, 0], 0);
     assert!(p.why_illegal(mv("MOVE 0 0 1 0")).is_some());
     let why = p.why_illegal(mv("MOVE 0 0 0 2")).unwrap();
-    assert!(why.contains("not adjacent"), "{why}");
+    assert!(why.reason().contains("not adjacent"), "{why}");
 }
 
 #[test]
@@ -153,14 +153,14 @@ fn jump_needs_an_empty_landing_on_the_board_and_goes_over_one_piece_only() {
     let p = pos(&[(0, 0, 'r'), (1, 0, 'g'), (2, 0, 'b')], 'r', [0, 0, 0], 0);
     assert!(!legal(&p).contains(&"JUMP 0 0 2 0".to_string()));
     let why = p.why_illegal(mv("JUMP 0 0 2 0")).unwrap();
-    assert!(why.contains("occupied"), "{why}");
+    assert!(why.reason().contains("occupied"), "{why}");
     // Landing off the board: no jumping off.
     let p = pos(&[(2, 0, 'r'), (3, 0, 'g')], 'r', [0, 0, 0], 0);
     assert!(legal(&p).iter().all(|m| !m.starts_with("JUMP")));
     // A "jump" over an empty hex is not a move of two.
     let p = pos(&[(0, 0, 'r')], 'r', [0, 0, 0], 0);
     let why = p.why_illegal(mv("JUMP 0 0 2 0")).unwrap();
-    assert!(why.contains("no piece on (1, 0)"), "{why}");
+    assert!(why.reason().contains("no piece on (1, 0)"), "{why}");
     // No chains: a second jump is a second turn; exactly one piece converts per jump.
     let p = pos(
         &[(-2, 0, 'r'), (-1, 0, 'g'), (1, 0, 'g'), (1, -1, 'b')],
@@ -173,10 +173,10 @@ fn jump_needs_an_empty_landing_on_the_board_and_goes_over_one_piece_only() {
     assert_eq!(q.piece_at(h(1, 0)), Some(1));
     assert_eq!(q.to_move(), 1);
     let why = p.why_illegal(mv("JUMP -2 0 2 0")).unwrap();
-    assert!(why.contains("two hexes"), "{why}");
+    assert!(why.reason().contains("two hexes"), "{why}");
     // Not along a line.
     let why = p.why_illegal(mv("JUMP -2 0 -1 1")).unwrap();
-    assert!(why.contains("straight line"), "{why}");
+    assert!(why.reason().contains("straight line"), "{why}");
 }
 
 #[test]
@@ -231,9 +231,9 @@ fn exit_only_from_own_exit_hexes() {
     );
     assert_eq!(exits(&b), vec!["EXIT -2 -1"]);
     let why = p.why_illegal(mv("EXIT 0 -3")).unwrap();
-    assert!(why.contains("not an exit hex of red"), "{why}");
+    assert!(why.reason().contains("not an exit hex of red"), "{why}");
     let why = p.why_illegal(mv("EXIT -1 3")).unwrap();
-    assert!(why.contains("holds no piece of red"), "{why}");
+    assert!(why.reason().contains("holds no piece of red"), "{why}");
     // Exiting removes the piece and counts.
     let mut q = p.clone();
     q.play(mv("EXIT 3 -1"));
@@ -272,7 +272,8 @@ fn pass_only_when_nothing_else_and_then_forced() {
     let p = pos(&[(0, 0, 'r')], 'r', [0, 0, 0], 0);
     let why = p.why_illegal(Move::Pass).unwrap();
     assert!(
-        why.contains("only allowed when red has no other action"),
+        why.reason()
+            .contains("only allowed when red has no other action"),
         "{why}"
     );
 }
@@ -318,9 +319,9 @@ fn turn_limit_draws_after_768_turns() {
     assert_eq!(rec.position().turns(), 768);
     assert_eq!(
         rec.play(mv("MOVE 0 0 1 0")),
-        Err(chexers::search::PlayError::GameOver(Outcome::Draw(
-            DrawKind::TurnLimit
-        )))
+        Err(plyforge_chexers::search::PlayError::GameOver(
+            Outcome::Draw(DrawKind::TurnLimit)
+        ))
     );
 }
 

@@ -2,8 +2,8 @@
 //! legal action set equals the referee's exactly, the position after the action equals the
 //! recorded one, and each game ends with the recorded result on the recorded turn.
 
-use chexers::search::{DrawKind, Game, MoveList, Outcome, Record};
-use chexers::{player_letter, Move, Position};
+use plyforge_chexers::search::{DrawKind, Game, MoveList, Outcome, Record};
+use plyforge_chexers::{player_letter, Move, Position};
 use serde_json::Value;
 
 const GAMES: &str = include_str!("data/chexers-referee-games.jsonl");

@@ -9,7 +9,7 @@ use crate::position::{Move, Position, BLACK, WHITE};
 /// kings.
 ///
 /// ```
-/// use jumpy3::{eval::sheet_estimate, Position};
+/// use plyforge_jumpy3::{eval::sheet_estimate, Position};
 /// assert_eq!(sheet_estimate(&Position::start()), 0);
 /// let p: Position = "...W.....B...... b".parse().unwrap();
 /// assert_eq!(sheet_estimate(&p), 3 + 9 - 15);
@@ -34,7 +34,7 @@ pub fn sheet_estimate(p: &Position) -> i32 {
 /// instead of 8,813,184.
 ///
 /// ```
-/// use jumpy3::{eval::king_first, Move, Position};
+/// use plyforge_jumpy3::{eval::king_first, Move, Position};
 /// let p = Position::start(); // Wwww........bbbB w: White's king on square 1
 /// assert_eq!(king_first(&p, Move::new(1).unwrap()), 1);
 /// assert_eq!(king_first(&p, Move::new(4).unwrap()), 0);
@@ -107,7 +107,7 @@ fn race_of(occ: u16, side: usize, mut bits: u16) -> i32 {
 /// point of view); see [`FEATURE_NAMES`]. Both kings must be on the board.
 ///
 /// ```
-/// use jumpy3::{eval::features, Position};
+/// use plyforge_jumpy3::{eval::features, Position};
 /// let f = features(&Position::start());
 /// assert_eq!(f[0], 0); // the kings' races are equal
 /// assert_eq!(f[6], 1); // White to move
@@ -171,7 +171,7 @@ pub fn features(p: &Position) -> [i32; FEATURES] {
 /// The weights started from a logistic regression of the features against the solved table
 /// (positions of random games: 85% of outcomes predicted by its sign; the sheet's estimate
 /// 67%, the tuned weights 82.5%) and were
-/// then tuned by engine matches against [`Estimate::Sheet`] (`examples/tune_eval.rs`:
+/// then tuned by engine matches against [`Estimate::Sheet`] (the project's tuning program:
 /// coordinate ascent, a change kept only if it gained a point in 800–1200 games at depths
 /// 2, 4, 6 and 8). On openings not used in tuning it scores 61.3% against the sheet's
 /// estimate at those depths (1,600 games, no draws) and 64.5% at depths 10 and 12 (200 games).

@@ -41,7 +41,7 @@ const ZOBRIST_BLACK_TO_MOVE: u64 = ZOBRIST[64];
 /// the side to move.
 ///
 /// ```
-/// use jumpy3::Move;
+/// use plyforge_jumpy3::Move;
 /// let m: Move = "4".parse().unwrap();
 /// assert_eq!(m.square(), 4);
 /// assert_eq!(m.to_string(), "4");
@@ -80,6 +80,7 @@ impl fmt::Display for Move {
 
 /// Why a move's text is not a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParseMoveError {
     /// The text is empty.
     Empty,
@@ -128,6 +129,7 @@ impl FromStr for Move {
 
 /// Why a position's text is not a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParsePositionError {
     /// The board part does not have 16 squares (`found` characters instead).
     WrongLength {
@@ -159,6 +161,12 @@ pub enum ParsePositionError {
     },
     /// Neither king is on the board (only one side can have left: the game ends then).
     NoKings,
+    /// The side to move has no king: a king leaves on its own side's move, which ends the
+    /// game with the other side to move, so this position cannot arise.
+    KingGoneOfSideToMove {
+        /// The side to move, whose king is gone.
+        side: Player,
+    },
     /// The side to move is not `w` or `b`.
     BadSide(String),
 }
@@ -199,6 +207,13 @@ impl fmt::Display for ParsePositionError {
                 f,
                 "board: neither king is on the board (the game ends when the first one leaves)"
             ),
+            ParsePositionError::KingGoneOfSideToMove { side } => write!(
+                f,
+                "side to move: {} is to move but its king has left the board; a king leaves \
+                 on its own side's move, so {} would be to move",
+                side_name(*side),
+                side_name(1 - *side)
+            ),
             ParsePositionError::BadSide(s) => {
                 write!(f, "side to move: {s:?}, expected `w` or `b`")
             }
@@ -213,7 +228,7 @@ impl std::error::Error for ParsePositionError {}
 /// Bit `i` of each bit set is the 0-based square `i` (square `i + 1` in notation).
 ///
 /// ```
-/// use jumpy3::{search::Game, Move, Position};
+/// use plyforge_jumpy3::{search::Game, Move, Position};
 /// let mut p = Position::start();
 /// assert_eq!(p.to_string(), "Wwww........bbbB w");
 /// p.play(Move::new(4).unwrap());
@@ -240,7 +255,7 @@ impl Position {
     /// A position from bit sets: White's pieces, Black's pieces, the kings (a subset of the
     /// pieces, at most one per colour), and the side to move. `None` if the sets are not a
     /// position (overlap, more than one king or three pawns for a side, kings not on pieces,
-    /// no king at all, or a side other than 0 and 1).
+    /// no king at all, no king of the side to move, or a side other than 0 and 1).
     pub fn from_bits(white: u16, black: u16, kings: u16, side: Player) -> Option<Position> {
         let ok = white & black == 0
             && kings & !(white | black) == 0
@@ -249,7 +264,8 @@ impl Position {
             && kings != 0
             && (white & !kings).count_ones() <= 3
             && (black & !kings).count_ones() <= 3
-            && side <= 1;
+            && side <= 1
+            && kings & [white, black][side.min(1)] != 0;
         ok.then(|| Position::from_parts(white, black, kings, side))
     }
 
@@ -425,50 +441,6 @@ impl Position {
         }
     }
 
-    /// Counts the leaf positions `depth` moves ahead (the move sequences of that length; a
-    /// game that ends earlier contributes nothing). Repetition is not applied: perft counts
-    /// the rules of the position alone.
-    ///
-    /// ```
-    /// use jumpy3::Position;
-    /// assert_eq!(Position::start().perft(3), 64);
-    /// ```
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        if self.outcome().is_some() {
-            return 0;
-        }
-        let mut bits = self.pieces[self.side as usize];
-        if depth == 1 {
-            return bits.count_ones() as u64;
-        }
-        let mut total = 0;
-        while bits != 0 {
-            let sq = bits.trailing_zeros();
-            bits &= bits - 1;
-            let mut child = *self;
-            child.apply(sq);
-            total += child.perft(depth - 1);
-        }
-        total
-    }
-
-    /// Perft split by the first move: each legal move with the count below it.
-    pub fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
-        let mut moves = MoveList::new();
-        self.legal_moves(&mut moves);
-        moves
-            .into_iter()
-            .map(|m| {
-                let mut child = *self;
-                child.play(m);
-                (m, child.perft(depth.saturating_sub(1)))
-            })
-            .collect()
-    }
-
     /// The position after `mv` (a copy; `self` is unchanged). The move must be legal.
     pub fn after(&self, mv: Move) -> Position {
         let mut p = *self;
@@ -554,6 +526,9 @@ impl FromStr for Position {
             Some("b") => BLACK,
             Some(other) => return Err(ParsePositionError::BadSide(other.to_string())),
         };
+        if kings & pieces[side] == 0 {
+            return Err(ParsePositionError::KingGoneOfSideToMove { side });
+        }
         Ok(Position::from_parts(
             pieces[WHITE],
             pieces[BLACK],
@@ -670,7 +645,14 @@ impl Game for Position {
         }
     }
 
-    fn why_illegal(&self, mv: Move) -> Option<String> {
+    fn why_illegal(&self, mv: Move) -> Option<search::IllegalMove> {
+        self.illegal_reason(mv).map(search::IllegalMove::new)
+    }
+}
+
+impl Position {
+    /// Why `mv` is not legal here, in words; `None` if it is.
+    fn illegal_reason(&self, mv: Move) -> Option<String> {
         if let Some(Outcome::Win(w)) = self.outcome() {
             return Some(format!(
                 "the game is over: {} has won (its king has left the board)",

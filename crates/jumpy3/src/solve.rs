@@ -36,7 +36,7 @@
 //! engine's alpha-beta search proves the same at depth 25).
 //!
 //! ```no_run
-//! use jumpy3::{solve::{Table, Value}, Position};
+//! use plyforge_jumpy3::{solve::{Table, Value}, Position};
 //! let table = Table::build();
 //! let value: Value = table.value(&Position::start());
 //! println!("start: {value}, line {:?}", table.line(&Position::start()));

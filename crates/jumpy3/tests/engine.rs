@@ -3,17 +3,14 @@
 
 use std::sync::Arc;
 
-use jumpy3::search::{Config, Game, Limits, Outcome, Record, Search};
-use jumpy3::solve::{perfect_move, Table, TableEval, Value};
-use jumpy3::{DefaultEval, Position, BLACK, WHITE};
+use plyforge_jumpy3::search::{Game, Limits, Outcome, Record, Search};
+use plyforge_jumpy3::solve::{perfect_move, Table, TableEval, Value};
+use plyforge_jumpy3::{DefaultEval, Position, BLACK, WHITE};
 
 #[test]
 fn with_the_table_a_depth_one_search_plays_perfectly() {
     let table = Arc::new(Table::build_up_to(1));
-    let config = Config {
-        tt_mib: 1,
-        ..jumpy3::engine_config()
-    };
+    let config = plyforge_jumpy3::engine_config().with_tt_mib(1);
     let mut search = Search::new(config, TableEval::new(table.clone()));
     let mut checked = 0;
     // Every position with the kings on squares 3..14 and one pawn each on fixed squares.
@@ -46,7 +43,7 @@ fn with_the_table_a_depth_one_search_plays_perfectly() {
 fn the_table_evaluator_falls_back_outside_its_table() {
     let table = Arc::new(Table::build_up_to(0));
     let eval = TableEval::new(table);
-    use jumpy3::search::Evaluator;
+    use plyforge_jumpy3::search::Evaluator;
     let p = Position::start();
     assert_eq!(eval.evaluate(&p), DefaultEval::default().evaluate(&p));
     let kings: Position = "...W......B..... w".parse().unwrap();
@@ -62,7 +59,7 @@ fn engine_games_end_and_a_winning_side_wins() {
     let p: Position = "......W..B....b. w".parse().unwrap();
     assert_eq!(table.value(&p), Value::Loss(24));
     let mut record = Record::new(p);
-    let mut engine = Search::new(jumpy3::engine_config(), DefaultEval::default());
+    let mut engine = Search::new(plyforge_jumpy3::engine_config(), DefaultEval::default());
     while record.result().is_none() {
         let q = *record.position();
         let m = if q.to_move() == BLACK {
@@ -80,10 +77,7 @@ fn engine_games_end_and_a_winning_side_wins() {
 #[test]
 fn the_engine_returns_a_legal_move_from_the_start() {
     for threads in [1, 2] {
-        let config = Config {
-            threads,
-            ..jumpy3::engine_config()
-        };
+        let config = plyforge_jumpy3::engine_config().with_threads(threads);
         let mut engine = Search::new(config, DefaultEval::default());
         let p = Position::start();
         let r = engine.run(&p, &[], Limits::depth(10), |_| {});

@@ -1,9 +1,9 @@
 //! The rules file's reference figures: plain minimax with the sheet's estimate, its values and
 //! leaf counts; and the engine's alpha-beta, which must find the same values.
 
-use jumpy3::eval::sheet_estimate;
-use jumpy3::search::{mate_distance, reference, Config, Game, Limits, MoveList, Search};
-use jumpy3::{Estimate, Position, WHITE};
+use plyforge_jumpy3::eval::sheet_estimate;
+use plyforge_jumpy3::search::{mate_distance, perft, reference, Game, Limits, MoveList, Search};
+use plyforge_jumpy3::{Estimate, Position, WHITE};
 
 /// Plain minimax as the course implementations do it: terminal positions and depth 0 are
 /// leaves scored by the sheet's estimate (±100 for a win), White maximises. No repetition.
@@ -26,10 +26,7 @@ fn minimax(p: &Position, depth: u32, leaves: &mut u64) -> i32 {
 
 /// The engine's fixed-depth value from White's view, with wins mapped to the sheet's ±100.
 fn engine_value(p: &Position, depth: u32, threads: usize) -> i32 {
-    let config = Config {
-        threads,
-        ..jumpy3::engine_config()
-    };
+    let config = plyforge_jumpy3::engine_config().with_threads(threads);
     let mut s = Search::new(config, Estimate::Sheet);
     let r = s.run(p, &[], Limits::depth(depth), |_| {});
     assert_eq!(r.depth, depth);
@@ -54,7 +51,7 @@ fn minimax_from_the_start_visits_4_to_the_d_leaves() {
         assert_eq!(v, value, "depth {d}");
         assert_eq!(leaves, 4u64.pow(d), "depth {d}");
         // perft counts the same sequences: no game ends this early.
-        assert_eq!(Position::start().perft(d), leaves);
+        assert_eq!(perft(&Position::start(), d), leaves);
     }
 }
 
@@ -107,8 +104,17 @@ fn the_engine_matches_the_brute_force_reference_with_repetitions() {
     for text in positions {
         let p: Position = text.parse().unwrap();
         for depth in 1..=6 {
-            let want = reference::minimax(&p, &jumpy3::DefaultEval::default(), depth, &[], false);
-            let mut s = Search::new(jumpy3::engine_config(), jumpy3::DefaultEval::default());
+            let want = reference::minimax(
+                &p,
+                &plyforge_jumpy3::DefaultEval::default(),
+                depth,
+                &[],
+                false,
+            );
+            let mut s = Search::new(
+                plyforge_jumpy3::engine_config(),
+                plyforge_jumpy3::DefaultEval::default(),
+            );
             let r = s.run(&p, &[], Limits::depth(depth), |_| {});
             assert_eq!(r.score, want, "{text} depth {depth}");
         }

@@ -1,7 +1,7 @@
 //! One test per rule of the rules file, on hand-built positions, plus notation and errors.
 
-use jumpy3::search::{DrawKind, Game, MoveList, Outcome, Record};
-use jumpy3::{Move, ParseMoveError, ParsePositionError, Position, BLACK, WHITE};
+use plyforge_jumpy3::search::{DrawKind, Game, MoveList, Outcome, Record};
+use plyforge_jumpy3::{Move, ParseMoveError, ParsePositionError, Position, BLACK, WHITE};
 
 fn pos(s: &str) -> Position {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
@@ -147,7 +147,11 @@ fn a_side_wins_the_moment_its_king_leaves() {
     assert_eq!(moves(&c), Vec::<u8>::new());
     let c = after("B..Www....b.b... b", 1);
     assert_eq!(c.outcome(), Some(Outcome::Win(BLACK)));
-    assert!(c.why_illegal(mv(4)).unwrap().contains("game is over"));
+    assert!(c
+        .why_illegal(mv(4))
+        .unwrap()
+        .reason()
+        .contains("game is over"));
     let c = after("..w..wB..w.b.bbW w", 16);
     assert_eq!(c.outcome(), Some(Outcome::Win(WHITE)));
 }
@@ -157,10 +161,14 @@ fn a_side_always_has_a_move_and_only_its_own_pieces_move() {
     let p = pos(".W..wbbwbw.B.... w");
     assert_eq!(moves(&p), [2, 5, 8, 10]);
     assert_eq!(
-        p.why_illegal(mv(6)).unwrap(),
+        p.why_illegal(mv(6)).unwrap().reason(),
         "square 6 holds a Black piece, but White is to move"
     );
-    assert!(p.why_illegal(mv(1)).unwrap().contains("square 1 is empty"));
+    assert!(p
+        .why_illegal(mv(1))
+        .unwrap()
+        .reason()
+        .contains("square 1 is empty"));
     let b = pos(".W..wbbwbw.B.... b");
     assert_eq!(moves(&b), [6, 7, 9, 12]);
 }

@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use jumpy3::search::{mate_distance, Config, Game, Limits, MoveList, Search};
-use jumpy3::solve::{Table, Value};
-use jumpy3::{DefaultEval, Position, BLACK, WHITE};
+use plyforge_jumpy3::search::{mate_distance, Game, Limits, MoveList, Search};
+use plyforge_jumpy3::solve::{Table, Value};
+use plyforge_jumpy3::{DefaultEval, Position, BLACK, WHITE};
 
 /// The sub-game with at most two pawns a side, solved once for all tests here.
 fn table2() -> &'static Table {
@@ -161,10 +161,7 @@ fn the_solver_agrees_with_alpha_beta_proofs() {
     let t = table2();
     let mut seed = 99;
     let mut proofs = 0;
-    let config = Config {
-        tt_mib: 4,
-        ..jumpy3::engine_config()
-    };
+    let config = plyforge_jumpy3::engine_config().with_tt_mib(4);
     for _ in 0..40 {
         let p = random_covered_position(&mut seed, 2);
         let mut s = Search::new(config.clone(), DefaultEval::default());

@@ -4,9 +4,9 @@
 //! perfect-play line; and positions of random games checked against the rules and against
 //! alpha-beta proofs.
 
-use jumpy3::search::{mate_distance, Config, Game, Limits, MoveList, Search};
-use jumpy3::solve::{Table, Value};
-use jumpy3::{DefaultEval, Position};
+use plyforge_jumpy3::search::{mate_distance, Game, Limits, MoveList, Search};
+use plyforge_jumpy3::solve::{Table, Value};
+use plyforge_jumpy3::{DefaultEval, Position};
 
 #[test]
 fn the_start_position_is_a_white_win_in_25() {
@@ -28,7 +28,9 @@ fn the_start_position_is_a_white_win_in_25() {
     }
     assert_eq!(
         p.outcome(),
-        Some(jumpy3::search::Outcome::Win(jumpy3::WHITE))
+        Some(plyforge_jumpy3::search::Outcome::Win(
+            plyforge_jumpy3::WHITE
+        ))
     );
     let s = t.stats();
     assert_eq!(s.positions, 28_180_560);
@@ -37,10 +39,7 @@ fn the_start_position_is_a_white_win_in_25() {
     // Positions of seeded random games: the table's value follows from the children's, and
     // where the table says the game ends within 11 plies, a depth-12 alpha-beta search proves
     // exactly that (and any proof it finds elsewhere agrees with the table).
-    let config = Config {
-        tt_mib: 4,
-        ..jumpy3::engine_config()
-    };
+    let config = plyforge_jumpy3::engine_config().with_tt_mib(4);
     let mut seed = 77u64;
     let mut proofs = 0;
     let mut games = 0;

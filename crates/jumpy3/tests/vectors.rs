@@ -1,8 +1,8 @@
 //! Every vector of `tests/data/jumpy3-moves.jsonl` (a copy of the shared vectors): the legal
 //! moves of each position and the result of each.
 
-use jumpy3::search::{Game, MoveList, Outcome};
-use jumpy3::{Move, Position, BLACK, WHITE};
+use plyforge_jumpy3::search::{Game, MoveList, Outcome};
+use plyforge_jumpy3::{Move, Position, BLACK, WHITE};
 
 const VECTORS: &str = include_str!("data/jumpy3-moves.jsonl");
 

@@ -21,8 +21,45 @@ pub type Scores = [i32; MAX_PLAYERS];
 /// Largest magnitude an [`Evaluator`] may return; terminal scores lie beyond it.
 pub const MAX_EVAL: i32 = 100_000;
 
+/// Why a move is not legal in a position: the reason, in words for a person
+/// ("square 5 is empty", "the queen must be released first").
+///
+/// ```
+/// use plyforge_search::IllegalMove;
+/// let e = IllegalMove::new("square 5 is empty");
+/// assert_eq!(e.to_string(), "square 5 is empty");
+/// assert_eq!(e.reason(), "square 5 is empty");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct IllegalMove {
+    reason: String,
+}
+
+impl IllegalMove {
+    /// An illegal move with this reason.
+    pub fn new(reason: impl Into<String>) -> Self {
+        IllegalMove {
+            reason: reason.into(),
+        }
+    }
+
+    /// The reason, in words for a person.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
 /// Why a drawn game was drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DrawKind {
     /// A position occurred as often as the game's repetition rule allows.
     Repetition,
@@ -37,6 +74,7 @@ pub enum DrawKind {
 /// Each player's payoff follows from this by [`Outcome::utility`], so zero-sum two-player
 /// games, three-player games and non-zero-sum games (both win, both lose) share one type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Outcome {
     /// This player won; everybody else lost.
     Win(Player),
@@ -49,6 +87,28 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The result in the project's result notation (what `arena apply` prints after
+    /// `result: `): `winner X` with X the winner's letter as `letter` gives it,
+    /// `draw repetition`, `draw turns`, `draw score`, `both win` or `both lose`.
+    ///
+    /// ```
+    /// use plyforge_search::{DrawKind, Outcome};
+    /// let letter = |p: usize| ["w", "b"][p];
+    /// assert_eq!(Outcome::Win(1).notation(letter), "winner b");
+    /// assert_eq!(Outcome::Draw(DrawKind::Repetition).notation(letter), "draw repetition");
+    /// assert_eq!(Outcome::BothWin.notation(letter), "both win");
+    /// ```
+    pub fn notation<'a>(self, letter: impl Fn(Player) -> &'a str) -> String {
+        match self {
+            Outcome::Win(p) => format!("winner {}", letter(p)),
+            Outcome::Draw(DrawKind::Repetition) => "draw repetition".to_string(),
+            Outcome::Draw(DrawKind::TurnLimit) => "draw turns".to_string(),
+            Outcome::Draw(DrawKind::Score) => "draw score".to_string(),
+            Outcome::BothWin => "both win".to_string(),
+            Outcome::BothLose => "both lose".to_string(),
+        }
+    }
+
     /// Utility of the outcome for `player`, ordered as every player prefers:
     /// own win (2) > both win (1) > draw (0) > both lose (−1) > own loss (−2).
     pub fn utility(self, player: Player) -> i32 {
@@ -123,18 +183,28 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
-    /// `None` if `mv` is legal here, else the reason it is not, in words for a person.
-    fn why_illegal(&self, mv: Self::Move) -> Option<String> {
+    /// `None` if `mv` is legal here, else why it is not ([`IllegalMove`], whose text is
+    /// for a person). The default says only "not a legal move in this position"; the games
+    /// of this project override it with the specific reason.
+    fn why_illegal(&self, mv: Self::Move) -> Option<IllegalMove> {
         if self.outcome().is_some() {
-            return Some("the game is over".to_string());
+            return Some(IllegalMove::new("the game is over"));
         }
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
         if moves.contains(&mv) {
             None
         } else {
-            Some("not a legal move in this position".to_string())
+            Some(IllegalMove::new("not a legal move in this position"))
         }
+    }
+
+    /// Every legal move, in the order of [`legal_moves`](Game::legal_moves), as a new list:
+    /// a convenience for code that is not in a hurry.
+    fn moves(&self) -> MoveList<Self::Move> {
+        let mut out = MoveList::new();
+        self.legal_moves(&mut out);
+        out
     }
 
     /// Passes the turn to the next player without a move, as best-reply search needs for the

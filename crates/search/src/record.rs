@@ -5,15 +5,16 @@ use std::fmt;
 
 use fxhash::FxHashMap;
 
-use crate::game::{Game, MoveList, Outcome};
+use crate::game::{Game, IllegalMove, MoveList, Outcome};
 
 /// Why [`Record::play`] refused a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PlayError {
     /// The game has already ended.
     GameOver(Outcome),
-    /// The move is not legal; the reason is in words for a person.
-    Illegal(String),
+    /// The move is not legal here.
+    Illegal(IllegalMove),
 }
 
 impl fmt::Display for PlayError {
@@ -58,6 +59,37 @@ impl<G: Game> Record<G> {
             seen,
             result,
         }
+    }
+
+    /// The number of moves played.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// True when no move has been played.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// Takes back the last move (the history rules' counts with it); `None` when no move has
+    /// been played. The record is then exactly what it was before that move.
+    pub fn undo(&mut self) -> Option<G::Move> {
+        let mv = self.moves.pop()?;
+        let key = self.keys.pop().expect("one key per position");
+        if let Some(count) = self.seen.get_mut(&key) {
+            *count -= 1;
+            if *count == 0 {
+                self.seen.remove(&key);
+            }
+        }
+        let mut position = self.start.clone();
+        for &m in &self.moves {
+            position.play(m);
+        }
+        self.position = position;
+        // A move was played from that position, so the game was not over there.
+        self.result = None;
+        Some(mv)
     }
 
     /// The start position.

@@ -6,7 +6,7 @@
 //! - [`XorShift64Star`]: the xorshift64* generator, for seeded random choices.
 //!
 //! ```
-//! use search::rng::{splitmix64, XorShift64Star};
+//! use plyforge_search::rng::{splitmix64, XorShift64Star};
 //!
 //! const KEYS: [u64; 2] = [splitmix64(1), splitmix64(2)];
 //! assert_ne!(KEYS[0], KEYS[1]);
@@ -30,7 +30,7 @@ const XORSHIFT_STAR_MUL: u64 = 0x2545_F491_4F6C_DD1D;
 /// `splitmix64(s + GOLDEN_GAMMA)`, `splitmix64(s + 2 * GOLDEN_GAMMA)`, … (wrapping).
 ///
 /// ```
-/// use search::rng::splitmix64;
+/// use plyforge_search::rng::splitmix64;
 /// const FIRST: u64 = splitmix64(0);
 /// assert_eq!(FIRST, 0xE220_A839_7B1D_CDAF);
 /// ```
@@ -47,7 +47,7 @@ pub const fn splitmix64(state: u64) -> u64 {
 /// cryptography.
 ///
 /// ```
-/// use search::rng::XorShift64Star;
+/// use plyforge_search::rng::XorShift64Star;
 /// let mut rng = XorShift64Star::from_state(1);
 /// let pick = rng.below(3);
 /// assert!(pick < 3);

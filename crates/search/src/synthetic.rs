@@ -12,11 +12,11 @@
 //! benchmarks use it. It is also a compact example of implementing [`Game`].
 //!
 //! ```
-//! use search::synthetic::{Spec, Synthetic, SyntheticEval};
-//! use search::{reference, Config, Limits, Search};
+//! use plyforge_search::synthetic::{Spec, Synthetic, SyntheticEval};
+//! use plyforge_search::{reference, Config, Limits, Search};
 //!
 //! let game = Synthetic::new(Spec { seed: 7, ..Spec::default() });
-//! let mut engine = Search::new(Config { tt_mib: 1, ..Config::default() }, SyntheticEval);
+//! let mut engine = Search::new(Config::default().with_tt_mib(1), SyntheticEval);
 //! let report = engine.run(&game, &[], Limits::depth(5), |_| {});
 //! assert_eq!(report.score, reference::minimax(&game, &SyntheticEval, 5, &[], true));
 //! ```

@@ -26,6 +26,7 @@ pub fn mate_distance(score: i32) -> Option<i32> {
 
 /// Which search algorithm to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Algorithm {
     /// Two-player zero-sum negamax alpha-beta (PVS). With three players: [`Algorithm::Paranoid`].
     #[default]
@@ -39,8 +40,16 @@ pub enum Algorithm {
     MaxN,
 }
 
-/// How the engine searches. `Default` is the strongest general setting.
+/// How the engine searches. `Default` is the strongest general setting; change it with the
+/// `with_*` methods (or by assigning fields), so that a field added later breaks nobody:
+///
+/// ```
+/// use plyforge_search::{Algorithm, Config};
+/// let c = Config::default().with_algorithm(Algorithm::MaxN).with_threads(2).with_tt_mib(16);
+/// assert_eq!((c.algorithm, c.threads, c.tt_mib), (Algorithm::MaxN, 2, 16));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Config {
     /// The algorithm.
     pub algorithm: Algorithm,
@@ -72,8 +81,53 @@ impl Default for Config {
     }
 }
 
+impl Config {
+    /// This configuration with another algorithm.
+    pub fn with_algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.algorithm = algorithm;
+        self
+    }
+    /// This configuration with `threads` worker threads (1: fully deterministic).
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+    /// This configuration with a table of `mib` MiB (0: no table).
+    pub fn with_tt_mib(mut self, mib: usize) -> Self {
+        self.use_tt = mib > 0;
+        if mib > 0 {
+            self.tt_mib = mib;
+        }
+        self
+    }
+    /// This configuration with move ordering on or off.
+    pub fn with_ordering(mut self, on: bool) -> Self {
+        self.ordering = on;
+        self
+    }
+    /// This configuration with aspiration windows on or off.
+    pub fn with_aspiration(mut self, on: bool) -> Self {
+        self.aspiration = on;
+        self
+    }
+    /// This configuration with quiescence search on or off.
+    pub fn with_quiescence(mut self, on: bool) -> Self {
+        self.quiescence = on;
+        self
+    }
+}
+
 /// A game clock: time left for the rest of the game, increment, moves to the next control.
+///
+/// ```
+/// use std::time::Duration;
+/// use plyforge_search::{Clock, Limits};
+/// let clock = Clock::new(Duration::from_secs(120)).with_moves_to_go(150);
+/// let limits = Limits::default().with_clock(clock);
+/// assert_eq!(limits.clock.unwrap().moves_to_go, Some(150));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Clock {
     /// Thinking time left for this side.
     pub remaining: Duration,
@@ -83,9 +137,31 @@ pub struct Clock {
     pub moves_to_go: Option<u32>,
 }
 
+impl Clock {
+    /// `remaining` for the rest of the game, no increment, the number of moves unknown.
+    pub fn new(remaining: Duration) -> Self {
+        Clock {
+            remaining,
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        }
+    }
+    /// This clock with an increment after each move.
+    pub fn with_increment(mut self, increment: Duration) -> Self {
+        self.increment = increment;
+        self
+    }
+    /// This clock with the number of moves still to make in its time.
+    pub fn with_moves_to_go(mut self, moves: u32) -> Self {
+        self.moves_to_go = Some(moves);
+        self
+    }
+}
+
 /// When to stop. Several limits may be set; the first reached stops the search. With none
 /// set the search runs until its depth cap or until stopped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// Deepest iteration to complete.
     pub depth: Option<u32>,
@@ -119,10 +195,38 @@ impl Limits {
             ..Limits::default()
         }
     }
+    /// Think on a game clock.
+    pub fn clock(clock: Clock) -> Self {
+        Limits {
+            clock: Some(clock),
+            ..Limits::default()
+        }
+    }
+    /// These limits with a depth limit (`None`: none).
+    pub fn with_depth(mut self, depth: impl Into<Option<u32>>) -> Self {
+        self.depth = depth.into();
+        self
+    }
+    /// These limits with a node budget (`None`: none).
+    pub fn with_nodes(mut self, nodes: impl Into<Option<u64>>) -> Self {
+        self.nodes = nodes.into();
+        self
+    }
+    /// These limits with a time for this move (`None`: none).
+    pub fn with_movetime(mut self, time: impl Into<Option<Duration>>) -> Self {
+        self.movetime = time.into();
+        self
+    }
+    /// These limits with a game clock (`None`: none).
+    pub fn with_clock(mut self, clock: impl Into<Option<Clock>>) -> Self {
+        self.clock = clock.into();
+        self
+    }
 }
 
 /// What the engine reports after each completed iteration, and at the end.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Report<M> {
     /// The best move found (None only when the root has no move: the game is over).
     pub best: Option<M>,

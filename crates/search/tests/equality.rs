@@ -1,19 +1,17 @@
 //! The fast searches equal their brute-force definitions on many synthetic trees, at every
 //! depth of iterative deepening, whatever the table, ordering, aspiration and thread settings.
 
-use search::synthetic::{Payoffs, Spec, Synthetic, SyntheticEval, SyntheticMove};
-use search::{reference, Algorithm, Config, Evaluator, Game, Limits, MaxnBounds, Search};
+use plyforge_search::synthetic::{Payoffs, Spec, Synthetic, SyntheticEval, SyntheticMove};
+use plyforge_search::{reference, Algorithm, Config, Evaluator, Game, Limits, MaxnBounds, Search};
 
 fn config(algorithm: Algorithm, use_tt: bool, ordering: bool, threads: usize) -> Config {
-    Config {
-        algorithm,
-        threads,
-        tt_mib: 1,
-        use_tt,
-        ordering,
-        aspiration: true,
-        quiescence: true,
-    }
+    Config::default()
+        .with_algorithm(algorithm)
+        .with_threads(threads)
+        .with_tt_mib(if use_tt { 1 } else { 0 })
+        .with_ordering(ordering)
+        .with_aspiration(true)
+        .with_quiescence(true)
 }
 
 /// All table/ordering/thread combinations.
@@ -102,7 +100,7 @@ fn alpha_beta_without_quiescence_or_aspiration_equals_minimax() {
 struct Narrow;
 
 impl Evaluator<Synthetic> for Narrow {
-    fn evaluate(&self, game: &Synthetic) -> search::Scores {
+    fn evaluate(&self, game: &Synthetic) -> plyforge_search::Scores {
         SyntheticEval.evaluate(game)
     }
 
@@ -138,7 +136,7 @@ fn alpha_beta_with_the_narrowest_aspiration_window_equals_minimax() {
 struct Hinted;
 
 impl Evaluator<Synthetic> for Hinted {
-    fn evaluate(&self, game: &Synthetic) -> search::Scores {
+    fn evaluate(&self, game: &Synthetic) -> plyforge_search::Scores {
         SyntheticEval.evaluate(game)
     }
 
@@ -147,7 +145,7 @@ impl Evaluator<Synthetic> for Hinted {
             SyntheticMove::Child(i) => i as u64 + 1,
             SyntheticMove::Pass => 0,
         };
-        (search::rng::splitmix64(game.key() ^ m) % 19) as i32 - 9
+        (plyforge_search::rng::splitmix64(game.key() ^ m) % 19) as i32 - 9
     }
 }
 
@@ -363,22 +361,19 @@ fn table_entries_of_other_depths_keep_values_exact() {
             ..spec(seed)
         });
         let mut engine = Search::new(
-            Config {
-                quiescence,
-                ..config(Algorithm::AlphaBeta, true, true, 1)
-            },
+            config(Algorithm::AlphaBeta, true, true, 1).with_quiescence(quiescence),
             SyntheticEval,
         );
         engine.run(&game, &[], Limits::depth(8), |_| {});
         let mut positions = vec![game];
         for p in [game] {
-            let mut moves = search::MoveList::new();
+            let mut moves = plyforge_search::MoveList::new();
             p.legal_moves(&mut moves);
             for m in moves {
                 let mut c = p;
                 c.play(m);
                 positions.push(c);
-                let mut more = search::MoveList::new();
+                let mut more = plyforge_search::MoveList::new();
                 c.legal_moves(&mut more);
                 positions.extend(more.iter().map(|&m| {
                     let mut g = c;

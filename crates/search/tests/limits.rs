@@ -3,8 +3,8 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use search::synthetic::{Spec, Synthetic, SyntheticEval};
-use search::{Algorithm, Clock, Config, Game, Limits, MoveList, Record, Search};
+use plyforge_search::synthetic::{Spec, Synthetic, SyntheticEval};
+use plyforge_search::{Algorithm, Clock, Config, Game, Limits, MoveList, Record, Search};
 
 /// A tree far too big to finish: 4 to 8 moves, barely any transpositions, 200 levels.
 fn big() -> Synthetic {
@@ -21,12 +21,10 @@ fn big() -> Synthetic {
 
 fn engine(threads: usize, algorithm: Algorithm) -> Search<Synthetic, SyntheticEval> {
     Search::new(
-        Config {
-            threads,
-            tt_mib: 4,
-            algorithm,
-            ..Config::default()
-        },
+        Config::default()
+            .with_threads(threads)
+            .with_tt_mib(4)
+            .with_algorithm(algorithm),
         SyntheticEval,
     )
 }
@@ -67,15 +65,10 @@ fn movetime_is_respected() {
 #[test]
 fn clock_is_never_overstepped() {
     for moves_to_go in [None, Some(1), Some(5)] {
-        let clock = Clock {
-            remaining: Duration::from_millis(2000),
-            increment: Duration::from_millis(10),
-            moves_to_go,
-        };
-        let limits = Limits {
-            clock: Some(clock),
-            ..Limits::default()
-        };
+        let mut clock =
+            Clock::new(Duration::from_millis(2000)).with_increment(Duration::from_millis(10));
+        clock.moves_to_go = moves_to_go;
+        let limits = Limits::clock(clock);
         let start = Instant::now();
         let r = engine(1, Algorithm::AlphaBeta).run(&big(), &[], limits, |_| {});
         assert!(start.elapsed() < clock.remaining, "{:?}", start.elapsed());
@@ -218,5 +211,5 @@ fn finished_games_and_depth_zero() {
 fn engine_is_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<Search<Synthetic, SyntheticEval>>();
-    check::<search::Report<<Synthetic as Game>::Move>>();
+    check::<plyforge_search::Report<<Synthetic as Game>::Move>>();
 }

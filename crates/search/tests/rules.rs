@@ -1,19 +1,16 @@
 //! Game-rule handling: repetition along the path and in the history, extra moves, mate scores.
 
-use search::synthetic::{Spec, Synthetic, SyntheticEval};
-use search::{
+use plyforge_search::synthetic::{Spec, Synthetic, SyntheticEval};
+use plyforge_search::{
     reference, Algorithm, Config, DrawKind, Evaluator, Game, Limits, MoveList, Outcome, Player,
     Record, Scores, Search, MATE,
 };
 
 fn engine(algorithm: Algorithm, use_tt: bool) -> Search<Synthetic, SyntheticEval> {
     Search::new(
-        Config {
-            algorithm,
-            use_tt,
-            tt_mib: 1,
-            ..Config::default()
-        },
+        Config::default()
+            .with_algorithm(algorithm)
+            .with_tt_mib(if use_tt { 1 } else { 0 }),
         SyntheticEval,
     )
 }
@@ -250,13 +247,7 @@ fn maxn_prefers_both_win_to_both_lose() {
             [0; 3]
         }
     }
-    let mut e = Search::new(
-        Config {
-            algorithm: Algorithm::MaxN,
-            ..Config::default()
-        },
-        Flat,
-    );
+    let mut e = Search::new(Config::default().with_algorithm(Algorithm::MaxN), Flat);
     let r = e.run(
         &Pact {
             moves: 0,
@@ -268,5 +259,5 @@ fn maxn_prefers_both_win_to_both_lose() {
     );
     assert_eq!(r.best, Some(true));
     assert_eq!(r.scores[0], r.scores[1]);
-    assert!(r.score > search::MAX_EVAL && r.score < search::MATE_BOUND);
+    assert!(r.score > plyforge_search::MAX_EVAL && r.score < plyforge_search::MATE_BOUND);
 }

@@ -16,7 +16,7 @@ pub(crate) type Mask = u128;
 /// row `q` upward.
 ///
 /// ```
-/// use throne::Cell;
+/// use plyforge_throne::Cell;
 /// let c = Cell::new(-2, 4).unwrap();
 /// assert_eq!((c.q(), c.r(), c.s()), (-2, 4, -2));
 /// assert_eq!(c.radius(), 4);

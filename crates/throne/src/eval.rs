@@ -89,8 +89,8 @@ pub struct WeightedEval(pub Weights);
 /// - plus a small bonus for the side to move (a tempo).
 ///
 /// ```
-/// use throne::search::Evaluator;
-/// use throne::{DefaultEval, Position};
+/// use plyforge_throne::search::Evaluator;
+/// use plyforge_throne::{DefaultEval, Position};
 /// let [black, white, _] = DefaultEval.evaluate(&Position::start());
 /// assert_eq!(black, -white);
 /// assert!(black > 0); // the same material, and Black has the move

@@ -1,63 +1,4 @@
-//! Throne: a race to the throne on a hexagonal board of 91 cells, with prisoners taken by
-//! sandwiching, after the rule sheet of an AI-agents contest (`shared/rules/throne.md` is the
-//! rule; this crate follows it exactly).
-//!
-//! - [`Position`] holds the board, the side to move, the plies played and both sides'
-//!   Ptrap/Qtrap counters; it implements [`search::Game`] (two players: 0 = Black `b`, who
-//!   moves first, and 1 = White `w`).
-//! - [`Move`] is a step or a release, `q,r>q,r`, or `pass`.
-//! - [`DefaultEval`] evaluates for the engine; [`engine_config`] is the recommended setting;
-//!   [`players::Greedy`] is a one-ply sparring partner.
-//!
-//! ```
-//! use throne::search::{Game, Limits, Search};
-//! use throne::{engine_config, DefaultEval, Move, Position};
-//!
-//! let start = Position::start();
-//! assert_eq!(
-//!     start.to_string(),
-//!     "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb b 0 0 0 0 0"
-//! );
-//! let mv: Move = "0,5>1,4".parse().unwrap();
-//! assert!(start.why_illegal(mv).is_none());
-//! let mut p = start.clone();
-//! p.play(mv);
-//! assert_eq!(p.ply(), 1);
-//! assert_eq!(p.to_move(), 1);
-//! let round_trip: Position = p.to_string().parse().unwrap();
-//! assert_eq!(round_trip, p);
-//!
-//! // Ask the engine for a move.
-//! let mut search = Search::new(engine_config(), DefaultEval);
-//! let report = search.run(&start, &[start.key()], Limits::depth(3), |_| {});
-//! assert!(start.why_illegal(report.best.unwrap()).is_none());
-//! ```
-//!
-//! # Rules in brief
-//! Pieces step to an empty adjacent cell one ring further in or on the same ring; only a queen
-//! enters the throne. A piece with enemy pieces on both sides along an axis stands imprisoned;
-//! the move that completes such a sandwich adds to the mover's Ptrap (soldier) or Qtrap
-//! (queen). A player with prisoners must release them, the queen first, one per turn: a
-//! soldier to an empty cell of the outermost ring, the queen to any empty cell but the
-//! throne, never into a prison cell; with no such release, the only move is `pass`. Without
-//! prisoners, `pass` is always allowed. The player who just moved wins with his queen on the
-//! throne and his six soldiers around it, and loses with his six soldiers around the empty
-//! throne. After 300 plies the higher score bp wins ([`Position::score`]), equal scores draw.
-//!
-//! # The key and the move limit
-//! [`Position::key`] covers the board, the side to move, the full ply count and all four
-//! counters, so transposition-table values are exact near the move limit (a position at ply
-//! 290 and the same board at ply 120 are different positions). The price: two lines that
-//! reach the same board with a different number of plies (passes) do not share entries;
-//! lines of equal length, the usual transpositions, still do. Only the difference of the
-//! counters matters for the result, but [`DefaultEval`] and `Eq` see all four, so the key
-//! does too.
-//!
-//! # Time control
-//! The contest gives each side 2 minutes of thinking for the whole game and 150 moves.
-//! [`clock_limits`] turns the time left into the engine's `Limits.clock` with the moves
-//! left as `moves_to_go`, keeping a reserve for latency the engine cannot see; the
-//! `versus_greedy` example plays whole games against a clock and checks the time used.
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -82,18 +23,28 @@ pub fn player_letter(p: search::Player) -> &'static str {
     }
 }
 
+/// The name of a player for people: `Black` (0) or `White` (1).
+///
+/// ```
+/// assert_eq!(plyforge_throne::player_name(plyforge_throne::BLACK), "Black");
+/// ```
+pub fn player_name(p: search::Player) -> &'static str {
+    match p {
+        BLACK => "Black",
+        _ => "White",
+    }
+}
+
 /// The recommended engine settings for Throne: alpha-beta with the table, move ordering,
 /// aspiration windows and quiescence over imprisoning moves, one thread.
 pub fn engine_config() -> search::Config {
-    search::Config {
-        algorithm: search::Algorithm::AlphaBeta,
-        threads: 1,
-        tt_mib: 64,
-        use_tt: true,
-        ordering: true,
-        aspiration: true,
-        quiescence: true,
-    }
+    search::Config::default()
+        .with_algorithm(search::Algorithm::AlphaBeta)
+        .with_threads(1)
+        .with_tt_mib(64)
+        .with_ordering(true)
+        .with_aspiration(true)
+        .with_quiescence(true)
 }
 
 /// Moves of thinking time that [`clock_limits`] keeps in reserve: the engine plans as if
@@ -122,12 +73,5 @@ pub fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::L
         .saturating_sub(CLOCK_FLOOR)
         .mul_f64(moves as f64 / planned);
     let minimum = remaining.mul_f64(1.0 / (4.0 * planned));
-    search::Limits {
-        clock: Some(search::Clock {
-            remaining: above_floor.max(minimum),
-            increment: std::time::Duration::ZERO,
-            moves_to_go: Some(moves),
-        }),
-        ..search::Limits::default()
-    }
+    search::Limits::clock(search::Clock::new(above_floor.max(minimum)).with_moves_to_go(moves))
 }

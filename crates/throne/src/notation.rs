@@ -35,6 +35,7 @@ impl fmt::Display for NumberField {
 
 /// Why a position string was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParsePositionError {
     /// Not the seven space-separated fields (board, side, ply, four counters).
     FieldCount {
@@ -156,6 +157,7 @@ impl fmt::Display for MoveField {
 
 /// Why a move string was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParseMoveError {
     /// Nothing was given.
     Empty,
@@ -309,8 +311,10 @@ impl FromStr for Position {
     /// `wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb b 0 0 0 0 0`.
     ///
     /// Each side must have one queen and six soldiers, no soldier may stand on the throne,
-    /// the ply count is at most 300. The side to move is taken as written (it need not match
-    /// the parity of the ply count).
+    /// the ply count is at most 300. The side to move is taken as written, even where it
+    /// does not match the parity of the ply count (the independent implementations' test
+    /// vectors have such positions); see [`Position::moves_left`] for how the moves each
+    /// side has made are counted then.
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
         let fields: Vec<&str> = s.split_whitespace().collect();
         if fields.len() != 7 {

@@ -1,6 +1,7 @@
 //! Simple players without search, as sparring partners for the engine.
 
 use search::rng::{XorShift64Star, GOLDEN_GAMMA};
+use search::Game as _;
 use search::{Outcome, Player};
 
 use crate::eval::settled_score;
@@ -35,7 +36,8 @@ impl Rng {
 /// from its seed, so that different seeds play different games.
 ///
 /// ```
-/// use throne::{players::Greedy, Position};
+/// use plyforge_throne::search::Game;
+/// use plyforge_throne::{players::Greedy, Position};
 /// let mut g = Greedy::new(1);
 /// let p = Position::start();
 /// let mv = g.choose(&p).unwrap();
@@ -69,7 +71,7 @@ impl Greedy {
         let me = pos.side_to_move();
         let mut best: Vec<Move> = Vec::new();
         let mut best_value = i64::MIN;
-        for mv in pos.legal_moves() {
+        for mv in pos.moves() {
             let mut after = pos.clone();
             after.play(mv);
             let v = Self::value_after(&after, me);
@@ -105,7 +107,7 @@ impl RandomPlayer {
 
     /// The chosen move, or `None` when the game is over.
     pub fn choose(&mut self, pos: &Position) -> Option<Move> {
-        let moves = pos.legal_moves();
+        let moves = pos.moves();
         if moves.is_empty() {
             None
         } else {

@@ -176,11 +176,15 @@ impl Position {
     /// Moves `player` still has before the move limit (150 minus the moves it has made).
     pub fn moves_left(&self, player: Player) -> u32 {
         let ply = self.ply();
-        // Black makes the even plies, White the odd ones.
-        let made = if player == BLACK {
-            ply.div_ceil(2)
-        } else {
+        // Counted back from the side to move, the plies alternate: the side to move made
+        // every second ply before this one, the other side the rest. (In a game from the
+        // start that is Black on the even plies, White on the odd ones; a position whose
+        // side to move does not match the parity of its ply count is counted the same way,
+        // so neither side ever gets more than its 150 moves.)
+        let made = if player == self.side_to_move() {
             ply / 2
+        } else {
+            ply.div_ceil(2)
         };
         MOVES_PER_SIDE.saturating_sub(made)
     }
@@ -271,16 +275,6 @@ impl Position {
         }
         s += 20 * grade(self.queen[player] as usize);
         s + 5 * self.ptrap[player] as i32 + 10 * self.qtrap[player] as i32
-    }
-
-    /// Every legal move, in a fixed order (pieces by cell index, targets by cell index, then
-    /// `pass`). Empty once the game is over.
-    pub fn legal_moves(&self) -> MoveList<Move> {
-        let mut out = MoveList::new();
-        if self.outcome().is_none() {
-            self.generate(&mut out);
-        }
-        out
     }
 
     /// Generates the moves without looking at the end of the game.
@@ -407,8 +401,8 @@ impl Position {
         self.key
     }
 
-    /// `None` if `mv` is legal here, else the reason in words.
-    pub fn why_illegal(&self, mv: Move) -> Option<String> {
+    /// Why `mv` is not legal here, in words; `None` if it is.
+    fn illegal_reason(&self, mv: Move) -> Option<String> {
         if self.outcome().is_some() {
             return Some("the game is over".to_string());
         }
@@ -580,8 +574,8 @@ impl Game for Position {
         self.compute_key()
     }
 
-    fn why_illegal(&self, mv: Move) -> Option<String> {
-        Position::why_illegal(self, mv)
+    fn why_illegal(&self, mv: Move) -> Option<search::IllegalMove> {
+        self.illegal_reason(mv).map(search::IllegalMove::new)
     }
 
     fn noisy_moves(&self, out: &mut MoveList<Move>) {
@@ -621,7 +615,7 @@ mod tests {
             Err(crate::ParsePositionError::PieceCount { .. })
         ));
         assert_eq!(p.prisoners(WHITE), vec![c(0, 2)]);
-        assert_eq!(p.legal_moves().as_slice(), &[Move::Pass]);
+        assert_eq!(p.moves().as_slice(), &[Move::Pass]);
         assert_eq!(p.why_illegal(Move::Pass), None);
         let why = p
             .why_illegal(Move::Step {
@@ -629,7 +623,7 @@ mod tests {
                 to: c(2, -1),
             })
             .unwrap();
-        assert!(why.contains("released first"), "{why}");
+        assert!(why.reason().contains("released first"), "{why}");
         let mut q = p.clone();
         q.play(Move::Pass);
         assert_eq!(q.to_string(), text.replace(" w 40", " b 41"));
@@ -639,7 +633,7 @@ mod tests {
         });
         // Still imprisoned, still no release: pass again.
         assert_eq!(q.prisoners(WHITE), vec![c(0, 2)]);
-        assert_eq!(q.legal_moves().as_slice(), &[Move::Pass]);
+        assert_eq!(q.moves().as_slice(), &[Move::Pass]);
     }
 
     #[test]
@@ -650,7 +644,7 @@ mod tests {
                 .unwrap();
         let mut noisy = MoveList::new();
         p.imprisoning_moves(&mut noisy);
-        for mv in p.legal_moves() {
+        for mv in p.moves() {
             let mut q = p.clone();
             q.play(mv);
             let gained = q.ptrap(BLACK) + q.qtrap(BLACK) > 0;

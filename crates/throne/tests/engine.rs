@@ -1,7 +1,7 @@
 //! The engine on Throne: wins, losses and the move limit are seen by the search.
 
-use search::{Limits, Search, MATE};
-use throne::{engine_config, DefaultEval, Move, Position};
+use plyforge_throne::{engine_config, DefaultEval, Move, Position};
+use search::{Game, Limits, Search, MATE};
 
 fn best(pos: &str, depth: u32) -> (Move, i32) {
     let p: Position = pos.parse().unwrap();
@@ -43,7 +43,10 @@ fn knows_the_move_limit() {
     assert_eq!(score, MATE - 1);
     let mut p: Position = pos.parse().unwrap();
     p.play(mv);
-    assert_eq!(p.outcome(), Some(search::Outcome::Win(throne::WHITE)));
+    assert_eq!(
+        p.outcome(),
+        Some(search::Outcome::Win(plyforge_throne::WHITE))
+    );
     // The same board far from the limit is not a proven result.
     let early = pos.replace(" w 299 ", " w 99 ");
     let (_, score) = best(&early, 2);
@@ -61,15 +64,17 @@ fn clock_limits_use_the_moves_left_and_keep_a_reserve() {
         .parse()
         .unwrap();
     // One move left with 2 s: (2000 - 150) ms * 1 / 11.
-    let c = throne::clock_limits(&late, ms(2000)).clock.unwrap();
+    let c = plyforge_throne::clock_limits(&late, ms(2000))
+        .clock
+        .unwrap();
     assert_eq!(c.moves_to_go, Some(1));
     assert_eq!(c.increment, Duration::ZERO);
     close(c.remaining, ms(1850) / 11);
     // Below the floor: a quarter of the per-move share, 100 ms / 44.
-    let c = throne::clock_limits(&late, ms(100)).clock.unwrap();
+    let c = plyforge_throne::clock_limits(&late, ms(100)).clock.unwrap();
     close(c.remaining, ms(100) / 44);
     // The start of a contest game: (120 s - 150 ms) * 150 / 160.
-    let c = throne::clock_limits(&Position::start(), Duration::from_secs(120))
+    let c = plyforge_throne::clock_limits(&Position::start(), Duration::from_secs(120))
         .clock
         .unwrap();
     assert_eq!(c.moves_to_go, Some(150));
@@ -78,7 +83,7 @@ fn clock_limits_use_the_moves_left_and_keep_a_reserve() {
     let mid: Position = "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb w 221 0 0 0 0"
         .parse()
         .unwrap();
-    let c = throne::clock_limits(&mid, ms(650)).clock.unwrap();
+    let c = plyforge_throne::clock_limits(&mid, ms(650)).clock.unwrap();
     assert_eq!(c.moves_to_go, Some(40));
     close(c.remaining, ms(400));
 }

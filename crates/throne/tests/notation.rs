@@ -1,6 +1,8 @@
 //! Notation: round trips, and parse errors that name the bad field.
 
-use throne::{Cell, Move, MoveField, NumberField, ParseMoveError, ParsePositionError, Position};
+use plyforge_throne::{
+    Cell, Move, MoveField, NumberField, ParseMoveError, ParsePositionError, Position,
+};
 
 const START: &str = "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb b 0 0 0 0 0";
 const BOARD: &str = "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb";

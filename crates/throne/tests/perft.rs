@@ -1,23 +1,9 @@
 //! Move-generation counts (perft) against counts from an independent implementation.
 
-use throne::Position;
+use plyforge_throne::search::perft;
+use plyforge_throne::Position;
 
 const DATA: &str = include_str!("data/perft.txt");
-
-fn perft(p: &Position, depth: u32) -> u64 {
-    let moves = p.legal_moves();
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|&m| {
-            let mut q = p.clone();
-            q.play(m);
-            perft(&q, depth - 1)
-        })
-        .sum()
-}
 
 #[test]
 fn perft_counts() {

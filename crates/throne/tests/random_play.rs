@@ -1,26 +1,13 @@
-//! Random games to the end through `search::Record`, checking at every step the key against a
-//! full recomputation, the notation round trip of the position and of every legal move, that
-//! a game goes on exactly while there are legal moves, that the prisoner counters follow the
-//! board, that `why_illegal` agrees with the move list, and that every game ends by the limit.
+//! The shared random-play check (`search::conformance`) with Throne's own invariants at every
+//! step: the prisoner counters follow the board, `why_illegal` agrees with the move list on
+//! every move of the side's pieces, prisoners are released first, and every game ends by the
+//! limit.
 
-use search::{Game, Outcome, Record};
-use throne::players::{Greedy, RandomPlayer};
-use throne::{Cell, Move, Piece, Position, MAX_PLIES};
-
-/// A seeded xorshift, so that no `rand` crate is needed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use plyforge_throne::players::{Greedy, RandomPlayer};
+use plyforge_throne::search::conformance::{play_checked, RandomPlay, RandomPlayStats};
+use plyforge_throne::search::rng::XorShift64Star;
+use plyforge_throne::search::{Game, Outcome, Record};
+use plyforge_throne::{Cell, Move, Piece, Position, MAX_PLIES};
 
 /// Enemy pieces of the mover that stand imprisoned, as (soldiers, queen) cells.
 fn imprisoned_of(p: &Position, player: usize) -> Vec<(Cell, Piece)> {
@@ -70,8 +57,8 @@ fn check_step(before: &Position, mv: Move, after: &Position) {
     assert_eq!(after.ply(), before.ply() + 1);
 }
 
-fn check_legality_agrees(p: &Position, rng: &mut Rng) {
-    let legal = p.legal_moves();
+fn check_legality_agrees(p: &Position, rng: &mut XorShift64Star) {
+    let legal = p.moves();
     // Every (from, to) pair from the side's own pieces, and a sample of the rest.
     let own: Vec<Cell> = Cell::all()
         .filter(|&c| matches!(p.piece_at(c), Some((o, _)) if o == p.side_to_move()))
@@ -103,96 +90,78 @@ fn check_legality_agrees(p: &Position, rng: &mut Rng) {
     );
 }
 
-fn play_out(mut choose: impl FnMut(&Position) -> Move, rng: &mut Rng) -> (Outcome, u32) {
-    let mut record = Record::new(Position::start());
-    loop {
-        let pos = record.position().clone();
-        let legal = record.legal_moves();
-        match record.result() {
-            Some(o) => {
-                assert!(legal.is_empty());
-                assert!(pos.legal_moves().is_empty());
-                assert!(pos.ply() <= MAX_PLIES);
-                return (o, pos.ply());
+/// Plays `games` games from the start with `choose(game, position)`, checking every step.
+fn play_out(
+    games: usize,
+    seed: u64,
+    mut choose: impl FnMut(usize, &Position) -> Move,
+) -> RandomPlayStats {
+    let mut rng = XorShift64Star::seeded(seed);
+    let mut previous: Option<Position> = None;
+    let game = std::cell::Cell::new(0);
+    play_checked(
+        |i| {
+            game.set(i);
+            Position::start()
+        },
+        &RandomPlay::new(games, seed),
+        |record, _, _| choose(game.get(), record.position()),
+        |record: &Record<Position>, legal| {
+            let pos = record.position();
+            if let (Some(before), Some(&mv)) = (&previous, record.moves().last()) {
+                check_step(before, mv, pos);
             }
-            None => {
-                assert!(!legal.is_empty(), "no move in {pos}");
-                assert!(pos.ply() < MAX_PLIES);
+            previous = (record.result().is_none()).then(|| pos.clone());
+            match record.result() {
+                Some(_) => assert!(pos.ply() <= MAX_PLIES),
+                None => assert!(pos.ply() < MAX_PLIES),
             }
-        }
-        for m in &legal {
-            let text = m.to_string();
-            assert_eq!(text.parse::<Move>().unwrap(), *m);
-        }
-        if pos.ply() % 7 == 0 {
-            check_legality_agrees(&pos, rng);
-        }
-        // With prisoners, only releases (or the forced pass) are listed.
-        if !pos.prisoners(pos.side_to_move()).is_empty() {
-            assert!(legal.iter().all(|m| match m {
-                Move::Step { from, .. } => pos.is_imprisoned(*from),
-                Move::Pass => legal.len() == 1,
-            }));
-        }
-        let mv = choose(&pos);
-        record.play(mv).expect("legal move");
-        check_step(&pos, mv, record.position());
-    }
+            if pos.ply() % 7 == 0 && record.result().is_none() {
+                check_legality_agrees(pos, &mut rng);
+            }
+            // With prisoners, only releases (or the forced pass) are listed.
+            if !pos.prisoners(pos.side_to_move()).is_empty() {
+                assert!(legal.iter().all(|m| match m {
+                    Move::Step { from, .. } => pos.is_imprisoned(*from),
+                    Move::Pass => legal.len() == 1,
+                }));
+            }
+            if let Some(o) = record.result() {
+                if pos.ply() < MAX_PLIES {
+                    assert!(
+                        matches!(o, Outcome::Win(_)),
+                        "early end must be a throne win/loss"
+                    );
+                }
+            }
+        },
+    )
 }
 
 #[test]
 fn random_games_end_by_the_limit_with_consistent_state() {
-    let mut rng = Rng(0x5eed_1234_abcd_0001);
-    let mut endings = [0u32; 3];
     let mut prisoners_seen = 0;
-    for g in 0..24u64 {
-        let mut player = RandomPlayer::new(g);
-        let mut seen = 0;
-        let (o, plies) = play_out(
-            |p| {
-                if !p.prisoners(p.side_to_move()).is_empty() {
-                    seen += 1;
-                }
-                player.choose(p).expect("game not over")
-            },
-            &mut rng,
-        );
-        prisoners_seen += seen;
-        if plies < MAX_PLIES {
-            assert!(
-                matches!(o, Outcome::Win(_)),
-                "early end must be a throne win/loss"
-            );
+    let mut players: Vec<RandomPlayer> = (0..24).map(RandomPlayer::new).collect();
+    let stats = play_out(24, 0x5eed_1234_abcd_0001, |g, p| {
+        if !p.prisoners(p.side_to_move()).is_empty() {
+            prisoners_seen += 1;
         }
-        endings[match o {
-            Outcome::Win(0) => 0,
-            Outcome::Win(_) => 1,
-            _ => 2,
-        }] += 1;
-    }
+        players[g].choose(p).expect("game not over")
+    });
+    assert_eq!(stats.games, 24);
     assert!(prisoners_seen > 0, "random games should take prisoners");
-    eprintln!(
-        "random: black {} white {} draws {}",
-        endings[0], endings[1], endings[2]
-    );
+    eprintln!("random: {:?}", stats.ended);
 }
 
 #[test]
 fn greedy_games_end_by_the_limit_with_consistent_state() {
-    let mut rng = Rng(0x5eed_1234_abcd_0002);
-    for g in 0..6u64 {
-        let mut a = Greedy::new(2 * g);
-        let mut b = Greedy::new(2 * g + 1);
-        let (_, plies) = play_out(
-            |p| {
-                if p.side_to_move() == 0 {
-                    a.choose(p).expect("game not over")
-                } else {
-                    b.choose(p).expect("game not over")
-                }
-            },
-            &mut rng,
-        );
-        assert!(plies <= MAX_PLIES);
-    }
+    let mut players: Vec<[Greedy; 2]> = (0..6u64)
+        .map(|g| [Greedy::new(2 * g), Greedy::new(2 * g + 1)])
+        .collect();
+    let stats = play_out(6, 0x5eed_1234_abcd_0002, |g, p| {
+        players[g][p.side_to_move()]
+            .choose(p)
+            .expect("game not over")
+    });
+    assert_eq!(stats.games, 6);
 }

@@ -8,8 +8,8 @@
 
 use std::collections::BTreeSet;
 
+use plyforge_throne::{Cell, Move, Position, BLACK, WHITE};
 use search::{DrawKind, Game, Outcome};
-use throne::{Cell, Move, Position, BLACK, WHITE};
 
 fn pos(s: &str) -> Position {
     let p: Position = s.parse().unwrap_or_else(|e| panic!("{s}: {e}"));
@@ -19,7 +19,7 @@ fn pos(s: &str) -> Position {
 }
 
 fn moves(p: &Position) -> BTreeSet<String> {
-    let list = p.legal_moves();
+    let list = p.moves();
     let set: BTreeSet<String> = list.iter().map(ToString::to_string).collect();
     assert_eq!(set.len(), list.len(), "duplicate moves in {p}");
     for m in &list {
@@ -49,7 +49,7 @@ fn refused(p: &Position, m: &str, words: &str) {
     let why = p
         .why_illegal(m.parse().unwrap())
         .unwrap_or_else(|| panic!("{m} accepted in {p}"));
-    assert!(why.contains(words), "{m}: {why:?} lacks {words:?}");
+    assert!(why.reason().contains(words), "{m}: {why:?} lacks {words:?}");
     assert!(!moves(p).contains(m), "{m} listed in {p}");
 }
 
@@ -251,9 +251,9 @@ fn queen_on_the_throne_and_six_soldiers_around_wins() {
     );
     let q = play(&p, "-1,2>-1,1", "wwwwww/...W.../......../........./....bb..../....bBb..../....bb..../........./......../......./...... w 11 0 0 0 0");
     assert_eq!(q.outcome(), Some(Outcome::Win(BLACK)));
-    assert!(q.legal_moves().is_empty());
+    assert!(q.moves().is_empty());
     assert_eq!(
-        q.why_illegal(Move::Pass).as_deref(),
+        q.why_illegal(Move::Pass).as_ref().map(|e| e.reason()),
         Some("the game is over")
     );
     assert_eq!(q.score(BLACK), 6 * 50 + 120);
@@ -281,7 +281,7 @@ fn move_limit_and_score() {
     assert_eq!((p.score(BLACK), p.score(WHITE)), (110, 110));
     let q = play(&p, "pass", "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb b 300 2 0 0 1");
     assert_eq!(q.outcome(), Some(Outcome::Draw(DrawKind::Score)));
-    assert!(q.legal_moves().is_empty());
+    assert!(q.moves().is_empty());
     // A soldier one ring in: White 120 > 110.
     let mut r = p.clone();
     r.play("0,-5>0,-4".parse().unwrap());

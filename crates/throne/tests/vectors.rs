@@ -3,22 +3,15 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use search::{DrawKind, Game, Outcome, Record};
+use plyforge_throne::{player_letter, Move, Position};
+use search::{Game, Outcome, Record};
 use serde_json::Value;
-use throne::{player_letter, Move, Position};
 
 const MOVES: &str = include_str!("data/throne-moves.jsonl");
 const GAMES: &str = include_str!("data/throne-games.jsonl");
 
 fn result_line(o: Outcome) -> String {
-    match o {
-        Outcome::Win(p) => format!("winner {}", player_letter(p)),
-        Outcome::Draw(DrawKind::Score) => "draw score".to_string(),
-        Outcome::Draw(DrawKind::TurnLimit) => "draw turns".to_string(),
-        Outcome::Draw(DrawKind::Repetition) => "draw repetition".to_string(),
-        Outcome::BothWin => "both win".to_string(),
-        Outcome::BothLose => "both lose".to_string(),
-    }
+    o.notation(player_letter)
 }
 
 #[test]
@@ -50,7 +43,7 @@ fn move_vectors() {
             .iter()
             .map(|(k, v)| (k.clone(), v.as_str().expect("string").to_string()))
             .collect();
-        let legal: BTreeSet<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+        let legal: BTreeSet<String> = pos.moves().iter().map(|m| m.to_string()).collect();
         let want: BTreeSet<String> = expected.keys().cloned().collect();
         assert_eq!(legal, want, "line {}: legal moves of {text}", n + 1);
         for (mv_text, after) in &expected {

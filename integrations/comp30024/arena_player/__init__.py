@@ -99,7 +99,7 @@ class _Engine:
         except OSError as e:
             raise EngineError(
                 "cannot start %r (%s); set ARENA to the arena binary or build it with "
-                "`cargo build --release -p arena`" % (path, e)
+                "`cargo build --release -p plyforge-arena`" % (path, e)
             )
         self.send("uci")
         self.wait_for("uciok")

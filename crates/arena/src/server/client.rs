@@ -7,13 +7,13 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use search::{Clock, Limits, Player, Record};
+use plyforge::search::{Clock, Limits, Player, Record};
 
 use super::wire::{self, MAX_LINE};
-use crate::adapter::{parse_player, play_text, result_words, GameAdapter};
-use crate::agent::{Agent, Engine, Kind, Spec};
 use crate::fail::Fail;
-use crate::timefmt::parse_duration;
+use plyforge::agent::{Agent, Engine, Kind, Spec};
+use plyforge::duration::parse_duration;
+use plyforge::{parse_player, play_text, result_words, GameAdapter};
 
 use super::ConnectOptions;
 
@@ -29,14 +29,7 @@ pub(crate) fn clock_limits(remaining: Duration, left: u32, margin: Duration) -> 
     let usable = remaining
         .saturating_sub(margin)
         .mul_f64(f64::from(m) / f64::from(m + RESERVE_MOVES));
-    Limits {
-        clock: Some(Clock {
-            remaining: usable,
-            increment: Duration::ZERO,
-            moves_to_go: Some(m),
-        }),
-        ..Limits::default()
-    }
+    Limits::clock(Clock::new(usable).with_moves_to_go(m))
 }
 
 /// The player behind the connection.
@@ -134,7 +127,9 @@ pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
         )));
     }
     let spec = match &o.engine {
-        Some(text) => Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {e}")))?,
+        Some(text) => {
+            Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {}", e.reason())))?
+        }
         None => Spec::default_engine(),
     };
     let mut brain: Brain<A> = match spec.kind {
@@ -247,7 +242,8 @@ pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
                     let text = rest.split_once(' ').map_or("", |(_, m)| m);
                     if let Err(e) = play_text::<A>(record, text) {
                         return Err(Fail::runtime(format!(
-                            "the server played {text:?}, which we cannot follow: {e}"
+                            "the server played {text:?}, which we cannot follow: {}",
+                            e.reason()
                         )));
                     }
                 }

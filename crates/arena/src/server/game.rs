@@ -1,18 +1,18 @@
-//! One game: the seats' connections, the record through [`search::Record`], one clock per
+//! One game: the seats' connections, the record through [`plyforge::search::Record`], one clock per
 //! side that runs only while that side is to move, the server's move limit, and the record
 //! file's lines.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use search::{Game, Outcome, Player, Record};
+use plyforge::search::{Game, Outcome, Player, Record};
 use tokio::sync::{mpsc, watch};
 use tokio::time::{sleep_until, Instant};
 
 use super::conn::{ConnHandle, Ctrl, Leaving, SeatEvent};
 use super::record::Recorder;
 use super::wire;
-use crate::adapter::{legal_moves, play_text, result_text, GameAdapter};
+use plyforge::{legal_moves, play_text, result_text, GameAdapter};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -297,7 +297,7 @@ async fn play<A: GameAdapter>(
         }
         let plies = record.moves().len();
         if plies >= limit_plies {
-            return Ending::Limit(super::limit_outcome::<A>(record.position()));
+            return Ending::Limit(A::limit_outcome(record.position()));
         }
         let side = record.position().to_move();
         let left = moves_left(limit_plies - plies, players);
@@ -390,7 +390,7 @@ async fn play<A: GameAdapter>(
                                     ));
                                     t.to(seat, wire::error_line(
                                         "illegal",
-                                        &format!("{shown}: {reason}"),
+                                        &format!("{shown}: {}", reason.reason()),
                                     ));
                                     let mut now = k.clocks.to_vec();
                                     now[side] = now[side].saturating_sub(spent);
@@ -426,7 +426,7 @@ mod tests {
         assert_eq!(gone.half_points(3), Some(vec![1, 0, 1]));
         assert_eq!(Ending::Stopped.half_points(2), None);
         assert_eq!(Ending::Stopped.result::<Throne>(), "aborted");
-        let draw = Ending::Limit(Outcome::Draw(search::DrawKind::Score));
+        let draw = Ending::Limit(Outcome::Draw(plyforge::search::DrawKind::Score));
         assert_eq!(draw.result::<Throne>(), "draw score");
         assert_eq!(draw.half_points(2), Some(vec![1, 1]));
     }

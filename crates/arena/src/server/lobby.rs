@@ -15,9 +15,9 @@ use super::conn::{self, ConnHandle, Ctrl, Shared};
 use super::game::{self, Ending, Forfeit, Setup, Summary};
 use super::record::Recorder;
 use super::Settings;
-use crate::adapter::{read_position, GameAdapter};
 use crate::fail::Fail;
-use crate::timefmt::show_duration;
+use plyforge::duration::show_duration;
+use plyforge::{read_position, GameAdapter};
 
 /// Where each game starts.
 pub(crate) enum Starts<A: GameAdapter> {

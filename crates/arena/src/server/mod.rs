@@ -7,20 +7,17 @@
 //! a slow, silent or hostile peer cannot hold up anybody else ([`conn`]), and appends every
 //! event to a record file, flushed per line ([`record`]). [`client`] is `arena connect`.
 //!
-//! Everything game-specific comes from the program's [`GameAdapter`]s, except what a server
-//! needs beyond them: the game's own move limit ([`own_move_limit`]) and how a game ends
-//! when the server's move limit, not the rules, stops it ([`limit_outcome`]).
+//! Everything game-specific comes from the facade's [`GameAdapter`]s, among them the game's
+//! own move limit ([`GameAdapter::own_move_limit`]) and how a game ends when the server's move
+//! limit, not the rules, stops it ([`GameAdapter::limit_outcome`]).
 
-use std::any::{Any, TypeId};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use search::{DrawKind, Outcome};
-
-use crate::adapter::GameAdapter;
 use crate::fail::Fail;
-use crate::timefmt::parse_duration;
+use plyforge::duration::parse_duration;
+use plyforge::GameAdapter;
 
 mod client;
 mod conn;
@@ -34,36 +31,6 @@ pub(crate) const DEFAULT_ADDR: &str = "127.0.0.1:7717";
 
 /// Moves per side when neither the game nor `--moves` gives a limit.
 pub(crate) const DEFAULT_MOVES: u32 = 150;
-
-/// Moves per side that the game's own rules allow before they end the game, if they have
-/// such a limit (Throne 150 moves each, Chexers 256 turns each).
-pub(crate) fn own_move_limit<A: GameAdapter>() -> Option<u32> {
-    let pos = TypeId::of::<A::Pos>();
-    if pos == TypeId::of::<throne::Position>() {
-        Some(throne::MOVES_PER_SIDE)
-    } else if pos == TypeId::of::<chexers::Position>() {
-        Some(chexers::TURN_LIMIT / 3)
-    } else {
-        None
-    }
-}
-
-/// The result when the server's move limit ends a game that the rules have not ended:
-/// Throne's own end after 150 moves each brought forward (the higher score wins), for the
-/// other games a draw by the turn limit.
-pub(crate) fn limit_outcome<A: GameAdapter>(pos: &A::Pos) -> Outcome {
-    match (pos as &dyn Any).downcast_ref::<throne::Position>() {
-        Some(p) => {
-            let (b, w) = (p.score(throne::BLACK), p.score(throne::WHITE));
-            match b.cmp(&w) {
-                std::cmp::Ordering::Greater => Outcome::Win(throne::BLACK),
-                std::cmp::Ordering::Less => Outcome::Win(throne::WHITE),
-                std::cmp::Ordering::Equal => Outcome::Draw(DrawKind::Score),
-            }
-        }
-        None => Outcome::Draw(DrawKind::TurnLimit),
-    }
-}
 
 /// The options of `arena serve`, as given on the command line.
 #[derive(Clone, Debug)]
@@ -140,8 +107,8 @@ fn check_serve<A: GameAdapter>(o: &ServeOptions) -> Result<Settings, Fail> {
     }
     let moves = match o.moves {
         Some(0) => return Err(Fail::usage("--moves: at least 1")),
-        Some(m) => m.min(own_move_limit::<A>().unwrap_or(u32::MAX)),
-        None => own_move_limit::<A>().unwrap_or(DEFAULT_MOVES),
+        Some(m) => m.min(A::own_move_limit().unwrap_or(u32::MAX)),
+        None => A::own_move_limit().unwrap_or(DEFAULT_MOVES),
     };
     if o.games == Some(0) {
         return Err(Fail::usage(
@@ -200,32 +167,4 @@ pub(crate) fn serve<A: GameAdapter>(o: &ServeOptions) -> Result<(), Fail> {
 /// `arena connect GAME ADDR`: plays on a server with our engine until told goodbye.
 pub(crate) fn connect<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
     client::run::<A>(o)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::{Chexers, Jumpy3, Throne};
-
-    #[test]
-    fn move_limits_and_their_results() {
-        assert_eq!(own_move_limit::<Throne>(), Some(150));
-        assert_eq!(own_move_limit::<Chexers>(), Some(256));
-        assert_eq!(own_move_limit::<Jumpy3>(), None);
-        // The start is symmetric: equal scores.
-        assert_eq!(
-            limit_outcome::<Throne>(&throne::Position::start()),
-            Outcome::Draw(DrawKind::Score)
-        );
-        // Black's soldier from (-4,5) to (-4,4), one ring in, scores 10 more (grade 1 -> 2).
-        let ahead: throne::Position =
-            "wwwwww/...W.../......../........./........../.........../........../........./......../.b.B.../b.bbbb w 1 0 0 0 0"
-                .parse()
-                .expect("a position");
-        assert_eq!(limit_outcome::<Throne>(&ahead), Outcome::Win(throne::BLACK));
-        assert_eq!(
-            limit_outcome::<Jumpy3>(&jumpy3::Position::start()),
-            Outcome::Draw(DrawKind::TurnLimit)
-        );
-    }
 }

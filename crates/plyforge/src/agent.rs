@@ -1,0 +1,378 @@
+//! Engine specifications (`arena match --engine SPEC`, the web page's seats, Python's
+//! `Engine(spec=...)`) and the players they make: the search engine under limits, a greedy
+//! one-ply player and a random player.
+//!
+//! SPEC syntax: `KIND[,KEY=VALUE]...`
+//! - KIND: `engine` (the game's recommended settings), `alphabeta` (`ab`), `paranoid`,
+//!   `brs` (`bestreply`), `maxn`: the search engine with that algorithm and the game's other
+//!   recommended settings; `greedy`: the game crate's greedy player where it has one (Chexers,
+//!   Throne), else (or with `eval=`) the move whose resulting position the evaluation likes
+//!   best, ties broken at random; `random`: a uniformly random legal move.
+//! - KEYs: `depth=N`, `time=DUR` (per move, e.g. `100ms`), `nodes=N`, `threads=N`,
+//!   `eval=NAME` (one of the game's evaluations), `tt=MIB` (`0`: no table), `ordering=on|off`,
+//!   `aspiration=on|off`, `quiescence=on|off`, `seed=N` (random and greedy players).
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use search::rng::XorShift64Star as Rng;
+use search::{Algorithm, Config, Evaluator, Game, Limits, Player, Record, Report, MAX_EVAL};
+
+use crate::adapter::{legal_moves, CratePlayer, GameAdapter};
+use crate::duration::parse_duration;
+use crate::Error;
+
+/// What kind of player a specification makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Kind {
+    /// The search engine; `None`: the game's recommended algorithm.
+    Search(Option<Algorithm>),
+    /// One ply, the evaluation's favourite.
+    Greedy,
+    /// A random legal move.
+    Random,
+}
+
+/// A parsed engine specification.
+///
+/// ```
+/// use plyforge::agent::{Kind, Spec};
+/// use plyforge::games::Chexers;
+/// let spec = Spec::parse::<Chexers>("brs,depth=3,tt=8").unwrap();
+/// assert_eq!(spec.depth, Some(3));
+/// assert_eq!(spec.config::<Chexers>(None).tt_mib, 8);
+/// assert!(Spec::parse::<Chexers>("brs,depth=x").is_err());
+/// ```
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Spec {
+    /// The text as given (the name in tables).
+    pub text: String,
+    /// The player kind.
+    pub kind: Kind,
+    /// Fixed depth.
+    pub depth: Option<u32>,
+    /// Time per move.
+    pub time: Option<Duration>,
+    /// Node budget per move.
+    pub nodes: Option<u64>,
+    /// Worker threads.
+    pub threads: Option<usize>,
+    /// Evaluation name.
+    pub eval: Option<String>,
+    /// Table size in MiB (0: none).
+    pub tt_mib: Option<usize>,
+    /// Move ordering.
+    pub ordering: Option<bool>,
+    /// Aspiration windows.
+    pub aspiration: Option<bool>,
+    /// Quiescence search.
+    pub quiescence: Option<bool>,
+    /// Seed of the random and greedy players.
+    pub seed: Option<u64>,
+}
+
+fn on_off(key: &str, v: &str) -> Result<bool, String> {
+    match v {
+        "on" | "true" | "yes" | "1" => Ok(true),
+        "off" | "false" | "no" | "0" => Ok(false),
+        _ => Err(format!("{key}={v}: the value must be on or off")),
+    }
+}
+
+fn number<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
+    v.parse()
+        .map_err(|_| format!("{key}={v}: the value must be a whole number"))
+}
+
+impl Spec {
+    /// The game's recommended engine with no limits of its own.
+    pub fn default_engine() -> Spec {
+        Spec {
+            text: "engine".to_string(),
+            kind: Kind::Search(None),
+            depth: None,
+            time: None,
+            nodes: None,
+            threads: None,
+            eval: None,
+            tt_mib: None,
+            ordering: None,
+            aspiration: None,
+            quiescence: None,
+            seed: None,
+        }
+    }
+
+    /// Parses a specification, checking evaluation names against the game.
+    pub fn parse<A: GameAdapter>(text: &str) -> Result<Spec, Error> {
+        Self::parse_reason::<A>(text).map_err(|reason| Error::Spec {
+            text: text.trim().to_string(),
+            reason,
+        })
+    }
+
+    fn parse_reason<A: GameAdapter>(text: &str) -> Result<Spec, String> {
+        let text = text.trim();
+        let mut parts = text.split(',').map(str::trim);
+        let kind_word = parts.next().unwrap_or("");
+        let mut spec = Spec::default_engine();
+        spec.text = text.to_string();
+        spec.kind = match kind_word.to_ascii_lowercase().as_str() {
+            "engine" | "default" | "search" => Kind::Search(None),
+            "alphabeta" | "ab" | "negamax" => Kind::Search(Some(Algorithm::AlphaBeta)),
+            "paranoid" => Kind::Search(Some(Algorithm::Paranoid)),
+            "brs" | "bestreply" | "best-reply" => Kind::Search(Some(Algorithm::BestReply)),
+            "maxn" | "max^n" => Kind::Search(Some(Algorithm::MaxN)),
+            "greedy" => Kind::Greedy,
+            "random" => Kind::Random,
+            "" => return Err("an empty engine specification".to_string()),
+            other => {
+                return Err(format!(
+                    "unknown engine kind {other:?} (engine, alphabeta, paranoid, brs, maxn, greedy, random)"
+                ))
+            }
+        };
+        for part in parts {
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| format!("{part:?}: expected KEY=VALUE"))?;
+            let (key, value) = (key.trim(), value.trim());
+            match key {
+                "depth" | "d" => spec.depth = Some(number(key, value)?),
+                "time" | "t" | "movetime" => spec.time = Some(parse_duration(value)?),
+                "nodes" | "n" => spec.nodes = Some(number(key, value)?),
+                "threads" => {
+                    let n: usize = number(key, value)?;
+                    if n == 0 || n > 256 {
+                        return Err(format!("threads={value}: between 1 and 256"));
+                    }
+                    spec.threads = Some(n)
+                }
+                "eval" | "e" => {
+                    if A::evaluator(value).is_none() {
+                        return Err(format!(
+                            "eval={value}: {} has the evaluations {}",
+                            A::TITLE,
+                            A::evaluator_names().join(", ")
+                        ));
+                    }
+                    spec.eval = Some(value.to_string())
+                }
+                "tt" => spec.tt_mib = Some(number(key, value)?),
+                "ordering" => spec.ordering = Some(on_off(key, value)?),
+                "aspiration" => spec.aspiration = Some(on_off(key, value)?),
+                "quiescence" | "qs" => spec.quiescence = Some(on_off(key, value)?),
+                "seed" => spec.seed = Some(number(key, value)?),
+                _ => {
+                    return Err(format!(
+                        "unknown key {key:?} (depth, time, nodes, threads, eval, tt, ordering, aspiration, quiescence, seed)"
+                    ))
+                }
+            }
+        }
+        if matches!(spec.kind, Kind::Greedy | Kind::Random)
+            && (spec.depth.is_some() || spec.time.is_some() || spec.nodes.is_some())
+        {
+            return Err(format!(
+                "{text:?}: depth, time and nodes apply to the search engine only"
+            ));
+        }
+        if spec.kind == Kind::Random && spec.eval.is_some() {
+            return Err(format!("{text:?}: the random player uses no evaluation"));
+        }
+        Ok(spec)
+    }
+
+    /// True when the spec sets a limit of its own.
+    pub fn has_limit(&self) -> bool {
+        self.depth.is_some() || self.time.is_some() || self.nodes.is_some()
+    }
+
+    /// The engine configuration: the game's recommendation with this spec's changes.
+    pub fn config<A: GameAdapter>(&self, threads: Option<usize>) -> Config {
+        let mut c = A::engine_config();
+        if let Kind::Search(Some(alg)) = self.kind {
+            c.algorithm = alg;
+        }
+        if let Some(t) = self.threads.or(threads) {
+            c.threads = t;
+        }
+        if let Some(mib) = self.tt_mib {
+            if mib == 0 {
+                c.use_tt = false;
+            } else {
+                c.use_tt = true;
+                c.tt_mib = mib;
+            }
+        }
+        if let Some(v) = self.ordering {
+            c.ordering = v;
+        }
+        if let Some(v) = self.aspiration {
+            c.aspiration = v;
+        }
+        if let Some(v) = self.quiescence {
+            c.quiescence = v;
+        }
+        c
+    }
+
+    /// The search limits: the spec's own, else `fallback`.
+    pub fn limits(&self, fallback: Limits) -> Limits {
+        if self.has_limit() {
+            Limits::default()
+                .with_depth(self.depth)
+                .with_nodes(self.nodes)
+                .with_movetime(self.time)
+        } else {
+            fallback
+        }
+    }
+
+    /// The evaluation this spec names (or the game's default).
+    pub fn evaluator<A: GameAdapter>(&self) -> Box<dyn Evaluator<A::Pos>> {
+        let name = self
+            .eval
+            .as_deref()
+            .unwrap_or_else(|| A::evaluator_names()[0]);
+        A::evaluator(name).expect("evaluation names are checked when the spec is parsed")
+    }
+}
+
+/// The search engine of one game, with its evaluation, kept between moves (its table too).
+pub struct Engine<A: GameAdapter> {
+    search: search::Search<A::Pos, Box<dyn Evaluator<A::Pos>>>,
+}
+
+impl<A: GameAdapter> Engine<A> {
+    /// An engine with this configuration and evaluation.
+    pub fn new(config: Config, eval: Box<dyn Evaluator<A::Pos>>) -> Self {
+        let mut search = search::Search::new(config, eval);
+        search.set_maxn_bounds(A::maxn_bounds());
+        Engine { search }
+    }
+
+    /// The flag that stops a running search.
+    pub fn stop_handle(&self) -> Arc<AtomicBool> {
+        self.search.stop_handle()
+    }
+
+    /// Searches the record's current position under `limits`, calling `info` after each
+    /// completed iteration.
+    pub fn think(
+        &mut self,
+        record: &Record<A::Pos>,
+        limits: Limits,
+        info: impl FnMut(&Report<A::Move>),
+    ) -> Report<A::Move> {
+        self.search
+            .run(record.position(), record.history_keys(), limits, info)
+    }
+}
+
+/// A player of a match or of `arena play`.
+pub enum Agent<A: GameAdapter> {
+    /// The search engine under limits.
+    Search {
+        /// The engine.
+        engine: Box<Engine<A>>,
+        /// Limits per move.
+        limits: Limits,
+    },
+    /// The greedy one-ply player.
+    Greedy {
+        /// Its evaluation.
+        eval: Box<dyn Evaluator<A::Pos>>,
+        /// Tie-breaks.
+        rng: Rng,
+    },
+    /// The game crate's own greedy player.
+    CrateGreedy(CratePlayer<A::Pos, A::Move>),
+    /// The random player.
+    Random(Rng),
+}
+
+impl<A: GameAdapter> Agent<A> {
+    /// The player a spec describes; `fallback` are the limits for a search spec without its
+    /// own, `threads` the thread count unless the spec says otherwise, `seed` the seed unless
+    /// the spec says otherwise.
+    pub fn new(spec: &Spec, fallback: Limits, threads: Option<usize>, seed: u64) -> Self {
+        let seed = spec.seed.unwrap_or(seed);
+        match spec.kind {
+            Kind::Search(_) => Agent::Search {
+                engine: Box::new(Engine::new(
+                    spec.config::<A>(threads),
+                    spec.evaluator::<A>(),
+                )),
+                limits: spec.limits(fallback),
+            },
+            Kind::Greedy => match (spec.eval.is_none(), A::crate_greedy(seed)) {
+                (true, Some(player)) => Agent::CrateGreedy(player),
+                _ => Agent::Greedy {
+                    eval: spec.evaluator::<A>(),
+                    rng: Rng::seeded(seed),
+                },
+            },
+            Kind::Random => Agent::Random(Rng::seeded(seed)),
+        }
+    }
+
+    /// Chooses a move in a position that is not over; the report is there for the search.
+    pub fn choose(
+        &mut self,
+        record: &Record<A::Pos>,
+        info: impl FnMut(&Report<A::Move>),
+    ) -> (Option<A::Move>, Option<Report<A::Move>>) {
+        match self {
+            Agent::Search { engine, limits } => {
+                let report = engine.think(record, *limits, info);
+                let best = report
+                    .best
+                    .or_else(|| record.legal_moves().first().copied());
+                (best, Some(report))
+            }
+            Agent::Greedy { eval, rng } => (greedy::<A::Pos>(record, &**eval, rng), None),
+            Agent::CrateGreedy(player) => (player(record.position()), None),
+            Agent::Random(rng) => {
+                let moves = record.legal_moves();
+                if moves.is_empty() {
+                    (None, None)
+                } else {
+                    (Some(moves[rng.below(moves.len())]), None)
+                }
+            }
+        }
+    }
+}
+
+/// The move after which the evaluation (or the game's end) is best for the mover; ties at
+/// random.
+fn greedy<G: Game>(record: &Record<G>, eval: &dyn Evaluator<G>, rng: &mut Rng) -> Option<G::Move> {
+    let pos = record.position();
+    let me: Player = pos.to_move();
+    let mut best: Vec<G::Move> = Vec::new();
+    let mut best_score = i64::MIN;
+    for mv in legal_moves(pos) {
+        let mut child = pos.clone();
+        child.play(mv);
+        let score = match child.outcome() {
+            Some(o) => i64::from(o.utility(me)) * 10 * i64::from(MAX_EVAL),
+            None => i64::from(eval.evaluate(&child)[me]),
+        };
+        if score > best_score {
+            best_score = score;
+            best.clear();
+        }
+        if score == best_score {
+            best.push(mv);
+        }
+    }
+    if best.is_empty() {
+        None
+    } else {
+        Some(best[rng.below(best.len())])
+    }
+}

@@ -1,0 +1,203 @@
+//! Chaos Clock (`plyforge-chaosclock`).
+
+use std::time::{Duration, Instant};
+
+use chaosclock::solve::{solve_with, SolveOptions};
+use chaosclock::{DefaultEval, Move, Position, EVEN, ODD};
+use search::{Config, Evaluator, Game, Player, Record};
+
+use crate::adapter::{ExactValue, GameAdapter, Solution, SolveSettings};
+use crate::draw::Paint;
+use crate::duration::show_duration;
+use crate::{Error, GameKind};
+
+/// Chaos Clock: twelve pieces on a clock face; both can win, both can lose.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ChaosClock;
+
+/// Time for the perfect-play line after the exact value (each further position is solved
+/// again with the line's history); a line cut short by it is given as far as it got.
+const LINE_BUDGET: Duration = Duration::from_secs(2);
+
+fn piece_paint(piece: u8) -> Paint {
+    if piece == 0 {
+        Paint::Dim
+    } else if piece % 2 == 1 {
+        Paint::Yellow
+    } else {
+        Paint::Cyan
+    }
+}
+
+impl GameAdapter for ChaosClock {
+    type Pos = Position;
+    type Move = Move;
+    type Eval = DefaultEval;
+    const KIND: GameKind = GameKind::ChaosClock;
+    const NAME: &'static str = "chaosclock";
+    const TITLE: &'static str = "Chaos Clock";
+    const PLAYERS: usize = 2;
+    const HAS_SOLVER: bool = true;
+
+    fn start() -> Position {
+        Position::start()
+    }
+    fn random_start(seed: u64) -> Option<Position> {
+        Some(Position::random(seed))
+    }
+    fn parse_position(text: &str) -> Result<Position, String> {
+        text.parse()
+            .map_err(|e: chaosclock::ParsePositionError| e.to_string())
+    }
+    fn parse_move(_pos: &Position, text: &str) -> Result<Move, String> {
+        let t = text.trim();
+        t.parse::<Move>()
+            .or_else(|e| t.to_ascii_lowercase().parse::<Move>().map_err(|_| e))
+            .map_err(|e| e.to_string())
+    }
+    fn player_letter(p: Player) -> &'static str {
+        chaosclock::player_letter(p)
+    }
+    fn player_name(p: Player) -> &'static str {
+        chaosclock::player_name(p)
+    }
+    fn engine_config() -> Config {
+        chaosclock::engine_config()
+    }
+    fn default_eval() -> DefaultEval {
+        DefaultEval
+    }
+    fn evaluator_names() -> &'static [&'static str] {
+        &["default"]
+    }
+    fn evaluator(name: &str) -> Option<Box<dyn Evaluator<Position>>> {
+        match name {
+            "default" => Some(Box::new(DefaultEval)),
+            _ => None,
+        }
+    }
+    fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
+        // The clock face: square 12 on top, 3 on the right, 6 below, 9 on the left.
+        // (square, column) per row; each cell is `SQ:PIECE`, five columns wide.
+        const ROWS: [&[(u8, usize)]; 7] = [
+            &[(12, 18)],
+            &[(11, 9), (1, 27)],
+            &[(10, 3), (2, 33)],
+            &[(9, 1), (3, 35)],
+            &[(8, 3), (4, 33)],
+            &[(7, 9), (5, 27)],
+            &[(6, 18)],
+        ];
+        let mut out = String::new();
+        for row in ROWS {
+            let mut col = 0;
+            out.push_str("  ");
+            for &(sq, at) in row {
+                out.push_str(&" ".repeat(at.saturating_sub(col)));
+                let piece = pos.piece_on(sq);
+                let text = if piece == 0 {
+                    "·".to_string()
+                } else {
+                    piece.to_string()
+                };
+                let home = piece != 0 && piece == sq;
+                let shown = if home {
+                    paint(&format!("{text}*"), Paint::Bold)
+                } else {
+                    paint(&text, piece_paint(piece))
+                };
+                out.push_str(&paint(&format!("{sq:>2}:"), Paint::Dim));
+                out.push_str(&shown);
+                let width = 3 + text.chars().count() + usize::from(home);
+                col = at + width;
+            }
+            out.push('\n');
+        }
+        let hand = |p: Player| {
+            let h = pos.hand(p);
+            if h.is_empty() {
+                "-".to_string()
+            } else {
+                h.iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+        };
+        let restriction = match pos.restriction() {
+            0 => String::new(),
+            n => format!("; piece {n} may not walk (the opponent just walked it)"),
+        };
+        out.push_str(&format!(
+            "  SQUARE:PIECE, * = home.  Odd's hand: {}   Even's hand: {}\n  {} to move{}\n",
+            hand(ODD),
+            hand(EVEN),
+            Self::player_name(pos.to_move()),
+            restriction
+        ));
+        out
+    }
+    fn solve(
+        record: &Record<Position>,
+        settings: &SolveSettings<'_>,
+    ) -> Option<Result<Solution<Move>, Error>> {
+        Some(solve(record, settings))
+    }
+    fn default_match() -> [&'static str; 2] {
+        ["engine", "greedy"]
+    }
+    fn default_opening_plies() -> usize {
+        0
+    }
+}
+
+fn solve(record: &Record<Position>, settings: &SolveSettings<'_>) -> Result<Solution<Move>, Error> {
+    // The earlier positions of the record (for a bare position: none).
+    let mut history: Vec<Position> = Vec::new();
+    let mut p = record.start().clone();
+    for &mv in record.moves() {
+        history.push(p.clone());
+        p.play(mv);
+    }
+    let opts = SolveOptions {
+        history: history.clone(),
+        time: settings.time,
+        ..SolveOptions::default()
+    };
+    let solution = solve_with(record.position(), &opts).ok_or_else(|| Error::Solve {
+        reason: format!(
+            "no exact result within {}",
+            settings
+                .time
+                .map_or("the limits".to_string(), show_duration)
+        ),
+    })?;
+    // One perfect-play line: the first best move each time, solving again with the line's
+    // history so that the repetition rule is respected.
+    let started = Instant::now();
+    let mut line = Vec::new();
+    let mut game = record.clone();
+    let mut best = solution.best.first().copied();
+    while let Some(mv) = best {
+        history.push(game.position().clone());
+        if game.play(mv).is_err() {
+            break;
+        }
+        line.push(mv);
+        let left = LINE_BUDGET.saturating_sub(started.elapsed());
+        if game.result().is_some() || left.is_zero() {
+            break;
+        }
+        let opts = SolveOptions {
+            history: history.clone(),
+            time: Some(left),
+            ..SolveOptions::default()
+        };
+        best = solve_with(game.position(), &opts).and_then(|s| s.best.first().copied());
+    }
+    Ok(Solution {
+        value: ExactValue::Code(solution.value.code()),
+        best: solution.best,
+        line,
+    })
+}

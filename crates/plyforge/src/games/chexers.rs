@@ -1,0 +1,127 @@
+//! Chexers (`plyforge-chexers`).
+
+use chexers::players::{Agent as _, Greedy};
+use chexers::{DefaultEval, Move, Position, Weights};
+use search::{Config, Evaluator, Player};
+
+use crate::adapter::{CratePlayer, GameAdapter};
+use crate::draw::{hex_board, Paint};
+use crate::GameKind;
+
+/// Chexers: three players on a hexagon of 37 hexes (COMP30024, 2019).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Chexers;
+
+fn colour(c: char) -> Paint {
+    match c {
+        'r' => Paint::Red,
+        'g' => Paint::Green,
+        'b' => Paint::Blue,
+        _ => Paint::Dim,
+    }
+}
+
+impl GameAdapter for Chexers {
+    type Pos = Position;
+    type Move = Move;
+    type Eval = DefaultEval;
+    const KIND: GameKind = GameKind::Chexers;
+    const NAME: &'static str = "chexers";
+    const TITLE: &'static str = "Chexers";
+    const PLAYERS: usize = 3;
+
+    fn start() -> Position {
+        Position::start()
+    }
+    fn parse_position(text: &str) -> Result<Position, String> {
+        text.parse()
+            .map_err(|e: chexers::ParsePositionError| e.to_string())
+    }
+    fn parse_move(_pos: &Position, text: &str) -> Result<Move, String> {
+        let t = text.trim();
+        match t.parse::<Move>() {
+            Ok(m) => Ok(m),
+            // People may type `move -3 1 -2 0`: the notation is upper case.
+            Err(e) => t
+                .to_ascii_uppercase()
+                .parse::<Move>()
+                .map_err(|_| e.to_string()),
+        }
+    }
+    fn player_letter(p: Player) -> &'static str {
+        chexers::player_letter(p)
+    }
+    fn player_name(p: Player) -> &'static str {
+        chexers::player_name(p)
+    }
+    fn engine_config() -> Config {
+        chexers::engine_config()
+    }
+    fn default_eval() -> DefaultEval {
+        DefaultEval::default()
+    }
+    fn evaluator_names() -> &'static [&'static str] {
+        // `best` and `mean`: the relative view against the leading opponent or against the
+        // opponents' mean (the crate's default is one of them).
+        &["default", "best", "mean"]
+    }
+    fn evaluator(name: &str) -> Option<Box<dyn Evaluator<Position>>> {
+        match name {
+            "default" => Some(Box::new(DefaultEval::default())),
+            "best" | "mean" => Some(Box::new(DefaultEval::with_weights(Weights {
+                against_best: name == "best",
+                ..Weights::default()
+            }))),
+            _ => None,
+        }
+    }
+    fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
+        let text = pos.to_string();
+        let fields: Vec<&str> = text.split(' ').collect();
+        let rows: Vec<Vec<char>> = fields[0].split('/').map(|r| r.chars().collect()).collect();
+        let board = hex_board(
+            3,
+            |q, r| {
+                let row = &rows[(r + 3) as usize];
+                let q0 = (-3).max(-3 - r);
+                let c = row.get((q - q0) as usize).copied().unwrap_or('?');
+                (if c == '.' { '·' } else { c }, colour(c))
+            },
+            paint,
+        );
+        let exits: Vec<&str> = fields.get(2).map_or(vec![], |e| e.split(',').collect());
+        let mut status = String::from("  exits:");
+        for p in 0..3 {
+            status.push_str(&format!(
+                " {} {}",
+                paint(
+                    Self::player_name(p),
+                    colour(chexers::player_letter(p).chars().next().unwrap_or('.'))
+                ),
+                exits.get(p).copied().unwrap_or("?")
+            ));
+        }
+        let side = fields.get(1).copied().unwrap_or("?");
+        let to_move = (0..3)
+            .find(|&p| chexers::player_letter(p) == side)
+            .map_or("?", Self::player_name);
+        format!(
+            "{board}{status}   turn {}   {} to move\n  exits: Red → right edge (q=3), Green → bottom (r=3), Blue → left (s=3)\n",
+            fields.get(3).copied().unwrap_or("?"),
+            to_move
+        )
+    }
+    fn crate_greedy(seed: u64) -> Option<CratePlayer<Position, Move>> {
+        let mut g = Greedy::new(seed);
+        Some(Box::new(move |pos: &Position| g.choose(pos)))
+    }
+    fn default_match() -> [&'static str; 2] {
+        ["paranoid", "brs"]
+    }
+    fn default_opening_plies() -> usize {
+        3
+    }
+    fn own_move_limit() -> Option<u32> {
+        Some(chexers::TURN_LIMIT / 3)
+    }
+}

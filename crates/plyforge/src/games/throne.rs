@@ -1,0 +1,118 @@
+//! Throne (`plyforge-throne`).
+
+use search::{Config, DrawKind, Evaluator, Outcome, Player};
+use throne::players::Greedy;
+use throne::{DefaultEval, Move, Position, BLACK, WHITE};
+
+use crate::adapter::{CratePlayer, GameAdapter};
+use crate::draw::{hex_board, Paint};
+use crate::GameKind;
+
+/// Throne: queens and soldiers race to the throne on a hexagon of 91 cells.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Throne;
+
+impl GameAdapter for Throne {
+    type Pos = Position;
+    type Move = Move;
+    type Eval = DefaultEval;
+    const KIND: GameKind = GameKind::Throne;
+    const NAME: &'static str = "throne";
+    const TITLE: &'static str = "Throne";
+    const PLAYERS: usize = 2;
+
+    fn start() -> Position {
+        Position::start()
+    }
+    fn parse_position(text: &str) -> Result<Position, String> {
+        text.parse()
+            .map_err(|e: throne::ParsePositionError| e.to_string())
+    }
+    fn parse_move(_pos: &Position, text: &str) -> Result<Move, String> {
+        text.trim()
+            .parse()
+            .map_err(|e: throne::ParseMoveError| e.to_string())
+    }
+    fn player_letter(p: Player) -> &'static str {
+        throne::player_letter(p)
+    }
+    fn player_name(p: Player) -> &'static str {
+        throne::player_name(p)
+    }
+    fn engine_config() -> Config {
+        throne::engine_config()
+    }
+    fn default_eval() -> DefaultEval {
+        DefaultEval
+    }
+    fn evaluator_names() -> &'static [&'static str] {
+        &["default"]
+    }
+    fn evaluator(name: &str) -> Option<Box<dyn Evaluator<Position>>> {
+        match name {
+            "default" => Some(Box::new(DefaultEval)),
+            _ => None,
+        }
+    }
+    fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
+        let text = pos.to_string();
+        let fields: Vec<&str> = text.split(' ').collect();
+        let rows: Vec<Vec<char>> = fields[0].split('/').map(|r| r.chars().collect()).collect();
+        let board = hex_board(
+            5,
+            |q, r| {
+                let row = &rows[(r + 5) as usize];
+                let q0 = (-5).max(-5 - r);
+                let c = row.get((q - q0) as usize).copied().unwrap_or('?');
+                let p = match c {
+                    'B' | 'b' => Paint::Cyan,
+                    'W' | 'w' => Paint::Yellow,
+                    _ => Paint::Dim,
+                };
+                match c {
+                    '.' if (q, r) == (0, 0) => ('*', Paint::Bold),
+                    '.' => ('·', p),
+                    c => (c, p),
+                }
+            },
+            paint,
+        );
+        let side = if fields.get(1) == Some(&"b") {
+            "Black"
+        } else {
+            "White"
+        };
+        format!(
+            "{board}  {side} to move, ply {} of 300; score Black {} White {}; traps (Ptrap/Qtrap) Black {}/{} White {}/{}\n  (* is the empty throne; moves are `q,r>q,r` or `pass`)\n",
+            fields.get(2).copied().unwrap_or("?"),
+            pos.score(BLACK),
+            pos.score(WHITE),
+            fields.get(3).copied().unwrap_or("?"),
+            fields.get(4).copied().unwrap_or("?"),
+            fields.get(5).copied().unwrap_or("?"),
+            fields.get(6).copied().unwrap_or("?"),
+        )
+    }
+    fn crate_greedy(seed: u64) -> Option<CratePlayer<Position, Move>> {
+        let mut g = Greedy::new(seed);
+        Some(Box::new(move |pos: &Position| g.choose(pos)))
+    }
+    fn default_match() -> [&'static str; 2] {
+        ["engine", "greedy"]
+    }
+    fn default_opening_plies() -> usize {
+        2
+    }
+    fn own_move_limit() -> Option<u32> {
+        Some(throne::MOVES_PER_SIDE)
+    }
+    /// Throne's own end after 150 moves each, brought forward: the higher score wins.
+    fn limit_outcome(pos: &Position) -> Outcome {
+        let (b, w) = (pos.score(BLACK), pos.score(WHITE));
+        match b.cmp(&w) {
+            std::cmp::Ordering::Greater => Outcome::Win(BLACK),
+            std::cmp::Ordering::Less => Outcome::Win(WHITE),
+            std::cmp::Ordering::Equal => Outcome::Draw(DrawKind::Score),
+        }
+    }
+}

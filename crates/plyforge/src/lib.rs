@@ -1,0 +1,29 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+
+pub use search;
+pub use search::{Limits, Outcome, Player};
+
+#[cfg(feature = "chaosclock")]
+pub use chaosclock;
+#[cfg(feature = "chexers")]
+pub use chexers;
+#[cfg(feature = "jumpy3")]
+pub use jumpy3;
+#[cfg(feature = "throne")]
+pub use throne;
+
+mod adapter;
+pub mod agent;
+pub mod draw;
+pub mod duration;
+mod dynamic;
+mod error;
+pub mod games;
+
+pub use adapter::{
+    legal_moves, parse_player, play_list, play_text, player_letters, read_position, result_text,
+    result_words, CratePlayer, ExactValue, GameAdapter, Solution, SolveSettings,
+};
+pub use dynamic::{Engine, GameKind, SearchInfo, SolutionText, State, Visitor};
+pub use error::Error;
