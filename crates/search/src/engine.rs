@@ -5,12 +5,15 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::R
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crate::game::{Evaluator, Game, MoveList, Scores};
+use crate::busy::Busy;
+use crate::game::{Evaluator, Game, MoveList};
+use crate::iterate::single;
 use crate::maxn::{self, Maxn, MaxnBounds};
-use crate::reference::{masked, outcome_scores};
-use crate::score::{outcome_score, MAX_DEPTH};
-use crate::search::{nps, report, Iteration, Local, Shared, Worker, NO_SCORE};
-use crate::smp::{self, Busy};
+use crate::report::{maxn_report, nps, report};
+use crate::score::{masked, outcome_score, outcome_scores, MAX_DEPTH};
+use crate::shared::{Shared, NO_SCORE};
+use crate::smp;
+use crate::thread::Local;
 use crate::time::TimeManager;
 use crate::tt::Table;
 use crate::types::{Algorithm, Config, Limits, Report};
@@ -127,14 +130,12 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
     ) -> Report<G::Move> {
         let start = Instant::now();
         self.stop.store(false, Relaxed);
-        let root_player = game.to_move();
-        let players = game.players();
         if let Some(o) = game.outcome() {
-            let scores = outcome_scores(o, players, 0);
+            let players = game.players();
             return Report {
                 best: None,
-                score: outcome_score(o, root_player, 0),
-                scores,
+                score: outcome_score(o, game.to_move(), 0),
+                scores: outcome_scores(o, players, 0),
                 depth: 0,
                 nodes: 0,
                 nps: 0,
@@ -145,31 +146,18 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         }
         let maxn = self.config.algorithm == Algorithm::MaxN;
         let use_tt = self.config.use_tt && !maxn;
-        if use_tt && self.table.as_ref().map(Table::mib) != Some(self.config.tt_mib) {
-            self.table = Some(Table::new(self.config.tt_mib));
-        }
-        self.age = (self.age + 1) & 63;
         let threads = if use_tt || maxn {
             self.config.threads.max(1)
         } else {
             1
         };
-        while self.locals.len() < threads {
-            self.locals.push(Local::new());
-        }
-        if threads > 1 && self.pool.as_ref().map(|p| p.current_num_threads()) != Some(threads - 1) {
-            self.pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads - 1)
-                .thread_name(|i| format!("search-helper-{i}"))
-                .build()
-                .ok();
-        }
+        self.prepare(use_tt, threads);
         let sh = Shared {
             config: &self.config,
             eval: &self.evaluator,
             table: if use_tt { self.table.as_ref() } else { None },
             age: self.age,
-            root_player,
+            root_player: game.to_move(),
             rule: game.repetition_rule().map(|(_, o)| o),
             history: history.iter().copied().collect(),
             user_stop: &self.stop,
@@ -188,49 +176,66 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             helper_results: Mutex::new(Vec::new()),
             _game: PhantomData,
         };
-
         let mut last: Option<Report<G::Move>> = None;
         let mut emit = |r: Report<G::Move>| {
             on_iteration(&r);
             last = Some(r);
         };
-        let maxn_pool = self.pool.as_ref().filter(|_| maxn && threads > 1);
-        if let Some(pool) = maxn_pool {
+        let pool = self.pool.as_ref().filter(|_| threads > 1);
+        let locals = &mut self.locals[..threads];
+        let players = game.players();
+        if maxn {
             let bounds = self.maxn_bounds;
-            maxn::parallel_iterate(
-                pool,
-                &sh,
-                bounds,
-                players,
-                &mut self.locals[..threads],
-                game,
-                |scores, pv, depth| emit(maxn_report(&sh, scores, pv, depth, players)),
-            );
-        } else if maxn {
-            let bounds = self.maxn_bounds;
-            let mut m = Maxn::new(&sh, bounds, players, &mut self.locals[0].pv);
-            m.iterate(game, |scores, pv, depth, _| {
-                emit(maxn_report(&sh, scores, pv, depth, players))
-            });
-            let nodes = m.nodes;
-            self.locals[0].nodes = nodes;
-        } else if threads > 1 {
-            match &self.pool {
+            let mut emit_maxn =
+                |scores, pv: &[G::Move], depth| emit(maxn_report(&sh, scores, pv, depth, players));
+            match pool {
                 Some(pool) => {
-                    smp::lazy_smp(pool, &sh, &mut self.locals[..threads], game, |it, d| {
-                        emit(report(&sh, it, d, 0, players))
-                    })
+                    maxn::parallel_iterate(pool, &sh, bounds, players, locals, game, emit_maxn)
                 }
-                None => single(&sh, &mut self.locals[0], game, |it, d| {
-                    emit(report(&sh, it, d, 0, players))
-                }),
+                None => {
+                    let mut m = Maxn::new(&sh, bounds, players, &mut locals[0].pv);
+                    m.iterate(game, |scores, pv, depth, _| emit_maxn(scores, pv, depth));
+                    locals[0].nodes = m.nodes;
+                }
             }
         } else {
-            single(&sh, &mut self.locals[0], game, |it, d| {
-                emit(report(&sh, it, d, 0, players))
-            });
+            let emit_ab = |it: &_, d| emit(report(&sh, it, d, 0, players));
+            match pool {
+                Some(pool) => smp::lazy_smp(pool, &sh, locals, game, emit_ab),
+                None => single(&sh, &mut locals[0], game, emit_ab),
+            }
         }
+        self.final_report(&sh, game, start, last)
+    }
 
+    /// Allocates what a run needs and keeps it for the next: the table (when its size
+    /// changes), one thread's memory per thread, the pool of helper threads.
+    fn prepare(&mut self, use_tt: bool, threads: usize) {
+        if use_tt && self.table.as_ref().map(Table::mib) != Some(self.config.tt_mib) {
+            self.table = Some(Table::new(self.config.tt_mib));
+        }
+        self.age = (self.age + 1) & 63;
+        while self.locals.len() < threads {
+            self.locals.push(Local::new());
+        }
+        if threads > 1 && self.pool.as_ref().map(|p| p.current_num_threads()) != Some(threads - 1) {
+            self.pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads - 1)
+                .thread_name(|i| format!("search-helper-{i}"))
+                .build()
+                .ok();
+        }
+    }
+
+    /// The last completed iteration's report with the run's totals, or, when stopped before
+    /// the first iteration completed, the first legal move with the static evaluation.
+    fn final_report(
+        &self,
+        sh: &Shared<'_, G, E>,
+        game: &G,
+        start: Instant,
+        last: Option<Report<G::Move>>,
+    ) -> Report<G::Move> {
         let elapsed = start.elapsed();
         let nodes = sh.nodes.load(Relaxed);
         let probes = sh.probes.load(Relaxed);
@@ -245,13 +250,12 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
                 r
             }
             None => {
-                // Stopped before the first iteration completed: the first legal move.
                 let mut moves = MoveList::new();
                 game.legal_moves(&mut moves);
-                let scores = masked(self.evaluator.evaluate(game), players);
+                let scores = masked(self.evaluator.evaluate(game), game.players());
                 Report {
                     best: moves.first().copied(),
-                    score: scores[root_player],
+                    score: scores[game.to_move()],
                     scores,
                     depth: 0,
                     nodes,
@@ -263,35 +267,6 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             }
         }
     }
-}
-
-/// One thread: the main thread's iterative deepening.
-/// The report of a completed max^n iteration: every player's score.
-fn maxn_report<G: Game, E>(
-    sh: &Shared<'_, G, E>,
-    scores: Scores,
-    pv: &[G::Move],
-    depth: u32,
-    players: usize,
-) -> Report<G::Move> {
-    let it = Iteration {
-        score: scores[sh.root_player],
-        pv: pv.to_vec(),
-    };
-    let mut r = report(sh, &it, depth, 0, players);
-    r.scores = scores;
-    r
-}
-
-fn single<G: Game, E: Evaluator<G>>(
-    sh: &Shared<'_, G, E>,
-    local: &mut Local<G>,
-    game: &G,
-    on_iteration: impl FnMut(&Iteration<G::Move>, u32),
-) {
-    let mut w = Worker::new(sh, local, 0);
-    w.iterate(game, on_iteration);
-    w.flush();
 }
 
 impl<G: Game, E: Evaluator<G> + std::fmt::Debug> std::fmt::Debug for Search<G, E> {

@@ -1,20 +1,28 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+// The engine's rooms, each of one technique (`ARCHITECTURE.md` has the map): no module
+// imports one that imports it back, and `reference` is for tests and users only.
+mod alphabeta;
+mod brs;
+mod busy;
 pub mod conformance;
 mod engine;
 mod game;
 mod history;
+mod iterate;
 mod maxn;
 mod movepick;
 mod perft;
 mod record;
 pub mod reference;
+mod report;
 pub mod rng;
 mod score;
-mod search;
+mod shared;
 mod smp;
 pub mod synthetic;
+mod thread;
 mod time;
 mod tt;
 mod types;

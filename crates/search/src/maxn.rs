@@ -26,9 +26,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::game::{Evaluator, Game, MoveList, Scores};
-use crate::reference::{masked, outcome_scores};
-use crate::score::{MAX_PLY, MAX_QUIESCENCE_PLY};
-use crate::search::{Local, Shared};
+use crate::score::{masked, outcome_scores, MAX_PLY, MAX_QUIESCENCE_PLY};
+use crate::shared::Shared;
+use crate::thread::Local;
 use crate::types::MATE;
 
 /// Bounds on score vectors that make max^n shallow pruning valid (see the module

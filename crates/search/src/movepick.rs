@@ -4,16 +4,20 @@
 //! Ordering only decides the order in which the moves of a position are searched; values at
 //! a fixed depth do not depend on it (ties go to the lowest index, deterministically).
 
+use crate::brs::NodeMoves;
+use crate::game::{Evaluator, Game, MAX_HINT};
+use crate::history::Heuristics;
+
 /// Marks a move that was already picked.
 const DONE: i32 = i32::MIN;
 /// Ordering key of the table's move.
-pub(crate) const TT_KEY: i32 = i32::MAX;
+const TT_KEY: i32 = i32::MAX;
 /// Ordering key of the first killer; the second scores one less.
-pub(crate) const KILLER_KEY: i32 = 1 << 29;
+const KILLER_KEY: i32 = 1 << 29;
 /// The key of one step of [`Evaluator::move_hint`](crate::Evaluator::move_hint): more than
 /// any history value spans, so that the hint decides first; `MAX_HINT` steps stay below
 /// [`KILLER_KEY`].
-pub(crate) const HINT_UNIT: i32 = 4 * crate::history::MAX_HISTORY;
+const HINT_UNIT: i32 = 4 * crate::history::MAX_HISTORY;
 
 /// The not yet searched move with the highest key (the lowest index on ties): the one
 /// [`pick`] takes next.
@@ -39,6 +43,37 @@ pub(crate) fn pick(keys: &mut [i32]) -> Option<usize> {
         keys[i] = DONE;
     }
     best
+}
+
+/// Appends the ordering key of each move of a node to `keys`: the table's move
+/// (`tt_move`, an index) first, then the killers of this ply, then by the evaluator's hint
+/// and the history heuristic. Every part is computed and the key picked by selects: which
+/// move is the table's or a killer changes from node to node, and branches on it would be
+/// mispredicted.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn order_keys<G: Game, E: Evaluator<G>>(
+    keys: &mut Vec<i32>,
+    pos: &G,
+    node: &NodeMoves<'_, G>,
+    moves: &[G::Move],
+    eval: &E,
+    heur: &Heuristics<G::Move>,
+    ply: usize,
+    tt_move: u8,
+) {
+    for (i, mv) in moves.iter().enumerate() {
+        let at = node.at(pos, i);
+        let hint = eval.move_hint(at, *mv);
+        let quiet = heur.history(at.to_move(), mv) + hint.clamp(-MAX_HINT, MAX_HINT) * HINT_UNIT;
+        let rank = heur.killer_rank(ply, mv);
+        let k = if rank == 0 {
+            quiet
+        } else {
+            KILLER_KEY - 2 + rank as i32
+        };
+        keys.push(if i == tt_move as usize { TT_KEY } else { k });
+    }
 }
 
 #[cfg(test)]

@@ -15,8 +15,9 @@
 //! They are exponential and meant for tests: use them to check the engine on your own game
 //! at small depths.
 
+use crate::brs::{forward, reply_chain};
 use crate::game::{Evaluator, Game, MoveList, Outcome, Player, Scores};
-use crate::score::{outcome_score, MAX_PLY, MAX_QUIESCENCE_PLY};
+use crate::score::{masked, outcome_score, outcome_scores, MAX_PLY, MAX_QUIESCENCE_PLY};
 
 struct Ctx<'a, E> {
     eval: &'a E,
@@ -106,31 +107,6 @@ pub fn best_reply<G: Game, E: Evaluator<G>>(
     minmax(&mut ctx, game, depth, 0, true)
 }
 
-/// The positions from which the opponents of `root` may reply at `g`: `g` itself, then `g`
-/// with turns skipped, until the root player would move or a turn cannot be skipped.
-pub(crate) fn reply_chain<G: Game>(g: &G, root: Player) -> smallvec::SmallVec<[G; 3]> {
-    let mut out: smallvec::SmallVec<[G; 3]> = smallvec::smallvec![g.clone()];
-    while out.len() < g.players() {
-        let mut next = out.last().expect("not empty").clone();
-        if !next.skip_turn() || next.to_move() == root || next.outcome().is_some() {
-            break;
-        }
-        out.push(next);
-    }
-    out
-}
-
-/// After an opponent's reply in best-reply search: skip the turns of the other opponents.
-pub(crate) fn forward<G: Game>(g: &mut G, root: Player) {
-    let mut guard = 0;
-    while g.to_move() != root && g.outcome().is_none() && guard < G::players(g) {
-        if !g.skip_turn() {
-            break;
-        }
-        guard += 1;
-    }
-}
-
 fn minmax<G: Game, E: Evaluator<G>>(
     ctx: &mut Ctx<'_, E>,
     g: &G,
@@ -193,23 +169,6 @@ fn quiesce<G: Game, E: Evaluator<G>>(ctx: &mut Ctx<'_, E>, g: &G, ply: usize, q:
     }
     ctx.path.pop();
     best
-}
-
-/// Scores of every player for a finished game (zero beyond `players`).
-pub(crate) fn outcome_scores(o: Outcome, players: usize, ply: usize) -> Scores {
-    let mut s = [0; 3];
-    for (p, v) in s.iter_mut().enumerate().take(players) {
-        *v = outcome_score(o, p, ply as u32);
-    }
-    s
-}
-
-/// An evaluation with the entries past `players` zeroed.
-pub(crate) fn masked(mut s: Scores, players: usize) -> Scores {
-    for v in s.iter_mut().skip(players) {
-        *v = 0;
-    }
-    s
 }
 
 /// Fixed-depth max^n value: one score per player; at every position the player to move picks

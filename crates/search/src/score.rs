@@ -1,6 +1,6 @@
 //! Score conventions shared by the searches and the reference implementations.
 
-use crate::game::{Outcome, Player, MAX_EVAL};
+use crate::game::{Outcome, Player, Scores, MAX_EVAL};
 use crate::types::{MATE, MATE_BOUND};
 
 /// Larger than any score: the initial window bound.
@@ -33,6 +33,23 @@ pub fn outcome_score(outcome: Outcome, player: Player, ply: u32) -> i32 {
         -1 => -(HALF_MATE - ply),
         _ => -(MATE - ply),
     }
+}
+
+/// Scores of every player for a finished game (zero beyond `players`).
+pub(crate) fn outcome_scores(o: Outcome, players: usize, ply: usize) -> Scores {
+    let mut s = [0; 3];
+    for (p, v) in s.iter_mut().enumerate().take(players) {
+        *v = outcome_score(o, p, ply as u32);
+    }
+    s
+}
+
+/// An evaluation with the entries past `players` zeroed.
+pub(crate) fn masked(mut s: Scores, players: usize) -> Scores {
+    for v in s.iter_mut().skip(players) {
+        *v = 0;
+    }
+    s
 }
 
 /// Scores beyond the evaluator's range depend on the ply they were found at.

@@ -16,16 +16,14 @@
 //! thread's completed iteration has the single-threaded value (the principal variation may
 //! differ where moves tie).
 //!
-//! The table of busy positions ([`Busy`]) keeps each slot on a cache line of its own, and a
-//! node looks up only those children that announce themselves (deeper than the search's
-//! `BUSY_DEPTH`): on the synthetic trees of `examples/smp_speedup.rs` the threads otherwise
-//! lost time to lines moving between the cores.
+//! The positions being searched are in [`crate::busy::Busy`]; the hand-over of a helper's
+//! completed iteration is [`Shared::publish`] and [`Shared::take_helper_result`].
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 use crate::game::{Evaluator, Game};
-use crate::search::{Iteration, Local, Shared, Worker};
-use crate::tt::prefetch;
+use crate::shared::{Iteration, Shared, NO_SCORE};
+use crate::thread::{Local, Worker};
 
 /// Runs the main thread on the calling thread and `locals.len() - 1` helpers on `pool`.
 pub(crate) fn lazy_smp<G: Game, E: Evaluator<G>>(
@@ -50,64 +48,40 @@ pub(crate) fn lazy_smp<G: Game, E: Evaluator<G>>(
     });
 }
 
-/// Slots of the table of positions being searched.
-const BUSY_SLOTS: usize = 1 << 12;
-
-/// One slot on a cache line of its own: a thread announcing a position then does not take
-/// the line of another thread's unrelated position away from it (with eight slots a line,
-/// the announcements of two Jumpy3 or synthetic threads kept pulling lines to and fro).
-#[derive(Default)]
-#[repr(align(64))]
-struct Slot(AtomicU64);
-
-/// The positions that some thread is searching right now, by key (ABDADA's "busy" flag):
-/// a small direct-mapped table, where a collision only makes a move look busy (and so
-/// searched later), never changes a value.
-pub(crate) struct Busy {
-    slots: Vec<Slot>,
-}
-
-impl Busy {
-    /// A table for a parallel search, or an empty one (nothing is ever busy) for one thread.
-    pub fn new(parallel: bool) -> Self {
-        let n = if parallel { BUSY_SLOTS } else { 0 };
-        Busy {
-            slots: (0..n).map(|_| Slot::default()).collect(),
+impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
+    /// A helper thread's Lazy-SMP loop: iterative deepening at the main thread's iteration
+    /// (even helpers one ply ahead), filling the shared table; a helper that falls behind
+    /// the main thread abandons its iteration and joins the main thread's.
+    pub fn help(&mut self, root: &G) {
+        let mut done = 0;
+        // Even helpers one iteration ahead of the main thread, odd ones beside it.
+        let off = (self.id as u32 + 1) & 1;
+        loop {
+            let main = self.sh.main_depth.load(Relaxed);
+            let depth = (done + 1).max(main + off);
+            if depth > self.sh.max_depth || self.aborted() {
+                break;
+            }
+            self.searching = depth;
+            // The main thread's window (around its last score), so that the bounds this
+            // thread stores are the ones the main thread's probes can use.
+            let prev = Some(self.sh.main_score.load(Relaxed)).filter(|&s| s != NO_SCORE);
+            let score = self.aspiration(root, depth, prev);
+            if self.stopped {
+                if self.aborted() {
+                    break;
+                }
+                // Overtaken by the main thread: go on from its iteration.
+                self.stopped = false;
+                continue;
+            }
+            let pv = &self.local.pv[0];
+            self.sh.publish(depth, || Iteration {
+                score,
+                pv: pv.clone(),
+            });
+            done = depth;
         }
-    }
-
-    /// Whether threads announce positions (more than one thread).
-    #[inline]
-    pub fn enabled(&self) -> bool {
-        !self.slots.is_empty()
-    }
-
-    #[inline]
-    fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[key as usize & (self.slots.len() - 1)].0
-    }
-
-    /// Starts loading the slot of `key` into the cache (see [`prefetch`]).
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        prefetch(self.slot(key));
-    }
-
-    /// Whether a thread announced `key` and has not withdrawn it.
-    #[inline]
-    pub fn is_busy(&self, key: u64) -> bool {
-        self.slot(key).load(Relaxed) == key
-    }
-
-    /// Announces that this thread is searching `key`.
-    #[inline]
-    pub fn announce(&self, key: u64) {
-        self.slot(key).store(key, Relaxed);
-    }
-
-    /// Withdraws the announcement of `key` (unless another position took the slot since).
-    #[inline]
-    pub fn withdraw(&self, key: u64) {
-        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
+        self.flush();
     }
 }

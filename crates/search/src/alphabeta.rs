@@ -1,0 +1,825 @@
+//! The alpha-beta family: negamax with principal-variation search, aspiration windows and
+//! quiescence, used for two-player zero-sum games, paranoid search and best-reply search
+//! (the iterations are [`crate::iterate`]'s, the threads [`crate::smp`]'s).
+//!
+//! Values inside the search are from the view of the *side* to move, where the root player
+//! is one side and everybody else the other (for two players: plain negamax). A child whose
+//! side is the parent's (the same player moves again, or in paranoid search one opponent
+//! after another) is searched with the same window and no negation.
+//!
+//! Table cutoffs are exact: an entry's value is used only when its depth equals the
+//! remaining depth, or when it is a forced win or loss within both depths (such a value is
+//! the same at every depth that sees it), so a fixed-depth search returns exactly the
+//! fixed-depth minimax value with or without the table, ordering and threads.
+//!
+//! Near the horizon the table is not used (depth 1; depth 2 only with more than four moves):
+//! there a probe's cache miss costs more than the search it could save. A deeper node makes
+//! all its children first and loads their table buckets together, so that the cache misses
+//! overlap instead of coming one after another; then, at a non-PV node, it looks for a child
+//! entry that already proves a cutoff (enhanced transposition cutoff, [`Worker::etc`]).
+//! It also asks for the buckets of the children of the child it will search first, which
+//! that child reads as soon as it starts: they arrive while this node waits for its own.
+//! Nodes one ply above the horizon (without quiescence) take a short path that evaluates
+//! the children in place ([`Worker::frontier`]).
+
+use smallvec::SmallVec;
+
+use crate::brs::{generate, NodeMoves};
+use crate::game::{Evaluator, Game, MoveList, Player, MAX_EVAL};
+use crate::movepick::{next, order_keys, pick};
+use crate::score::{from_tt, to_tt, INF, MAX_PLY, MAX_QUIESCENCE_PLY};
+use crate::thread::Worker;
+use crate::tt::{Bound, Data, Table, NO_MOVE};
+use crate::types::{MATE, MATE_BOUND};
+
+/// Iterations from which aspiration windows are used.
+const ASPIRATION_DEPTH: u32 = 4;
+/// Nodes with less remaining depth neither probe nor store the table, and nodes with this
+/// depth only if they have more than [`SMALL_BRANCHING`] moves: a probe of a large table costs
+/// a cache miss, more than searching a small subtree again.
+const TT_MIN_DEPTH: i32 = 2;
+/// See [`TT_MIN_DEPTH`].
+const SMALL_BRANCHING: usize = 4;
+/// Positions with at most this depth are not announced as busy.
+const BUSY_DEPTH: i32 = 3;
+
+/// What a node's entry checks leave for the rest of it ([`Worker::enter`]).
+struct Entry {
+    /// The node's repetition key (0 without a repetition rule).
+    rep_key: u64,
+    /// The node's key.
+    key: u64,
+    /// The table's move for the node (an index), or `NO_MOVE`.
+    tt_move: u8,
+    /// Whether the node stores its result in the table.
+    use_table: bool,
+    /// Whether the window is open.
+    pv_node: bool,
+    /// The window after mate-distance pruning.
+    alpha: i32,
+    /// See `alpha`.
+    beta: i32,
+}
+
+/// What the stages of a node need to know of it.
+struct NodeCtx<'n, G: Game> {
+    /// The node.
+    pos: &'n G,
+    /// Where each move is played.
+    node: &'n NodeMoves<'n, G>,
+    /// The moves, as a plain slice.
+    moves: &'n [G::Move],
+    /// Remaining depth.
+    depth: i32,
+    /// Distance from the root.
+    ply: usize,
+    /// Whether the root player's side is to move.
+    side: bool,
+    /// Whether the window is open (a principal-variation node).
+    pv_node: bool,
+    /// Whether children another thread is searching are put off.
+    defer: bool,
+    /// Whether moves are ordered.
+    ordering: bool,
+}
+
+impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
+    /// Probes the table: the value if an entry allows a cutoff; sets the move to try first.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn probe(
+        &mut self,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        tt_move: &mut u8,
+    ) -> Option<i32> {
+        let table = self.sh.table?;
+        self.probes += 1;
+        let mut hit = false;
+        // The move of the entry of this depth, else of the deepest entry.
+        let mut move_depth = -1;
+        for e in table.entries(key) {
+            if !hit {
+                hit = true;
+                self.hits += 1;
+            }
+            if e.mv != NO_MOVE
+                && move_depth != depth
+                && (e.depth as i32 == depth || e.depth as i32 > move_depth)
+            {
+                *tt_move = e.mv;
+                move_depth = e.depth as i32;
+            }
+            if ply > 0 && !pv_node && usable(&e, depth) {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return Some(s);
+                }
+            }
+        }
+        None
+    }
+
+    /// A node one ply above the horizon (no quiescence, not best-reply search): the same
+    /// value as the general case, whose children would each be evaluated at once, without
+    /// its machinery. The killers of this ply go first, then the moves in the game's order,
+    /// and a cutoff updates the killers and history as the general case does.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn frontier(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        side: bool,
+        pv_node: bool,
+        rep_key: u64,
+    ) -> i32 {
+        let mut moves: MoveList<G::Move> = MoveList::new();
+        pos.legal_moves(&mut moves);
+        // A plain slice from here on: each access to a `SmallVec` asks where its items are.
+        let moves = moves.as_mut_slice();
+        let n = moves.len();
+        debug_assert!(n > 0, "a position that goes on has a move");
+        let ordering = self.sh.config.ordering;
+        if ordering && n > 1 {
+            // Killers to the front, in their order; the rest keep theirs.
+            let mut front = 0;
+            for killer in self.local.heur.killers(ply).into_iter().flatten() {
+                if let Some(j) = moves[front..].iter().position(|&m| m == killer) {
+                    moves[front..=front + j].rotate_right(1);
+                    front += 1;
+                }
+            }
+        }
+        if self.sh.rule.is_some() {
+            self.push_path(rep_key);
+        }
+        let sign = if side { 1 } else { -1 };
+        let mut best = -INF;
+        let mut child = pos.clone();
+        for &mv in moves.iter() {
+            child.play_from(pos, mv);
+            self.count_node();
+            if self.stopped {
+                break;
+            }
+            // The value of the leaf from this node's side (a child of the other side would
+            // negate its own value, which is the same thing).
+            let score = match self.terminal(&child, ply + 1, sign).0 {
+                Some(v) => v,
+                None => sign * self.eval(&child),
+            };
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        let line = &mut self.local.pv[ply];
+                        line.clear();
+                        line.push(mv);
+                    }
+                    if score >= beta {
+                        if ordering {
+                            self.local.heur.cutoff(ply, 1, pos.to_move(), mv, &[]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if self.sh.rule.is_some() {
+            self.pop_path();
+        }
+        if self.stopped {
+            return 0;
+        }
+        best
+    }
+
+    /// Enhanced transposition cutoff: the first child (in move order) whose table entry
+    /// proves the parent's value at least `beta`, with that value from the parent's side.
+    ///
+    /// Only entries the child's own probe would use count (of exactly `depth`, or a proven
+    /// result within it), and a child that would end the game or repeat a position is left
+    /// to the search, which scores it by the rules first; so a cutoff found here is one the
+    /// child's search would have returned, and values at a fixed depth do not change.
+    #[inline(never)]
+    fn etc(
+        &mut self,
+        table: &Table,
+        children: &[G],
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        side: bool,
+    ) -> Option<(usize, i32)> {
+        for (i, child) in children.iter().enumerate() {
+            let child_side = child.to_move() == self.sh.root_player;
+            if child.outcome().is_some()
+                || (self.sh.rule.is_some() && self.repeated(child.repetition_key()))
+            {
+                continue;
+            }
+            for e in table.entries(child.key()) {
+                if !usable(&e, depth) {
+                    continue;
+                }
+                let s = from_tt(e.score, ply);
+                // A bound on the parent's value from below, if the entry gives one.
+                let low = if child_side == side {
+                    matches!(e.bound, Bound::Exact | Bound::Lower).then_some(s)
+                } else {
+                    matches!(e.bound, Bound::Exact | Bound::Upper).then_some(-s)
+                };
+                if let Some(v) = low.filter(|&v| v >= beta) {
+                    return Some((i, v));
+                }
+            }
+        }
+        None
+    }
+
+    /// Stores a node's result: `score` from its side's view, `best` the index of its best
+    /// move (none if out of the table's range).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store(
+        &self,
+        table: &Table,
+        key: u64,
+        score: i32,
+        depth: i32,
+        ply: usize,
+        best: usize,
+        bound: Bound,
+    ) {
+        let data = Data {
+            score: to_tt(score, ply),
+            depth: depth as u8,
+            mv: if best < NO_MOVE as usize {
+                best as u8
+            } else {
+                NO_MOVE
+            },
+            bound,
+            age: self.sh.age,
+        };
+        table.store(key, data);
+    }
+
+    /// Searches the root to `depth` inside the window; the value is from the root player's view.
+    pub(crate) fn root_search(&mut self, root: &G, depth: u32, alpha: i32, beta: i32) -> i32 {
+        if self.sh.brs {
+            self.negamax::<true>(root, depth as i32, 0, alpha, beta, true)
+        } else {
+            self.negamax::<false>(root, depth as i32, 0, alpha, beta, true)
+        }
+    }
+
+    /// Value of `child` from the view of the parent's side.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn child_value<const BRS: bool>(
+        &mut self,
+        child: &G,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        side: bool,
+        child_side: bool,
+    ) -> i32 {
+        if child_side == side {
+            self.negamax::<BRS>(child, depth, ply, alpha, beta, child_side)
+        } else {
+            -self.negamax::<BRS>(child, depth, ply, -beta, -alpha, child_side)
+        }
+    }
+
+    /// Fail-soft negamax alpha-beta with PVS. `side`: whether the root player is to move.
+    ///
+    /// The stages, each a function of its own below (inlined here: they were written as one
+    /// function, and the compiler's code for it is the measured one): the entry checks (the
+    /// end of the game, the horizon, mate-distance pruning, the table; [`Worker::enter`]);
+    /// the node's moves ([`generate`]); the children made up front, the ordering keys, the
+    /// grandchildren's buckets and the enhanced transposition cutoff
+    /// ([`Worker::prepare_children`]); the moves searched in order
+    /// ([`Worker::search_moves`]); the table store.
+    fn negamax<const BRS: bool>(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        side: bool,
+    ) -> i32 {
+        let mut e = match self.enter::<BRS>(pos, depth, ply, alpha, beta, side) {
+            Ok(e) => e,
+            Err(value) => return value,
+        };
+        let (alpha, beta) = (e.alpha, e.beta);
+        let mut chain: SmallVec<[G; 3]> = SmallVec::new();
+        let mut from: SmallVec<[u8; 128]> = SmallVec::new();
+        let mut moves: MoveList<G::Move> = MoveList::new();
+        let root_player = self.sh.root_player;
+        let node = generate(
+            pos,
+            BRS && !side,
+            root_player,
+            &mut chain,
+            &mut from,
+            &mut moves,
+        );
+        // A plain slice from here on: each access to a `SmallVec` asks where its items are.
+        let moves = moves.as_slice();
+        let n = moves.len();
+        debug_assert!(n > 0, "a position that goes on has a move");
+        if self.sh.table.is_some() && depth == TT_MIN_DEPTH && n > SMALL_BRANCHING {
+            e.use_table = true;
+            let probed = self.probe(e.key, depth, ply, alpha, beta, e.pv_node, &mut e.tt_move);
+            if let Some(s) = probed {
+                return s;
+            }
+        }
+
+        if self.sh.rule.is_some() {
+            self.push_path(e.rep_key);
+        }
+        // Parallel search: a child another thread is searching right now is put off to the
+        // end (ABDADA's idea), by when its value is likely in the table. Of the children put
+        // off, those no longer being searched are taken up first.
+        let share = self.sh.busy.enabled() && depth > BUSY_DEPTH;
+        let cx = NodeCtx {
+            pos,
+            node: &node,
+            moves,
+            depth,
+            ply,
+            side,
+            pv_node: e.pv_node,
+            // Children are looked up only where they announce themselves.
+            defer: share && depth - 1 > BUSY_DEPTH,
+            ordering: self.sh.config.ordering,
+        };
+        let mut children = std::mem::take(&mut self.local.children[ply]);
+        let mut keys = std::mem::take(&mut self.local.keys[ply]);
+        if let Some((i, s)) = self.prepare_children(&cx, &mut children, &mut keys, e.tt_move, beta)
+        {
+            // An enhanced transposition cutoff.
+            if self.sh.rule.is_some() {
+                self.pop_path();
+            }
+            self.local.children[ply] = children;
+            self.local.keys[ply] = keys;
+            if let Some(table) = self.sh.table {
+                self.store(table, e.key, s, depth, ply, i, Bound::Lower);
+            }
+            return s;
+        }
+        if share {
+            self.sh.busy.announce(e.key);
+        }
+        let (best, best_i) = self.search_moves::<BRS>(&cx, &children, &mut keys, alpha, beta);
+        self.local.children[ply] = children;
+        self.local.keys[ply] = keys;
+        if share {
+            self.sh.busy.withdraw(e.key);
+        }
+        if self.sh.rule.is_some() {
+            self.pop_path();
+        }
+        if self.stopped {
+            return 0;
+        }
+        if let Some(table) = self.sh.table.filter(|_| e.use_table) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.store(table, e.key, best, depth, ply, best_i, bound);
+        }
+        best
+    }
+
+    /// A node's entry checks: its value at once (`Err`) where the game ends or repeats, at
+    /// the horizon, by mate-distance pruning, one ply above the horizon
+    /// ([`Worker::frontier`]) or by a table cutoff; else what the rest of the node needs.
+    #[inline(always)]
+    fn enter<const BRS: bool>(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        side: bool,
+    ) -> Result<Entry, i32> {
+        self.local.pv[ply].clear();
+        self.count_node();
+        if self.stopped {
+            return Err(0);
+        }
+        let sign = if side { 1 } else { -1 };
+        let (end, rep_key) = self.terminal(pos, ply, sign);
+        if let Some(v) = end {
+            return Err(v);
+        }
+        if ply >= MAX_PLY {
+            return Err(sign * self.eval(pos));
+        }
+        if depth <= 0 {
+            return Err(if self.sh.config.quiescence {
+                self.quiesce(pos, ply, 0, alpha, beta, side, rep_key)
+            } else {
+                sign * self.eval(pos)
+            });
+        }
+        let pv_node = beta - alpha > 1;
+        if ply > 0 {
+            // Mate-distance pruning: nothing here beats a win on the next ply.
+            let best_possible = MATE - ply as i32 - 1;
+            alpha = alpha.max(-best_possible);
+            beta = beta.min(best_possible);
+            if alpha >= beta {
+                return Err(alpha);
+            }
+        }
+
+        // The last ply before the horizon, without quiescence: every child is a leaf.
+        if depth == 1 && !BRS && !self.sh.config.quiescence {
+            return Err(self.frontier(pos, ply, alpha, beta, side, pv_node, rep_key));
+        }
+
+        // Transposition table, probed before move generation where the subtree is large
+        // (see `TT_MIN_DEPTH`).
+        let key = pos.key();
+        let mut tt_move = NO_MOVE;
+        let use_table = self.sh.table.is_some() && depth > TT_MIN_DEPTH;
+        if use_table {
+            if let Some(s) = self.probe(key, depth, ply, alpha, beta, pv_node, &mut tt_move) {
+                return Err(s);
+            }
+        }
+        Ok(Entry {
+            rep_key,
+            key,
+            tt_move,
+            use_table,
+            pv_node,
+            alpha,
+            beta,
+        })
+    }
+
+    /// Deeper nodes make their children up front ([`Worker::make_children`]): their table
+    /// buckets are fetched together, so that the cache misses overlap instead of coming one
+    /// after another, and then looked at for a cutoff (enhanced transposition cutoff,
+    /// [`Worker::etc`], which this returns: the child's index and the value). The ordering
+    /// keys are computed between the prefetches and the cutoff test, which reads the
+    /// buckets: the work hides part of the wait for them (the test's first read was 78% of
+    /// its time in a profile).
+    #[inline(always)]
+    fn prepare_children(
+        &mut self,
+        cx: &NodeCtx<'_, G>,
+        children: &mut Vec<G>,
+        keys: &mut Vec<i32>,
+        tt_move: u8,
+        beta: i32,
+    ) -> Option<(usize, i32)> {
+        let (depth, ply) = (cx.depth, cx.ply);
+        children.clear();
+        let up_front = self.sh.table.filter(|_| depth - 1 > TT_MIN_DEPTH);
+        if let Some(table) = up_front {
+            self.make_children(table, cx, children);
+        }
+        keys.clear();
+        if cx.ordering {
+            let heur = &self.local.heur;
+            order_keys(
+                keys,
+                cx.pos,
+                cx.node,
+                cx.moves,
+                self.sh.eval,
+                heur,
+                ply,
+                tt_move,
+            );
+        }
+        let table = up_front?;
+        if !cx.node.opponents_layer() && depth - 2 > TT_MIN_DEPTH {
+            // The child searched first will make its own children and read their buckets
+            // at once: ask for them now, so that they arrive while this node waits for its
+            // own.
+            let first = if cx.ordering {
+                next(keys).unwrap_or(0)
+            } else {
+                0
+            };
+            prefetch_children(table, &children[first]);
+        }
+        if cx.pv_node {
+            return None;
+        }
+        self.etc(table, children, depth - 1, ply + 1, beta, cx.side)
+    }
+
+    /// Makes every child of the node into `children` and starts loading its table bucket
+    /// (and, where threads defer busy children, its busy slot).
+    #[inline(always)]
+    fn make_children(&self, table: &Table, cx: &NodeCtx<'_, G>, children: &mut Vec<G>) {
+        let n = cx.moves.len();
+        children.reserve(n);
+        for i in 0..n {
+            children.push(cx.pos.clone());
+            let child = &mut children[i];
+            cx.node.play_child(cx.pos, cx.moves, i, child);
+            let child_key = child.key();
+            table.touch(child_key);
+            if cx.defer {
+                // The slot this node reads before searching the child, and the child
+                // writes: another thread may hold its line.
+                self.sh.busy.prefetch(child_key);
+            }
+        }
+    }
+
+    /// The moves of a node searched in order (PVS: the first with the full window, the rest
+    /// with a null window and again with the full one if they beat it), children another
+    /// thread is searching put off to the end; returns the best value and the index of its
+    /// move (`usize::MAX` if none was searched). `children` holds the children made up
+    /// front, if any; the others are made here.
+    #[inline(always)]
+    fn search_moves<const BRS: bool>(
+        &mut self,
+        cx: &NodeCtx<'_, G>,
+        children: &[G],
+        keys: &mut [i32],
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, usize) {
+        let (pos, moves, ply) = (cx.pos, cx.moves, cx.ply);
+        let n = moves.len();
+        let mut best = -INF;
+        let mut best_i = usize::MAX;
+        let mut tried: SmallVec<[(Player, G::Move); 32]> = SmallVec::new();
+        let mut deferred: SmallVec<[(usize, u64); 16]> = SmallVec::new();
+        let mut searched = 0;
+        let mut picked = 0;
+        loop {
+            let (i, may_defer) = if picked < n {
+                picked += 1;
+                let i = if cx.ordering {
+                    pick(keys).expect("a move is left")
+                } else {
+                    picked - 1
+                };
+                (i, cx.defer && searched > 0)
+            } else if !deferred.is_empty() {
+                let free = deferred
+                    .iter()
+                    .position(|&(_, k)| !self.sh.busy.is_busy(k))
+                    .unwrap_or(0);
+                (deferred.remove(free).0, false)
+            } else {
+                break;
+            };
+            let mv = moves[i];
+            let mut made;
+            let child = match children.get(i) {
+                Some(c) => c,
+                None => {
+                    made = pos.clone();
+                    cx.node.play_child(pos, moves, i, &mut made);
+                    &made
+                }
+            };
+            if may_defer {
+                let k = child.key();
+                if self.sh.busy.is_busy(k) {
+                    deferred.push((i, k));
+                    continue;
+                }
+            }
+            let child_side = child.to_move() == self.sh.root_player;
+            let d = cx.depth - 1;
+            let side = cx.side;
+            let score = if searched == 0 {
+                self.child_value::<BRS>(child, d, ply + 1, alpha, beta, side, child_side)
+            } else {
+                let s =
+                    self.child_value::<BRS>(child, d, ply + 1, alpha, alpha + 1, side, child_side);
+                if s > alpha && s < beta && !self.stopped {
+                    self.child_value::<BRS>(child, d, ply + 1, alpha, beta, side, child_side)
+                } else {
+                    s
+                }
+            };
+            searched += 1;
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_i = i;
+                if score > alpha {
+                    alpha = score;
+                    if cx.pv_node {
+                        let (head, tail) = self.local.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(mv);
+                        line.extend_from_slice(&tail[0]);
+                    }
+                    if score >= beta {
+                        if cx.ordering {
+                            let mover = cx.node.at(pos, i).to_move();
+                            self.local.heur.cutoff(ply, cx.depth, mover, mv, &tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if cx.ordering && tried.len() < tried.inline_size() {
+                tried.push((cx.node.at(pos, i).to_move(), mv));
+            }
+        }
+        (best, best_i)
+    }
+
+    /// Quiescence search: stand pat or play a noisy move.
+    #[allow(clippy::too_many_arguments)]
+    fn quiesce(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        q: usize,
+        mut alpha: i32,
+        beta: i32,
+        side: bool,
+        rep_key: u64,
+    ) -> i32 {
+        let sign = if side { 1 } else { -1 };
+        let stand = sign * self.eval(pos);
+        if stand >= beta || ply >= MAX_PLY || q >= MAX_QUIESCENCE_PLY {
+            return stand;
+        }
+        let mut moves: MoveList<G::Move> = MoveList::new();
+        pos.noisy_moves(&mut moves);
+        if moves.is_empty() {
+            return stand;
+        }
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        if self.sh.rule.is_some() {
+            self.push_path(rep_key);
+        }
+        for mv in moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            let child_side = child.to_move() == self.sh.root_player;
+            let score = if child_side == side {
+                self.quiesce_node(&child, ply + 1, q + 1, alpha, beta, child_side)
+            } else {
+                -self.quiesce_node(&child, ply + 1, q + 1, -beta, -alpha, child_side)
+            };
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if self.sh.rule.is_some() {
+            self.pop_path();
+        }
+        best
+    }
+
+    /// A node of the quiescence search: counted, checked for the end of the game.
+    fn quiesce_node(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        q: usize,
+        alpha: i32,
+        beta: i32,
+        side: bool,
+    ) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        let sign = if side { 1 } else { -1 };
+        let (end, rep_key) = self.terminal(pos, ply, sign);
+        match end {
+            Some(v) => v,
+            None => self.quiesce(pos, ply, q, alpha, beta, side, rep_key),
+        }
+    }
+
+    /// Searches the root to `depth` with aspiration windows around `prev` (the last
+    /// iteration's score), widening them until the value falls inside.
+    pub(crate) fn aspiration(&mut self, root: &G, depth: u32, prev: Option<i32>) -> i32 {
+        let prev = match prev {
+            Some(p)
+                if self.sh.config.aspiration
+                    && depth >= ASPIRATION_DEPTH
+                    && p.abs() <= MAX_EVAL =>
+            {
+                p
+            }
+            _ => return self.root_search(root, depth, -INF, INF),
+        };
+        let mut delta = self.sh.eval.aspiration_window().clamp(1, MAX_EVAL);
+        let (mut alpha, mut beta) = (prev - delta, prev + delta);
+        loop {
+            let s = self.root_search(root, depth, alpha, beta);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha {
+                alpha = if s < -MAX_EVAL {
+                    -INF
+                } else {
+                    (s - delta).max(-INF)
+                };
+            } else if s >= beta {
+                beta = if s > MAX_EVAL {
+                    INF
+                } else {
+                    (s + delta).min(INF)
+                };
+            } else {
+                return s;
+            }
+            delta = delta.saturating_mul(2);
+            if delta > 4 * MAX_EVAL {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+}
+
+/// Starts loading the table buckets of the children of `c` (the child a node searches
+/// first, which reads them as soon as it starts).
+#[inline(always)]
+fn prefetch_children<G: Game>(table: &Table, c: &G) {
+    if c.outcome().is_none() {
+        let mut grand: MoveList<G::Move> = MoveList::new();
+        c.legal_moves(&mut grand);
+        let mut g = c.clone();
+        for &m in grand.iter() {
+            g.play_from(c, m);
+            table.touch(g.key());
+        }
+    }
+}
+
+/// Whether a table entry of this position may stand in for a search to `depth`.
+///
+/// Beside entries of exactly this depth: an entry whose score is a win or loss in `k` plies
+/// with `k` at most both depths. Say the entry, of depth `d`, bounds the value by a win in
+/// `k` (the loss case is symmetric). A forced win in `j` plies ends every line by a terminal
+/// position within `j` plies, so it is seen by every search of depth at least `j`, whatever
+/// lies beyond. If `v_d ≥ win in k`, a win in `j ≤ k ≤ depth` is forced, so `v_depth` is at
+/// least that too. If `v_d ≤ win in k`, a faster forced win (`j < k ≤ d`) would have shown at
+/// depth `d`; so `v_depth ≤ win in k` as well. Exact values are both bounds.
+#[inline]
+fn usable(e: &Data, depth: i32) -> bool {
+    let d = e.depth as i32;
+    if d == depth {
+        return true;
+    }
+    let k = if e.score > MATE_BOUND {
+        MATE - e.score
+    } else if e.score < -MATE_BOUND {
+        MATE + e.score
+    } else {
+        return false;
+    };
+    k <= depth.min(d)
+}

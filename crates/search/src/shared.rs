@@ -1,0 +1,96 @@
+//! What every thread of one search shares: the configuration, the table, the counters, the
+//! limits, the table of busy positions, and the protocol by which a helper that completes an
+//! iteration first hands its result to the main thread.
+
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+
+use fxhash::FxHashSet;
+
+use crate::busy::Busy;
+use crate::game::{Game, Outcome, Player};
+use crate::time::TimeManager;
+use crate::tt::Table;
+use crate::types::Config;
+
+/// [`Shared::main_score`] before the main thread completed an iteration.
+pub(crate) const NO_SCORE: i32 = i32::MIN;
+
+/// What every thread of one search shares.
+pub(crate) struct Shared<'a, G: Game, E> {
+    pub config: &'a Config,
+    pub eval: &'a E,
+    pub table: Option<&'a Table>,
+    pub age: u8,
+    pub root_player: Player,
+    pub rule: Option<Outcome>,
+    pub history: FxHashSet<u64>,
+    pub user_stop: &'a AtomicBool,
+    /// Set by the main thread when the search must end (limits reached, or it finished).
+    pub abort: AtomicBool,
+    pub nodes: AtomicU64,
+    pub probes: AtomicU64,
+    pub hits: AtomicU64,
+    pub node_limit: Option<u64>,
+    pub time: TimeManager,
+    /// The iteration the main thread is searching.
+    pub main_depth: AtomicU32,
+    /// The score of the main thread's last completed iteration ([`NO_SCORE`] before the first).
+    pub main_score: AtomicI32,
+    pub brs: bool,
+    pub max_depth: u32,
+    /// Positions some thread is searching (none with one thread).
+    pub busy: Busy,
+    /// The iterations helpers completed, as a bit per depth (depths below 64): the main thread
+    /// stops searching an iteration a helper completed and takes the helper's result.
+    pub helper_done: AtomicU64,
+    /// The iterations helpers completed, with their depths (each depth once).
+    pub helper_results: Mutex<Vec<(u32, Iteration<G::Move>)>>,
+    pub _game: std::marker::PhantomData<fn(&G)>,
+}
+
+/// The outcome of one completed iteration of the main thread.
+pub(crate) struct Iteration<M> {
+    pub score: i32,
+    pub pv: Vec<M>,
+}
+
+impl<G: Game, E> Shared<'_, G, E> {
+    /// Takes a helper's result of the iteration at `depth`, if a helper completed it.
+    pub fn take_helper_result(&self, depth: u32) -> Option<Iteration<G::Move>> {
+        if self.helper_done.load(Relaxed) & depth_bit(depth) == 0 {
+            return None;
+        }
+        let mut results = self.helper_results.lock().ok()?;
+        let i = results.iter().position(|(d, _)| *d == depth)?;
+        Some(results.swap_remove(i).1)
+    }
+
+    /// Posts a helper's completed iteration, for the main thread to take if it is still on
+    /// it (the first result for a depth stands).
+    pub fn publish(&self, depth: u32, it: impl FnOnce() -> Iteration<G::Move>) {
+        let bit = depth_bit(depth);
+        if bit == 0 || depth < self.main_depth.load(Relaxed) {
+            return;
+        }
+        let Ok(mut results) = self.helper_results.lock() else {
+            return;
+        };
+        if self.helper_done.load(Relaxed) & bit == 0 {
+            results.push((depth, it()));
+            self.helper_done.fetch_or(bit, Relaxed);
+        }
+    }
+
+    /// Whether a helper completed the iteration at `depth`.
+    #[inline]
+    pub fn helper_completed(&self, depth: u32) -> bool {
+        self.helper_done.load(Relaxed) & depth_bit(depth) != 0
+    }
+}
+
+/// The bit of `depth` in [`Shared::helper_done`] (none for depths from 64).
+#[inline]
+fn depth_bit(depth: u32) -> u64 {
+    1u64.checked_shl(depth).unwrap_or(0)
+}
