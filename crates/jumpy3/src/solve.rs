@@ -729,78 +729,165 @@ fn first_look(values: &[AtomicU16], r: Rel, a: usize) -> (u8, u16) {
     (inside, info)
 }
 
-/// Solves the layers `(a, b)` and `(b, a)`, all lower layers being solved.
-///
-/// Ply by ply: at ply `d`, the positions settled at `d − 1` are all lost (d odd) or all won
-/// (d even) for their mover. Each predecessor of a lost one is won at `d`; each predecessor of
-/// a won one counts down its moves not yet known to lose, and is lost at `d` when none is left
-/// (or later, when its slowest move leaving the pair loses). Moves leaving the pair were
-/// looked at once before ply 1.
-fn solve_pair(values: &[AtomicU16], a: usize, b: usize) {
-    let layers = layers_of_pair(a, b);
-    let ranges: Vec<std::ops::Range<usize>> =
-        layers.iter().map(|&(x, y)| layer_range(x, y)).collect();
-    let size: usize = ranges.iter().map(|r| r.len()).sum();
-    // Local numbering: the pair's positions in order, layer after layer.
-    let local = |i: usize| -> usize {
+/// The pair of layers `(a, b)` and `(b, a)` being solved: its positions numbered locally,
+/// layer after layer, with each position's counter of moves not yet known to lose and its
+/// note on the moves leaving the pair (from the first look).
+struct Pair {
+    ranges: Vec<std::ops::Range<usize>>,
+    size: usize,
+    counters: Vec<AtomicU8>,
+    exit_info: Vec<u16>,
+}
+
+impl Pair {
+    /// The pair, with the first look at every position (all lower layers being solved).
+    fn new(values: &[AtomicU16], a: usize, b: usize) -> Pair {
+        let layers = layers_of_pair(a, b);
+        let ranges: Vec<std::ops::Range<usize>> =
+            layers.iter().map(|&(x, y)| layer_range(x, y)).collect();
+        let size: usize = ranges.iter().map(|r| r.len()).sum();
+        let looks: Vec<(u8, u16)> = layers
+            .iter()
+            .flat_map(|&(x, y)| {
+                layer_positions(x, y)
+                    .map(|r| first_look(values, r, x))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        Pair {
+            ranges,
+            size,
+            counters: looks.iter().map(|l| AtomicU8::new(l.0)).collect(),
+            exit_info: looks.iter().map(|l| l.1).collect(),
+        }
+    }
+
+    /// The local number of the table index `i` (a position of the pair).
+    fn local(&self, i: usize) -> usize {
         let mut base = 0;
-        for range in &ranges {
+        for range in &self.ranges {
             if range.contains(&i) {
                 return base + i - range.start;
             }
             base += range.len();
         }
         unreachable!("a predecessor lies in the pair")
-    };
-    let global = |n: usize| -> usize {
+    }
+
+    /// The table index of the local number `n`.
+    fn global(&self, n: usize) -> usize {
         let mut n = n;
-        for range in &ranges {
+        for range in &self.ranges {
             if n < range.len() {
                 return range.start + n;
             }
             n -= range.len();
         }
         unreachable!("n is below the pair's size")
-    };
-    let looks: Vec<(u8, u16)> = layers
-        .iter()
-        .flat_map(|&(x, y)| {
-            layer_positions(x, y)
-                .map(|r| first_look(values, r, x))
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    let counters: Vec<AtomicU8> = looks.iter().map(|l| AtomicU8::new(l.0)).collect();
-    let exit_info: Vec<u16> = looks.iter().map(|l| l.1).collect();
-    drop(looks);
-    // Events fixed in advance: wins by a move leaving the pair, and losses of positions all
-    // of whose moves leave the pair. Counting sort by ply.
-    let event = |n: usize| -> u16 {
-        match exit_info[n] {
-            NEVER_LOST => 0,
-            e if e % 2 == 1 => e,
-            e if counters[n].load(Ordering::Relaxed) == 0 => e,
-            _ => 0,
-        }
-    };
-    let events: Vec<(u16, Rel)> = (0..size)
-        .into_par_iter()
-        .filter_map(|n| {
-            let e = event(n);
-            (e != 0).then(|| (e, Rel::from_index(global(n))))
-        })
-        .collect();
-    let mut pending: Vec<Vec<Rel>> = Vec::new();
-    for (e, r) in events {
-        let e = e as usize;
-        if pending.len() <= e {
-            pending.resize_with(e + 1, Vec::new);
-        }
-        pending[e].push(r);
     }
+
+    /// Events fixed in advance, by ply: wins by a move leaving the pair, and losses of
+    /// positions all of whose moves leave the pair.
+    fn fixed_events(&self) -> Vec<Vec<Rel>> {
+        let event = |n: usize| -> u16 {
+            match self.exit_info[n] {
+                NEVER_LOST => 0,
+                e if e % 2 == 1 => e,
+                e if self.counters[n].load(Ordering::Relaxed) == 0 => e,
+                _ => 0,
+            }
+        };
+        let events: Vec<(u16, Rel)> = (0..self.size)
+            .into_par_iter()
+            .filter_map(|n| {
+                let e = event(n);
+                (e != 0).then(|| (e, Rel::from_index(self.global(n))))
+            })
+            .collect();
+        let mut pending: Vec<Vec<Rel>> = Vec::new();
+        for (e, r) in events {
+            schedule(&mut pending, e, r);
+        }
+        pending
+    }
+
+    /// The predecessors of the positions settled at `d − 1` (`frontier`), settled now: each
+    /// predecessor of a lost position is won at `d`; each predecessor of a won one counts
+    /// down its moves, and is lost at `d` when none is left (or at its exit note's ply,
+    /// when its slowest move leaving the pair loses later). Returns each settled position
+    /// with its ply. The predecessors are bucketed by index (`shift`, `buckets`) so that the
+    /// table is visited nearly in order (the random accesses otherwise dominate the time).
+    fn settle(
+        &self,
+        values: &[AtomicU16],
+        frontier: &[Rel],
+        d: u16,
+        shift: u32,
+        buckets: usize,
+    ) -> Vec<(Rel, u16)> {
+        let parents_win = d % 2 == 1;
+        let preds: Vec<(u32, Rel)> = frontier
+            .par_iter()
+            .flat_map_iter(|r| {
+                let mut preds = Preds::new();
+                r.flip().unmoves(&mut preds);
+                preds.into_iter().map(|p| (p.index() as u32, p))
+            })
+            .collect();
+        let preds = bucket_by_index(preds, |i| self.local(i as usize) >> shift, buckets);
+        let settle_at = |i: usize, p: Rel| {
+            values[i]
+                .compare_exchange(0, d, Ordering::Relaxed, Ordering::Relaxed)
+                .ok()
+                .map(|_| (p, d))
+        };
+        preds
+            .par_iter()
+            .filter_map(|&(i, p)| {
+                let i = i as usize;
+                let n = self.local(i);
+                if parents_win {
+                    if values[i].load(Ordering::Relaxed) != 0 {
+                        return None;
+                    }
+                    settle_at(i, p)
+                } else if self.counters[n].fetch_sub(1, Ordering::Relaxed) == 1 {
+                    match self.exit_info[n] {
+                        // A draw or a win leaving the pair: never lost.
+                        e if e == NEVER_LOST || e % 2 == 1 => None,
+                        e if e <= d => settle_at(i, p),
+                        e => Some((p, e)),
+                    }
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+}
+
+/// Files `r` under the ply `e` at which it is settled.
+fn schedule(pending: &mut Vec<Vec<Rel>>, e: u16, r: Rel) {
+    let e = e as usize;
+    if pending.len() <= e {
+        pending.resize_with(e + 1, Vec::new);
+    }
+    pending[e].push(r);
+}
+
+/// Solves the layers `(a, b)` and `(b, a)`, all lower layers being solved.
+///
+/// Ply by ply: at ply `d`, the positions settled at `d − 1` are all lost (d odd) or all won
+/// (d even) for their mover. Each predecessor of a lost one is won at `d`; each predecessor of
+/// a won one counts down its moves not yet known to lose, and is lost at `d` when none is left
+/// (or later, when its slowest move leaving the pair loses). Moves leaving the pair were
+/// looked at once before ply 1 ([`Pair::new`], [`Pair::fixed_events`]).
+fn solve_pair(values: &[AtomicU16], a: usize, b: usize) {
+    let pair = Pair::new(values, a, b);
+    let mut pending = pair.fixed_events();
     // Buckets of about 16 Ki positions (32 KiB of values) for visiting the table in order.
-    let shift = (size.max(1) >> 14).max(1).ilog2();
-    let buckets = (size >> shift) + 1;
+    let shift = (pair.size.max(1) >> 14).max(1).ilog2();
+    let buckets = (pair.size >> shift) + 1;
     let mut frontier: Vec<Rel> = Vec::new();
     let mut d: u16 = 1;
     while !frontier.is_empty() || (d as usize) < pending.len() {
@@ -814,56 +901,11 @@ fn solve_pair(values: &[AtomicU16], a: usize, b: usize) {
                     .is_ok()
             })
             .collect();
-        let parents_win = d % 2 == 1;
-        // The predecessors, bucketed by index so that the table is visited nearly in order
-        // (the random accesses otherwise dominate the time).
-        let preds: Vec<(u32, Rel)> = frontier
-            .par_iter()
-            .flat_map_iter(|r| {
-                let mut preds = Preds::new();
-                r.flip().unmoves(&mut preds);
-                preds.into_iter().map(|p| (p.index() as u32, p))
-            })
-            .collect();
-        let preds = bucket_by_index(preds, |i| local(i as usize) >> shift, buckets);
-        let results: Vec<(Rel, u16)> = preds
-            .par_iter()
-            .filter_map(|&(i, p)| {
-                let i = i as usize;
-                let n = local(i);
-                if parents_win {
-                    if values[i].load(Ordering::Relaxed) != 0 {
-                        return None;
-                    }
-                    values[i]
-                        .compare_exchange(0, d, Ordering::Relaxed, Ordering::Relaxed)
-                        .ok()
-                        .map(|_| (p, d))
-                } else if counters[n].fetch_sub(1, Ordering::Relaxed) == 1 {
-                    match exit_info[n] {
-                        // A draw or a win leaving the pair: never lost.
-                        e if e == NEVER_LOST || e % 2 == 1 => None,
-                        e if e <= d => values[i]
-                            .compare_exchange(0, d, Ordering::Relaxed, Ordering::Relaxed)
-                            .ok()
-                            .map(|_| (p, d)),
-                        e => Some((p, e)),
-                    }
-                } else {
-                    None
-                }
-            })
-            .collect();
-        drop(preds);
-        for (r, e) in results {
+        for (r, e) in pair.settle(values, &frontier, d, shift, buckets) {
             if e == d {
                 next.push(r);
             } else {
-                let e = e as usize;
-                if pending.len() <= e {
-                    pending.resize_with(e + 1, Vec::new);
-                }
-                pending[e].push(r);
+                schedule(&mut pending, e, r);
             }
         }
         frontier = next;
