@@ -43,7 +43,7 @@
 //! ```
 
 use std::fmt;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering};
 use std::sync::Arc;
@@ -490,7 +490,7 @@ pub struct Stats {
     pub longest: u32,
 }
 
-const MAGIC: &[u8; 8] = b"JUMPY3T1";
+const MAGIC: &[u8; 8] = b"JUMPY3TB";
 
 impl Table {
     /// Solves every position (both kings on the board, up to three pawns a side), in parallel
@@ -652,44 +652,138 @@ impl Table {
         s
     }
 
-    /// Writes the table (a small header, then every value as a little-endian `u16`).
+    /// Writes the table: a header (magic, format and rules versions, pawns, length, a
+    /// checksum of the values), then every value as a little-endian `u16`. The file is
+    /// written beside `path` and renamed into place, so a reader never sees half a table.
     pub fn save(&self, path: impl AsRef<Path>) -> io::Result<()> {
-        let mut f = io::BufWriter::new(std::fs::File::create(path)?);
-        f.write_all(MAGIC)?;
-        f.write_all(&(self.max_pawns as u32).to_le_bytes())?;
-        f.write_all(&(self.values.len() as u64).to_le_bytes())?;
-        for chunk in self.values.chunks(1 << 16) {
-            let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
-            f.write_all(&bytes)?;
+        let path = path.as_ref();
+        let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+        let written = (|| {
+            let mut f = io::BufWriter::new(std::fs::File::create(&tmp)?);
+            f.write_all(MAGIC)?;
+            f.write_all(&FORMAT_VERSION.to_le_bytes())?;
+            f.write_all(&RULES_VERSION.to_le_bytes())?;
+            f.write_all(&(self.max_pawns as u32).to_le_bytes())?;
+            f.write_all(&(self.values.len() as u64).to_le_bytes())?;
+            f.write_all(&checksum(&self.values).to_le_bytes())?;
+            for chunk in self.values.chunks(1 << 16) {
+                let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
+                f.write_all(&bytes)?;
+            }
+            f.into_inner().map_err(|e| e.into_error())?.sync_all()
+        })();
+        match written {
+            Ok(()) => std::fs::rename(&tmp, path),
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp);
+                Err(e)
+            }
         }
-        f.flush()
     }
 
-    /// Reads a table written by [`Table::save`].
+    /// Reads a table written by [`Table::save`], checking its header and checksum: a file of
+    /// another format or rules version, of the wrong size, or whose values do not match the
+    /// checksum is an [`io::ErrorKind::InvalidData`] error naming what is wrong.
     pub fn load(path: impl AsRef<Path>) -> io::Result<Table> {
-        let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
-        let mut f = io::BufReader::new(std::fs::File::open(path)?);
-        let mut magic = [0u8; 8];
-        f.read_exact(&mut magic)?;
-        if &magic != MAGIC {
-            return Err(bad("not a jumpy3 table (bad magic)"));
+        let bad = |what: String| io::Error::new(io::ErrorKind::InvalidData, what);
+        let bytes = std::fs::read(path)?;
+        let header = MAGIC.len() + 4 + 4 + 4 + 8 + 8;
+        if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(bad("not a jumpy3 table (bad magic)".to_string()));
         }
-        let mut w = [0u8; 4];
-        f.read_exact(&mut w)?;
-        let max_pawns = u32::from_le_bytes(w) as usize;
-        let mut n = [0u8; 8];
-        f.read_exact(&mut n)?;
-        if max_pawns > 3 || u64::from_le_bytes(n) != TABLE_LEN as u64 {
-            return Err(bad("jumpy3 table header: wrong size"));
+        let field = |at: usize, n: usize| -> u64 {
+            let mut v = [0u8; 8];
+            v[..n].copy_from_slice(&bytes[at..at + n]);
+            u64::from_le_bytes(v)
+        };
+        let at = MAGIC.len();
+        let (format, rules) = (field(at, 4), field(at + 4, 4));
+        if format != u64::from(FORMAT_VERSION) || rules != u64::from(RULES_VERSION) {
+            return Err(bad(format!(
+                "jumpy3 table of format {format}, rules {rules}: this program writes format \
+                 {FORMAT_VERSION}, rules {RULES_VERSION} (stale: solve again)"
+            )));
         }
-        let mut bytes = vec![0u8; TABLE_LEN * 2];
-        f.read_exact(&mut bytes)?;
-        let values = bytes
+        let max_pawns = field(at + 8, 4) as usize;
+        let len = field(at + 12, 8);
+        let sum = field(at + 20, 8);
+        if max_pawns > 3 || len != TABLE_LEN as u64 || bytes.len() != header + TABLE_LEN * 2 {
+            return Err(bad(format!(
+                "jumpy3 table: wrong size ({} bytes, {len} values, {max_pawns} pawns)",
+                bytes.len()
+            )));
+        }
+        if checksum_bytes(&bytes[header..]) != sum {
+            return Err(bad("jumpy3 table: checksum mismatch (corrupt)".to_string()));
+        }
+        let values: Vec<u16> = bytes[header..]
             .chunks_exact(2)
             .map(|c| u16::from_le_bytes([c[0], c[1]]))
             .collect();
         Ok(Table { values, max_pawns })
     }
+
+    /// The full table from `path` if it holds a good one, else solved (about 9 s of CPU
+    /// time) and saved there for the next time; the folders of `path` are created where
+    /// missing. A stale or corrupt file is replaced. Returns the table and whether it was
+    /// solved now. An error only when the file cannot be written.
+    pub fn load_or_build(path: impl AsRef<Path>) -> io::Result<(Table, bool)> {
+        Table::load_or_build_up_to(path, 3)
+    }
+
+    /// [`Table::load_or_build`] for a table of at least `max_pawns` pawns a side (a file
+    /// with more is taken as it is).
+    pub fn load_or_build_up_to(
+        path: impl AsRef<Path>,
+        max_pawns: usize,
+    ) -> io::Result<(Table, bool)> {
+        let path = path.as_ref();
+        match Table::load(path) {
+            Ok(t) if t.max_pawns >= max_pawns.min(3) => return Ok((t, false)),
+            _ => {}
+        }
+        let table = Table::build_up_to(max_pawns);
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        table.save(path)?;
+        Ok((table, true))
+    }
+}
+
+/// The table file's format version: bump when the file layout changes.
+const FORMAT_VERSION: u32 = 2;
+/// The rules' version: bump when a rule or the position indexing changes, so that tables
+/// solved under the old ones are solved again.
+const RULES_VERSION: u32 = 1;
+
+/// A checksum of the values' little-endian bytes: four interleaved lanes of a 64-bit
+/// FNV-style multiply-xor over 8-byte words (four lanes, so that the multiplications do not
+/// wait for each other), folded with SplitMix64. It catches a torn or damaged file, not an
+/// attack.
+fn checksum_bytes(bytes: &[u8]) -> u64 {
+    const PRIME: u64 = 0x0100_0000_01b3;
+    let mut lanes = [0xcbf2_9ce4_8422_2325_u64; 4];
+    let mut words = bytes.chunks_exact(32);
+    for block in &mut words {
+        for (lane, w) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+            let word = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+            *lane = (*lane ^ word).wrapping_mul(PRIME);
+        }
+    }
+    let mut h = lanes
+        .iter()
+        .fold(bytes.len() as u64, |h, &l| search::rng::splitmix64(h ^ l));
+    for &b in words.remainder() {
+        h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+    }
+    search::rng::splitmix64(h)
+}
+
+/// [`checksum_bytes`] of the values as the file holds them.
+fn checksum(values: &[u16]) -> u64 {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    checksum_bytes(&bytes)
 }
 
 /// The exit info value of a position that can never be lost (a move leaving the pair

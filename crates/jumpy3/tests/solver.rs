@@ -234,3 +234,40 @@ fn save_and_load_round_trip() {
     assert!(Table::load(&bad).is_err());
     std::fs::remove_file(&bad).ok();
 }
+
+/// A damaged, truncated or stale file is refused with the reason, and `load_or_build`
+/// solves the table again and replaces it; a good file is taken as it is.
+#[test]
+fn a_bad_table_file_is_refused_and_rebuilt() {
+    let dir = std::env::temp_dir().join(format!("jumpy3-cache-{}", std::process::id()));
+    let path = dir.join("sub").join("jumpy3.table");
+    let (t, built) = Table::load_or_build_up_to(&path, 1).unwrap();
+    assert!(built, "no file yet: solved");
+    let (u, built) = Table::load_or_build_up_to(&path, 1).unwrap();
+    assert!(!built, "a good file is loaded");
+    assert_eq!(u.stats(), t.stats());
+    let good = std::fs::read(&path).unwrap();
+
+    let mut damaged = good.clone();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 0x40;
+    std::fs::write(&path, &damaged).unwrap();
+    let err = Table::load(&path).unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
+    let (_, built) = Table::load_or_build_up_to(&path, 1).unwrap();
+    assert!(built, "a damaged file is solved again");
+    assert_eq!(std::fs::read(&path).unwrap(), good);
+
+    std::fs::write(&path, &good[..good.len() / 2]).unwrap();
+    let err = Table::load(&path).unwrap_err();
+    assert!(err.to_string().contains("wrong size"), "{err}");
+
+    let mut stale = good.clone();
+    stale[12] += 1; // the rules version
+    std::fs::write(&path, &stale).unwrap();
+    let err = Table::load(&path).unwrap_err();
+    assert!(err.to_string().contains("stale"), "{err}");
+    let (_, built) = Table::load_or_build_up_to(&path, 1).unwrap();
+    assert!(built, "a stale file is solved again");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -15,6 +15,7 @@ pub use throne;
 
 mod adapter;
 pub mod agent;
+mod cache;
 pub mod draw;
 pub mod duration;
 mod dynamic;
@@ -25,5 +26,6 @@ pub use adapter::{
     legal_moves, parse_player, play_list, play_text, player_letters, read_position, result_text,
     result_words, CratePlayer, ExactValue, GameAdapter, Solution, SolveSettings,
 };
+pub use cache::cache_dir;
 pub use dynamic::{Engine, GameKind, SearchInfo, SolutionText, State, Visitor};
 pub use error::Error;

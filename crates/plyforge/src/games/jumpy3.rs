@@ -92,20 +92,43 @@ impl GameAdapter for Jumpy3 {
     }
 }
 
+/// The table a solve uses: the one in `--table FILE` (solved and written there the first
+/// time), else the one in the cache directory if it is there; else, for a position with at
+/// most one pawn a side, the small table of those positions (solved at once, in memory);
+/// else the full table, solved (about 9 s of CPU time) and written to the cache directory
+/// for the next time (kept in memory only if it cannot be written there).
+fn table_for(pos: &Position, settings: &SolveSettings<'_>) -> Result<Table, Error> {
+    let file_error = |e: std::io::Error, path: &std::path::Path| Error::Solve {
+        reason: format!("table {}: {e}", path.display()),
+    };
+    if let Some(path) = settings.table {
+        return Table::load_or_build(path)
+            .map(|(t, _)| t)
+            .map_err(|e| file_error(e, path));
+    }
+    let cached = crate::cache_dir().map(|d| d.join(TABLE_FILE));
+    if let Some(t) = cached.as_ref().and_then(|p| Table::load(p).ok()) {
+        return Ok(t);
+    }
+    let pawns = pos.pawns(WHITE).max(pos.pawns(BLACK)) as usize;
+    if pawns <= 1 {
+        return Ok(Table::build_up_to(pawns));
+    }
+    Ok(match cached {
+        Some(path) => match Table::load_or_build(&path) {
+            Ok((t, _)) => t,
+            Err(_) => Table::build(),
+        },
+        None => Table::build(),
+    })
+}
+
+/// The name of the cached table file (its format version is in its header).
+const TABLE_FILE: &str = "jumpy3.table";
+
 fn solve(record: &Record<Position>, settings: &SolveSettings<'_>) -> Result<Solution<Move>, Error> {
     let pos = *record.position();
-    let file = |e: std::io::Error, path: &std::path::Path| Error::Solve {
-        reason: format!("--table {}: {e}", path.display()),
-    };
-    let table = match settings.table {
-        Some(path) if path.exists() => Table::load(path).map_err(|e| file(e, path))?,
-        Some(path) => {
-            let t = Table::build();
-            t.save(path).map_err(|e| file(e, path))?;
-            t
-        }
-        None => Table::build_up_to(pos.pawns(WHITE).max(pos.pawns(BLACK)) as usize),
-    };
+    let table = table_for(&pos, settings)?;
     if !table.covers(&pos) {
         return Err(Error::Solve {
             reason: format!(
