@@ -121,8 +121,11 @@ pub trait GameAdapter: Send + Sync + 'static {
     fn default_eval() -> Self::Eval;
     /// Names of the evaluations the crate offers; the first is the default (the strongest).
     fn evaluator_names() -> &'static [&'static str];
+    /// Every evaluation the crate offers by name, as one type, so that engines call it
+    /// without a virtual call (the evaluation is called at every leaf).
+    type NamedEval: Evaluator<Self::Pos> + Clone + Send + Sync + 'static;
     /// The evaluation of that name.
-    fn evaluator(name: &str) -> Option<Box<dyn Evaluator<Self::Pos>>>;
+    fn evaluator(name: &str) -> Option<Self::NamedEval>;
     /// The board drawn for a terminal (several lines, each ending in a newline), every piece
     /// of text passed through `paint` with its role, so that a front end can colour it.
     fn draw(pos: &Self::Pos, paint: &dyn Fn(&str, Paint) -> String) -> String;

@@ -233,7 +233,7 @@ impl Spec {
     }
 
     /// The evaluation this spec names (or the game's default).
-    pub fn evaluator<A: GameAdapter>(&self) -> Box<dyn Evaluator<A::Pos>> {
+    pub fn evaluator<A: GameAdapter>(&self) -> A::NamedEval {
         let name = self
             .eval
             .as_deref()
@@ -244,12 +244,12 @@ impl Spec {
 
 /// The search engine of one game, with its evaluation, kept between moves (its table too).
 pub struct Engine<A: GameAdapter> {
-    search: search::Search<A::Pos, Box<dyn Evaluator<A::Pos>>>,
+    search: search::Search<A::Pos, A::NamedEval>,
 }
 
 impl<A: GameAdapter> Engine<A> {
     /// An engine with this configuration and evaluation.
-    pub fn new(config: Config, eval: Box<dyn Evaluator<A::Pos>>) -> Self {
+    pub fn new(config: Config, eval: A::NamedEval) -> Self {
         let mut search = search::Search::new(config, eval);
         search.set_maxn_bounds(A::maxn_bounds());
         Engine { search }
@@ -285,7 +285,7 @@ pub enum Agent<A: GameAdapter> {
     /// The greedy one-ply player.
     Greedy {
         /// Its evaluation.
-        eval: Box<dyn Evaluator<A::Pos>>,
+        eval: A::NamedEval,
         /// Tie-breaks.
         rng: Rng,
     },
@@ -334,7 +334,7 @@ impl<A: GameAdapter> Agent<A> {
                     .or_else(|| record.legal_moves().first().copied());
                 (best, Some(report))
             }
-            Agent::Greedy { eval, rng } => (greedy::<A::Pos>(record, &**eval, rng), None),
+            Agent::Greedy { eval, rng } => (greedy::<A::Pos>(record, &*eval, rng), None),
             Agent::CrateGreedy(player) => (player(record.position()), None),
             Agent::Random(rng) => {
                 let moves = record.legal_moves();

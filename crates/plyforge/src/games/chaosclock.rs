@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use chaosclock::solve::{solve_with, SolveOptions};
 use chaosclock::{DefaultEval, Move, Position, EVEN, ODD};
-use search::{Config, Evaluator, Game, Player, Record};
+use search::{Config, Game, Player, Record};
 
 use crate::adapter::{ExactValue, GameAdapter, Solution, SolveSettings};
 use crate::draw::Paint;
@@ -70,9 +70,10 @@ impl GameAdapter for ChaosClock {
     fn evaluator_names() -> &'static [&'static str] {
         &["default"]
     }
-    fn evaluator(name: &str) -> Option<Box<dyn Evaluator<Position>>> {
+    type NamedEval = DefaultEval;
+    fn evaluator(name: &str) -> Option<DefaultEval> {
         match name {
-            "default" => Some(Box::new(DefaultEval)),
+            "default" => Some(DefaultEval),
             _ => None,
         }
     }

@@ -2,7 +2,7 @@
 
 use chexers::players::{Agent as _, Greedy};
 use chexers::{DefaultEval, Move, Position, Weights};
-use search::{Config, Evaluator, Player};
+use search::{Config, Player};
 
 use crate::adapter::{CratePlayer, GameAdapter};
 use crate::draw::{hex_board, Paint};
@@ -65,13 +65,14 @@ impl GameAdapter for Chexers {
         // opponents' mean (the crate's default is one of them).
         &["default", "best", "mean"]
     }
-    fn evaluator(name: &str) -> Option<Box<dyn Evaluator<Position>>> {
+    type NamedEval = DefaultEval;
+    fn evaluator(name: &str) -> Option<DefaultEval> {
         match name {
-            "default" => Some(Box::new(DefaultEval::default())),
-            "best" | "mean" => Some(Box::new(DefaultEval::with_weights(Weights {
+            "default" => Some(DefaultEval::default()),
+            "best" | "mean" => Some(DefaultEval::with_weights(Weights {
                 against_best: name == "best",
                 ..Weights::default()
-            }))),
+            })),
             _ => None,
         }
     }

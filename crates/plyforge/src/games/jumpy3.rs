@@ -2,7 +2,7 @@
 
 use jumpy3::solve::{Table, Value};
 use jumpy3::{DefaultEval, Estimate, Move, Position, BLACK, WHITE};
-use search::{Config, Evaluator, Player, Record};
+use search::{Config, Player, Record};
 
 use crate::adapter::{ExactValue, GameAdapter, Solution, SolveSettings};
 use crate::draw::Paint;
@@ -49,10 +49,11 @@ impl GameAdapter for Jumpy3 {
     fn evaluator_names() -> &'static [&'static str] {
         &["default", "sheet"]
     }
-    fn evaluator(name: &str) -> Option<Box<dyn Evaluator<Position>>> {
+    type NamedEval = Estimate;
+    fn evaluator(name: &str) -> Option<Estimate> {
         match name {
-            "default" => Some(Box::new(Estimate::Default)),
-            "sheet" => Some(Box::new(Estimate::Sheet)),
+            "default" => Some(Estimate::Default),
+            "sheet" => Some(Estimate::Sheet),
             _ => None,
         }
     }

@@ -1,6 +1,6 @@
 //! Throne (`plyforge-throne`).
 
-use search::{Config, DrawKind, Evaluator, Outcome, Player};
+use search::{Config, DrawKind, Outcome, Player};
 use throne::players::Greedy;
 use throne::{DefaultEval, Move, Position, BLACK, WHITE};
 
@@ -48,9 +48,10 @@ impl GameAdapter for Throne {
     fn evaluator_names() -> &'static [&'static str] {
         &["default"]
     }
-    fn evaluator(name: &str) -> Option<Box<dyn Evaluator<Position>>> {
+    type NamedEval = DefaultEval;
+    fn evaluator(name: &str) -> Option<DefaultEval> {
         match name {
-            "default" => Some(Box::new(DefaultEval)),
+            "default" => Some(DefaultEval),
             _ => None,
         }
     }
