@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use plyforge::search::{mate_distance, Limits, Report};
+use plyforge::search::{
+    mate_distance, Algorithm, Config, Limits, MateOnly, Record, Report, Search,
+};
 
 use crate::fail::{outln, Fail};
 use plyforge::agent::{Engine, Kind, Spec};
@@ -66,6 +68,51 @@ pub(crate) fn info_line<M: std::fmt::Display>(r: &Report<M>) -> String {
     )
 }
 
+/// A mate search before the analysis ([`MateOnly`]: the same search with every position
+/// worth 0, so that only forced results count), within a third of the time or nodes, or to
+/// the depth asked: it proves a forced result far sooner than the full search (Jumpy3's
+/// start, a win in 25: 5.6 million nodes against 39.5 million). Prints `proof: …` with the
+/// result, or that none was found.
+fn mate_search<A: GameAdapter>(
+    record: &Record<A::Pos>,
+    config: &Config,
+    eval: A::NamedEval,
+    limits: Limits,
+) {
+    let budget = Limits::default()
+        .with_depth(limits.depth)
+        .with_movetime(limits.movetime.map(|t| t / 3))
+        .with_nodes(limits.nodes.map(|n| n / 3));
+    if budget.depth.is_none() && budget.movetime.is_none() && budget.nodes.is_none() {
+        return;
+    }
+    let mut search = Search::new(config.clone(), MateOnly(eval));
+    let stop = search.stop_handle();
+    let mut proven = false;
+    let r = search.run(record.position(), record.history_keys(), budget, |r| {
+        if !proven && mate_distance(r.score).is_some() {
+            proven = true;
+            outln!(
+                "proof {}  (mate search: depth {}  nodes {}  time {})  pv {}",
+                show_score(r.score),
+                r.depth,
+                r.nodes,
+                show_duration(r.elapsed),
+                join_moves(&r.pv)
+            );
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    if !proven {
+        outln!(
+            "proof none within depth {}  (mate search: nodes {}  time {})",
+            r.depth,
+            r.nodes,
+            show_duration(r.elapsed)
+        );
+    }
+}
+
 /// Runs `arena analyse`.
 pub(crate) fn analyse<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     let pos = read_position::<A>(&o.position)?;
@@ -94,8 +141,12 @@ pub(crate) fn analyse<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     } else {
         spec.limits(Limits::movetime(Duration::from_secs(5)))
     };
-    let mut engine = Engine::<A>::new(spec.config::<A>(Some(o.threads)), spec.evaluator::<A>());
+    let config = spec.config::<A>(Some(o.threads));
     outln!("{}", record.position());
+    if matches!(config.algorithm, Algorithm::AlphaBeta | Algorithm::Paranoid) {
+        mate_search::<A>(&record, &config, spec.evaluator::<A>(), limits);
+    }
+    let mut engine = Engine::<A>::new(config, spec.evaluator::<A>());
     let report = engine.think(&record, limits, |r| outln!("{}", info_line(r)));
     match report.best {
         Some(best) => outln!(

@@ -62,15 +62,6 @@ pub(crate) enum GameName {
     Chaosclock,
 }
 
-/// The games with an exact solver.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum SolvableGame {
-    /// Jumpy3 (retrograde analysis of every position).
-    Jumpy3,
-    /// Chaos Clock (exact search).
-    Chaosclock,
-}
-
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Play against the engine in the terminal (or watch it play itself).
@@ -119,7 +110,7 @@ Examples:
   arena match jumpy3 --engine engine,depth=6 --engine engine,depth=6,eval=sheet --games 40
   arena match chaosclock --engine maxn --engine random --games 20 --record games.txt")]
     Match(MatchArgs),
-    /// Exact game-theoretic value and every best move (Jumpy3, Chaos Clock).
+    /// Exact game-theoretic value and every best move (the two-player games).
     #[command(after_help = "\
 Output: `value: …` (Jumpy3: `win N`, `loss N` or `draw` for the side to move, N plies to the
 end with best play; Chaos Clock: the result code 4 = the side to move wins, 3 = both win,
@@ -131,12 +122,16 @@ directory ($PLYFORGE_CACHE_DIR, else ~/.cache/plyforge), or into --table FILE, a
 from that file afterwards (its header and checksum are checked; a stale or damaged file is
 solved again). Positions with at most one pawn a side are solved at once without it.
 Chaos Clock solves by search: positions with most pieces on the board can take long
-(--time T gives up).
+(--time T gives up). Throne is solved by proof-number search (df-pn), which proves or
+disproves each side's forced win and finds its exact distance: `value: win N`, `loss N` or
+`draw` (neither side can force a win); positions far from the end take very long (--time T
+gives up). Chexers, with three players, has no solver.
 
 Examples:
   arena solve jumpy3 start
   arena solve jumpy3 start --table jumpy3.table
-  arena solve chaosclock '8,6,1,11,9,10,12,7,4,2,3,5;1;0'")]
+  arena solve chaosclock '8,6,1,11,9,10,12,7,4,2,3,5;1;0'
+  arena solve throne POSITION --time 30s")]
     Solve(SolveArgs),
     /// Count the leaves of the move tree (move-generator check).
     #[command(after_help = "\
@@ -289,8 +284,8 @@ struct MatchArgs {
 
 #[derive(Args, Debug)]
 struct SolveArgs {
-    /// The game (jumpy3 or chaosclock).
-    game: SolvableGame,
+    /// The game (jumpy3, throne or chaosclock).
+    game: GameName,
     /// The position (notation or `start`).
     #[arg(allow_hyphen_values = true)]
     position: String,
@@ -298,8 +293,8 @@ struct SolveArgs {
     /// there (56 MB) for the next time (default: the cache directory).
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
-    /// Chaos Clock: give up after this long (exit code 1) instead of solving however long it
-    /// takes.
+    /// Chaos Clock and Throne: give up after this long (exit code 1) instead of solving
+    /// however long it takes.
     #[arg(long, value_name = "T")]
     time: Option<String>,
 }
@@ -454,29 +449,32 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Command::Perft(a) => {
             with_game!(a.game, A => rules_cmd::perft::<A>(&a.position, a.depth, a.divide))
         }
-        Command::Solve(a) => match a.game {
-            SolvableGame::Jumpy3 => {
-                if a.time.is_some() {
-                    return Err(Fail::usage("--time applies to chaosclock only"));
-                }
-                let settings = plyforge::SolveSettings::default().with_table(a.table.as_deref());
-                solve::solve::<games::Jumpy3>(&a.position, &settings)
+        Command::Solve(a) => {
+            if a.game == GameName::Chexers {
+                return Err(Fail::usage(
+                    "chexers has three players: solve needs a two-player game (jumpy3, throne, chaosclock)",
+                ));
             }
-            SolvableGame::Chaosclock => {
-                if a.table.is_some() {
-                    return Err(Fail::usage("--table applies to jumpy3 only"));
-                }
-                let time = match &a.time {
-                    Some(t) => Some(
-                        plyforge::duration::parse_duration(t)
-                            .map_err(|e| Fail::usage(format!("--time: {e}")))?,
-                    ),
-                    None => None,
-                };
-                let settings = plyforge::SolveSettings::default().with_time(time);
-                solve::solve::<games::ChaosClock>(&a.position, &settings)
+            if a.game == GameName::Jumpy3 && a.time.is_some() {
+                return Err(Fail::usage(
+                    "--time applies to throne and chaosclock only (jumpy3 answers from its table)",
+                ));
             }
-        },
+            if a.game != GameName::Jumpy3 && a.table.is_some() {
+                return Err(Fail::usage("--table applies to jumpy3 only"));
+            }
+            let time = match &a.time {
+                Some(t) => Some(
+                    plyforge::duration::parse_duration(t)
+                        .map_err(|e| Fail::usage(format!("--time: {e}")))?,
+                ),
+                None => None,
+            };
+            let settings = plyforge::SolveSettings::default()
+                .with_table(a.table.as_deref())
+                .with_time(time);
+            with_game!(a.game, A => solve::solve::<A>(&a.position, &settings))
+        }
         Command::Analyse(a) => {
             let opts = analyse::Options {
                 position: a.position,

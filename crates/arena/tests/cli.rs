@@ -270,7 +270,7 @@ fn bad_input_is_named() {
         &["2 or 3"],
     );
     bad(&["play", "jumpy3", "--human", "purple"], &["purple"]);
-    bad(&["solve", "throne", "start"], &["throne"]);
+    bad(&["solve", "chexers", "start"], &["three players"]);
     bad(&["solve", "jumpy3", "start", "--time", "1s"], &["--time"]);
     bad(
         &["solve", "chaosclock", "start", "--table", "x"],
@@ -330,6 +330,31 @@ fn solve_jumpy3_by_hand() {
     assert_eq!(out[2], "line: 3 1");
 }
 
+/// Throne, without a solver of its own, is solved by proof-number search: Black's queen
+/// steps onto the throne, White can do nothing, and a soldier closes the ring (a win in 3);
+/// a position far from the end gives up at the time limit with exit code 1.
+#[test]
+fn solve_throne_by_proof_search() {
+    let pos = "wwwwww/...W.../......../........./....bb..../....b.Bb.../....bb..../........./......../......./...... b 100 0 0 0 0";
+    let out = ok(&["solve", "throne", pos, "--time", "60s"]);
+    assert_eq!(out[0], "value: win 3", "{out:?}");
+    assert_eq!(out[1], "best: 1,0>0,0", "{out:?}");
+    let line: Vec<&str> = out[2]
+        .strip_prefix("line: ")
+        .expect("a line")
+        .split(' ')
+        .collect();
+    let played = ok(&[&["apply", "throne", pos][..], &line].concat());
+    assert_eq!(played.last().unwrap(), "result: winner b", "{played:?}");
+    let o = arena(&["solve", "throne", "start", "--time", "200ms"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no exact result within"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn solve_chaosclock_agrees_with_the_vectors() {
     for row in data("solve-chaosclock.tsv") {
@@ -379,6 +404,40 @@ fn analyse_prints_a_line_per_depth() {
     // A finished position is reported, not searched.
     let out = ok(&["analyse", "jumpy3", "B............... b", "--depth", "3"]);
     assert!(out[0].contains("result: winner w"), "{out:?}");
+}
+
+/// Before the iterations, a mate search reports a forced result with its exact distance,
+/// or that none is forced within the depth; its line agrees with the exact solver.
+#[test]
+fn analyse_proves_forced_results_first() {
+    let pos = ".B..........W... w";
+    let solved = ok(&["solve", "jumpy3", pos]);
+    let out = ok(&["analyse", "jumpy3", pos, "--depth", "9"]);
+    let proof = out
+        .iter()
+        .find(|l| l.starts_with("proof"))
+        .unwrap_or_else(|| panic!("no proof line: {out:?}"));
+    let value = solved[0].strip_prefix("value: ").expect("a value line");
+    let (kind, n) = value.split_once(' ').expect("win N or loss N");
+    assert!(
+        proof.starts_with(&format!("proof {kind} in {n} ")),
+        "{proof} / {value}"
+    );
+    let pv = proof.split("pv ").nth(1).expect("a pv");
+    let played = ok(&[
+        &["apply", "jumpy3", pos][..],
+        &pv.split(' ').collect::<Vec<_>>(),
+    ]
+    .concat());
+    // A loss for White in 4: the line ends with Black's win.
+    assert_eq!(played.last().unwrap(), "result: winner b", "{played:?}");
+    // From the start nothing is forced within 5 plies.
+    let out = ok(&["analyse", "jumpy3", "start", "--depth", "5"]);
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("proof none within depth 5")),
+        "{out:?}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------

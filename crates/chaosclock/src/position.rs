@@ -750,6 +750,12 @@ impl Game for Position {
         k ^ z_restrict(self.restriction()) ^ z_passes(self.passes)
     }
 
+    /// The repetition key covers the board, the side to move, the restricted piece and the
+    /// pass flag: exactly what decides the rest of the game (see the crate's rulings).
+    fn repetition_key_decides_future(&self) -> bool {
+        true
+    }
+
     fn repetition_rule(&self) -> Option<(u32, Outcome)> {
         Some((2, Outcome::BothLose))
     }

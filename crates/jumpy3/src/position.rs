@@ -611,6 +611,11 @@ impl Game for Position {
         self.compute_key()
     }
 
+    /// The repetition key is the key (the squares and the side to move): all there is.
+    fn repetition_key_decides_future(&self) -> bool {
+        true
+    }
+
     fn repetition_rule(&self) -> Option<(u32, Outcome)> {
         Some((3, Outcome::Draw(DrawKind::Repetition)))
     }

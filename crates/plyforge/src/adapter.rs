@@ -97,8 +97,9 @@ pub trait GameAdapter: Send + Sync + 'static {
     const TITLE: &'static str;
     /// Number of players.
     const PLAYERS: usize;
-    /// True when [`solve`](GameAdapter::solve) has an exact solver.
-    const HAS_SOLVER: bool = false;
+    /// True when [`solve`](GameAdapter::solve) has an exact solver (every two-player game
+    /// has one: proof-number search, if not one of its own).
+    const HAS_SOLVER: bool = Self::PLAYERS == 2;
 
     /// The rules' start position (Chaos Clock: the rules file's sample deal).
     fn start() -> Self::Pos;
@@ -129,12 +130,16 @@ pub trait GameAdapter: Send + Sync + 'static {
     /// The board drawn for a terminal (several lines, each ending in a newline), every piece
     /// of text passed through `paint` with its role, so that a front end can colour it.
     fn draw(pos: &Self::Pos, paint: &dyn Fn(&str, Paint) -> String) -> String;
-    /// Exact solution of a position with its history, where the crate has a solver.
+    /// Exact solution of a position with its history: the crate's own solver where it has
+    /// one, else for a two-player game [`proof_search`] (proof-number search), else `None`.
     fn solve(
-        _record: &Record<Self::Pos>,
-        _settings: &SolveSettings<'_>,
-    ) -> Option<Result<Solution<Self::Move>, Error>> {
-        None
+        record: &Record<Self::Pos>,
+        settings: &SolveSettings<'_>,
+    ) -> Option<Result<Solution<Self::Move>, Error>>
+    where
+        Self: Sized,
+    {
+        (Self::PLAYERS == 2).then(|| proof_search::<Self>(record, settings))
     }
     /// Bounds on evaluation vectors that make max^n shallow pruning valid, if the crate
     /// declares them.
@@ -161,6 +166,43 @@ pub trait GameAdapter: Send + Sync + 'static {
     fn limit_outcome(_pos: &Self::Pos) -> Outcome {
         Outcome::Draw(search::DrawKind::TurnLimit)
     }
+}
+
+/// The exact value of a two-player position with its history by proof-number search
+/// ([`search::prove::Prover::solve`], moves ordered by the default evaluation's hints):
+/// a win or a loss with its exact distance, or a draw when neither side can force a win;
+/// every best move and a perfect line. `settings.time` limits it (else it runs until it
+/// knows, or until its table of 8 million positions is full).
+pub fn proof_search<A: GameAdapter>(
+    record: &Record<A::Pos>,
+    settings: &SolveSettings<'_>,
+) -> Result<Solution<A::Move>, Error> {
+    use search::prove::{Prover, Value};
+    let eval = A::default_eval();
+    let mut prover = Prover::with_hint(move |p: &A::Pos, m| eval.move_hint(p, m));
+    let limits = search::Limits::default().with_movetime(settings.time);
+    let history = record.history_keys();
+    let solved = prover
+        .solve(record.position(), history, None, limits)
+        .ok_or_else(|| Error::Solve {
+            reason: match settings.time {
+                Some(t) => format!(
+                    "no exact result within {}",
+                    crate::duration::show_duration(t)
+                ),
+                None => "no exact result: the proof search's table is full".to_string(),
+            },
+        })?;
+    let value = match solved.value {
+        Value::Win(n) => ExactValue::Win(n),
+        Value::Loss(n) => ExactValue::Loss(n),
+        _ => ExactValue::Draw,
+    };
+    Ok(Solution {
+        value,
+        best: solved.best,
+        line: solved.line,
+    })
 }
 
 /// The player of a letter, a name or an index (`w`, `white`, `1`), case-insensitive.

@@ -23,8 +23,8 @@ mod error;
 pub mod games;
 
 pub use adapter::{
-    legal_moves, parse_player, play_list, play_text, player_letters, read_position, result_text,
-    result_words, CratePlayer, ExactValue, GameAdapter, Solution, SolveSettings,
+    legal_moves, parse_player, play_list, play_text, player_letters, proof_search, read_position,
+    result_text, result_words, CratePlayer, ExactValue, GameAdapter, Solution, SolveSettings,
 };
 pub use cache::cache_dir;
 pub use dynamic::{Engine, GameKind, SearchInfo, SolutionText, State, Visitor};

@@ -183,6 +183,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// Whether positions with equal [`repetition_key`](Game::repetition_key)s always have the
+    /// same future (the same legal moves, outcomes and successors): true when the
+    /// repetition key covers everything that decides the rest of the game. Proof search
+    /// ([`crate::prove`]) then keeps what its bounded searches find across paths. Default:
+    /// `false`, which is always safe.
+    fn repetition_key_decides_future(&self) -> bool {
+        false
+    }
+
     /// `None` if `mv` is legal here, else why it is not ([`IllegalMove`], whose text is
     /// for a person). The default says only "not a legal move in this position"; the games
     /// of this project override it with the specific reason.
@@ -241,6 +250,44 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// Default: 0 for every move (the history heuristic alone).
     fn move_hint(&self, _game: &G, _mv: G::Move) -> i32 {
         0
+    }
+}
+
+/// An evaluation that knows nothing but the end of the game: every position scores 0 for
+/// every player, so that a search with it finds only forced results — a *mate search*,
+/// whose first score beyond [`crate::MATE_BOUND`] at depth `d` of iterative deepening
+/// proves a win (or loss) in exactly that many plies. Move hints come from the wrapped
+/// evaluation, so moves are still ordered well, and with all other values equal the table
+/// cuts off far more: Jumpy3's start is proven a win in 25 plies at depth 25 after 5.6
+/// million nodes, against 39.5 million with the default evaluation.
+///
+/// ```
+/// use plyforge_search::synthetic::{Spec, Synthetic, SyntheticEval};
+/// use plyforge_search::{mate_distance, Config, Limits, MateOnly, Search};
+///
+/// let game = Synthetic::new(Spec { seed: 9, terminal_per_mille: 300, ..Spec::default() });
+/// let mut mate = Search::new(Config::default(), MateOnly(SyntheticEval));
+/// let r = mate.run(&game, &[], Limits::depth(6), |_| {});
+/// // Either a forced result within 6 plies, or 0: nothing is proven.
+/// assert!(mate_distance(r.score).is_some() || r.score == 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MateOnly<E>(pub E);
+
+impl<G: Game, E: Evaluator<G>> Evaluator<G> for MateOnly<E> {
+    #[inline]
+    fn evaluate(&self, _game: &G) -> Scores {
+        [0; MAX_PLAYERS]
+    }
+
+    /// Values move only between 0 and forced results: the narrowest window.
+    fn aspiration_window(&self) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn move_hint(&self, game: &G, mv: G::Move) -> i32 {
+        self.0.move_hint(game, mv)
     }
 }
 

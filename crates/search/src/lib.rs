@@ -14,6 +14,7 @@ mod iterate;
 mod maxn;
 mod movepick;
 mod perft;
+pub mod prove;
 mod record;
 pub mod reference;
 mod report;
@@ -29,8 +30,8 @@ mod types;
 
 pub use engine::Search;
 pub use game::{
-    DrawKind, Evaluator, Game, IllegalMove, MoveList, Outcome, Player, Scores, MAX_EVAL, MAX_HINT,
-    MAX_PLAYERS,
+    DrawKind, Evaluator, Game, IllegalMove, MateOnly, MoveList, Outcome, Player, Scores, MAX_EVAL,
+    MAX_HINT, MAX_PLAYERS,
 };
 pub use maxn::MaxnBounds;
 pub use perft::{perft, perft_divide};
