@@ -18,6 +18,7 @@ pub mod agent;
 pub mod draw;
 pub mod duration;
 mod dynamic;
+pub mod encoding;
 mod error;
 pub mod games;
 
