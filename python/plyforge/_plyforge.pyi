@@ -1,6 +1,7 @@
 """Type stubs of the native module ``plyforge._plyforge``."""
 
-from typing import Any, Callable, Optional, final
+import os
+from typing import Any, Callable, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -130,5 +131,9 @@ class Solution:
 
 def load_game(name: str) -> Game: ...
 def games() -> list[str]: ...
-def solve(state: State, time: Optional[float] = None) -> Solution: ...
+def solve(
+    state: State,
+    time: Optional[float] = None,
+    table: Union[str, "os.PathLike[str]", None] = None,
+) -> Solution: ...
 def _restore(name: str, start: str, moves: list[str]) -> State: ...

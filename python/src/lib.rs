@@ -625,10 +625,17 @@ impl Solution {
 
 /// The exact value and every best move of the state's position, with its history (Jumpy3,
 /// Chaos Clock; `ValueError` for other games). `time` (seconds) bounds solvers that can give
-/// up. The GIL is released while it works.
+/// up. `table` is a file for solvers with a table (Jumpy3): read if it exists, else built and
+/// written there, so that later calls need not build it again. The GIL is released while it
+/// works.
 #[pyfunction]
-#[pyo3(signature = (state, time=None))]
-fn solve(py: Python<'_>, state: &State, time: Option<f64>) -> PyResult<Solution> {
+#[pyo3(signature = (state, time=None, table=None))]
+fn solve(
+    py: Python<'_>,
+    state: &State,
+    time: Option<f64>,
+    table: Option<std::path::PathBuf>,
+) -> PyResult<Solution> {
     let time = match time {
         Some(t) if !(t.is_finite() && t > 0.0) => {
             return Err(PyValueError::new_err(format!(
@@ -644,7 +651,12 @@ fn solve(py: Python<'_>, state: &State, time: Option<f64>) -> PyResult<Solution>
         }));
     }
     let s = py
-        .detach(|| snapshot.solve(&SolveSettings::default().with_time(time)))
+        .detach(|| {
+            let settings = SolveSettings::default()
+                .with_time(time)
+                .with_table(table.as_deref());
+            snapshot.solve(&settings)
+        })
         .map_err(value_error)?;
     let (code, distance) = match s.value {
         ExactValue::Code(c) => (Some(c), None),
