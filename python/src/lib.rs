@@ -13,7 +13,6 @@ use std::time::Duration;
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn};
 use plyforge::encoding::{KindEncoding, StateEncoding};
-use plyforge::search::rng::XorShift64Star;
 use plyforge::{ExactValue, GameKind, Limits, SearchInfo, SolveSettings};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -293,18 +292,7 @@ impl State {
     #[pyo3(signature = (seed, max_moves=None))]
     fn random_playout(&mut self, py: Python<'_>, seed: u64, max_moves: Option<usize>) -> usize {
         let state = &mut self.inner;
-        py.detach(|| {
-            let mut rng = XorShift64Star::seeded(seed);
-            let mut played = 0;
-            while max_moves.is_none_or(|m| played < m) {
-                let n = state.legal_moves().len();
-                if n == 0 || state.play_index(rng.below(n)).is_err() {
-                    break;
-                }
-                played += 1;
-            }
-            played
-        })
+        py.detach(|| plyforge::playout::random_playout(state, seed, max_moves))
     }
 
     fn __str__(&self) -> String {

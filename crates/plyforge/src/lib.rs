@@ -21,6 +21,7 @@ mod dynamic;
 pub mod encoding;
 mod error;
 pub mod games;
+pub mod playout;
 
 pub use adapter::{
     legal_moves, parse_player, play_list, play_text, player_letters, read_position, result_text,
