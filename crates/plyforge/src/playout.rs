@@ -34,7 +34,7 @@ pub fn random_playout(state: &mut State, seed: u64, max_moves: Option<usize>) ->
             let mut record: Record<A::Pos> = record.clone();
             let mut rng = XorShift64Star::seeded(self.1);
             let mut played = 0;
-            while self.2.is_none_or(|m| played < m) {
+            while self.2.map_or(true, |m| played < m) {
                 let moves = record.legal_moves();
                 if moves.is_empty() {
                     break;
