@@ -104,10 +104,13 @@ def plain_positions(name: str, states: List[plyforge.State]) -> List[Any]:
     return out
 
 
-def run(seconds: float = 1.0) -> List[Dict[str, Any]]:
+def run(seconds: float = 1.0, games: int = 3, shallower: int = 0) -> List[Dict[str, Any]]:
+    """The figures of every game: each rate measured for about `seconds` of CPU time, move
+    generation on the positions of `games` random games, perft `shallower` plies less deep
+    than `PERFT_DEPTH` (the smoke run's settings make it quick)."""
     rows = []
     for name in plyforge.games():
-        states = positions(name)
+        states = positions(name, games)
         plains = plain_positions(name, states)
         n = len(states)
         row: Dict[str, Any] = {"game": name}
@@ -118,7 +121,7 @@ def run(seconds: float = 1.0) -> List[Dict[str, Any]]:
         row["native_actions"] = rate(seconds, lambda i: sum(1 for s in states if s.legal_actions()))
         row["native_moves"] = rate(seconds, lambda i: sum(1 for s in states if s.legal_moves()))
         row["positions"] = n
-        depth = PERFT_DEPTH[name]
+        depth = PERFT_DEPTH[name] - shallower
         start = native_start(name, 0)
         leaves = start.perft(depth)
         plain = plain_start(name, str(start))

@@ -8,7 +8,7 @@ Each class has ``clone()``, ``legal_moves()`` (moves as Python values, in the st
 ``notation()`` and ``move_text(move)`` (the package's notation, for the checks only).
 """
 
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 # ---------------------------------------------------------------------------------------------
 # Jumpy3: one row of 16 squares; a list of characters, as the course programs keep it.
@@ -104,7 +104,8 @@ _START = {
 }
 _NEXT = {"red": "green", "green": "blue", "blue": "red"}
 
-Action = Tuple[str, object]
+Hex = Tuple[int, int]
+Action = Tuple[str, Any]
 
 
 class Chexers:
@@ -157,16 +158,16 @@ class Chexers:
         kind, args = action
         colour = self.colour
         if kind == "MOVE":
-            a, b = args  # type: ignore[misc]
+            a, b = args
             self.board[a] = " "
             self.board[b] = colour
         elif kind == "JUMP":
-            a, b = args  # type: ignore[misc]
+            a, b = args
             self.board[a] = " "
             self.board[b] = colour
             self.board[((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)] = colour
         elif kind == "EXIT":
-            self.board[args] = " "  # type: ignore[index]
+            self.board[args] = " "
             self.exits[colour] += 1
         self.turns += 1
         self.colour = _NEXT[colour]
@@ -200,9 +201,9 @@ class Chexers:
         if kind == "PASS":
             return "PASS"
         if kind == "EXIT":
-            q, r = args  # type: ignore[misc]
+            q, r = args
             return "EXIT %d %d" % (q, r)
-        (q1, r1), (q2, r2) = args  # type: ignore[misc]
+        (q1, r1), (q2, r2) = args
         return "%s %d %d %d %d" % (kind, q1, r1, q2, r2)
 
 
@@ -457,14 +458,14 @@ class ChaosClock:
         return "pass" if kind == "pass" else "%s%d" % (kind, n)
 
 
-def perft(game: "Jumpy3 | Chexers | Throne | ChaosClock", depth: int) -> int:
+def perft(game: Any, depth: int) -> int:
     """Leaf positions `depth` moves ahead (the moves of the last ply counted, not played)."""
-    moves = game.legal_moves()  # type: ignore[union-attr]
+    moves = game.legal_moves()
     if depth <= 1:
         return len(moves) if depth == 1 else 1
     total = 0
     for m in moves:
         child = game.clone()
-        child.play(m)  # type: ignore[arg-type]
+        child.play(m)
         total += perft(child, depth - 1)
     return total

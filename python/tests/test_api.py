@@ -79,8 +79,9 @@ def test_random_games_keep_the_contract(name: str) -> None:
         assert not s.legal_actions_mask().any()
         returns = s.returns()
         assert len(returns) == game.num_players()
-        assert s.result() is not None
-        if s.result().startswith("winner"):
+        result = s.result()
+        assert result is not None
+        if result.startswith("winner"):
             assert sorted(returns)[-1] == 1.0
 
 
