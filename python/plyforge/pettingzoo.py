@@ -26,8 +26,15 @@ seeded random deal (the seed of ``reset``), the other games from the rules' star
 from typing import Any, Dict, List, Optional
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as e:  # pragma: no cover - depends on what is installed
+    raise ImportError(
+        "plyforge.pettingzoo needs PettingZoo: pip install pettingzoo (or the package's "
+        "'pettingzoo' extra); the rest of plyforge works without it"
+    ) from e
 
 import plyforge
 
