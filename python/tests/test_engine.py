@@ -103,13 +103,16 @@ def test_the_search_releases_the_gil() -> None:
 def test_ctrl_c_stops_a_search() -> None:
     game = plyforge.load_game("throne")
     eng = plyforge.Engine(game, spec="engine", tt_mib=8)
+    # Python's own Ctrl-C handler, even where the test runner was started with SIGINT ignored.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            eng.search(game.new_initial_state(), time=600.0)
+            eng.search(game.new_initial_state(), time=60.0)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     # Stopped, not broken: the next search runs normally.
     assert eng.search(game.new_initial_state(), depth=2).depth == 2
 
@@ -119,7 +122,7 @@ def test_stop_from_another_thread() -> None:
     eng = plyforge.Engine(game, spec="engine", tt_mib=8)
     timer = threading.Timer(0.3, eng.stop)
     timer.start()
-    r = eng.search(game.new_initial_state(), time=600.0)
+    r = eng.search(game.new_initial_state(), time=60.0)
     timer.join()
     assert r.move in game.new_initial_state().legal_moves()
 
