@@ -1,5 +1,6 @@
 //! The Python package's CI step (`python/`), part of `cargo xtask ci` and alone as
-//! `cargo xtask python`: a venv under `target/python-venv` (kept between
+//! `cargo xtask python`: fmt and clippy of the extension crate (outside the workspace), a
+//! venv under `target/python-venv` (kept between
 //! runs), the tools the tests need from PyPI, the package built by maturin and installed with
 //! `pip install ./python`, mypy on the package (stubs included) and its tests, then pytest on
 //! `python/tests` (the vectors, the contract, the engine, PettingZoo, the COMP30024 player,
@@ -81,6 +82,26 @@ pub fn ci() -> Result<(), String> {
         ("VIRTUAL_ENV", &*venv.to_string_lossy()),
         ("PYTHONDONTWRITEBYTECODE", "1"),
     ];
+    // The extension crate is outside the workspace: its own format and lint checks.
+    let manifest = ["--manifest-path", "python/Cargo.toml"];
+    cargo(&["fmt", manifest[0], manifest[1], "--check"], &[])?;
+    let venv_python = python.to_string_lossy();
+    cargo(
+        &[
+            "clippy",
+            manifest[0],
+            manifest[1],
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[
+            ("CARGO_TARGET_DIR", build_dir.as_ref()),
+            ("PYO3_PYTHON", venv_python.as_ref()),
+        ],
+    )?;
+
     let mut args = pip_quiet.to_vec();
     args.extend_from_slice(&[
         "--no-build-isolation",
