@@ -12,12 +12,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
+mod python;
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
         Some("bench") => bench::run(&args[1..]),
+        Some("python") => python::ci(),
         _ => {
             eprintln!("usage: cargo xtask ci | cargo xtask bench [--quick] [--report-only]");
             return ExitCode::from(2);
@@ -76,6 +78,7 @@ fn ci() -> Result<(), String> {
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
     package()?;
+    python::ci()?;
     bench::run(&["--quick".to_string()])
 }
 

@@ -77,6 +77,13 @@ pub enum Error {
         /// What was asked for and why it could not be had.
         reason: String,
     },
+    /// An action number (see [`crate::encoding`]) that names no move, or no legal one.
+    Action {
+        /// The number given.
+        action: usize,
+        /// Why it cannot be played.
+        reason: String,
+    },
 }
 
 impl fmt::Display for Error {
@@ -111,6 +118,7 @@ impl fmt::Display for Error {
             Error::NoSolver { game } => write!(f, "{game} has no exact solver"),
             Error::Solve { reason } => f.write_str(reason),
             Error::Resources { reason } => f.write_str(reason),
+            Error::Action { action, reason } => write!(f, "action {action}: {reason}"),
         }
     }
 }
@@ -131,7 +139,8 @@ impl Error {
             | Error::Move { reason, .. }
             | Error::Spec { reason, .. }
             | Error::Solve { reason }
-            | Error::Resources { reason } => reason.clone(),
+            | Error::Resources { reason }
+            | Error::Action { reason, .. } => reason.clone(),
             other => other.to_string(),
         }
     }

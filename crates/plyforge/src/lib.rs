@@ -19,8 +19,10 @@ mod cache;
 pub mod draw;
 pub mod duration;
 mod dynamic;
+pub mod encoding;
 mod error;
 pub mod games;
+pub mod playout;
 
 pub use adapter::{
     legal_moves, parse_player, play_list, play_text, player_letters, proof_search, read_position,

@@ -1,0 +1,112 @@
+//! Chexers' encodings.
+
+use chexers::board::{CELLS, STEPS};
+use chexers::{Hex, Move, Position, PLAYERS};
+use search::{Game, Player};
+
+use super::{fill_plane, Encoding};
+use crate::games::Chexers;
+
+/// Hexes of the board, hence `MOVE`s (or `JUMP`s) from a hex in each of the six directions.
+const STEP_ACTIONS: usize = CELLS * 6;
+const JUMP0: usize = STEP_ACTIONS;
+const EXIT0: usize = 2 * STEP_ACTIONS;
+const PASS: usize = EXIT0 + CELLS;
+
+/// Side of the square grid that holds the hexagon.
+const SIDE: usize = 7;
+
+/// Chexers' encodings.
+///
+/// Hexes are numbered 0 to 36 in notation order (rows r = −3 … 3, each from its smallest q
+/// upward: hex 0 is (0, −3), hex 36 is (0, 3)); the six directions are the rules' neighbour
+/// steps in their order, d = 0 … 5: (−1,0) (0,−1) (+1,−1) (+1,0) (0,+1) (−1,+1).
+///
+/// **Actions (482):**
+/// - `MOVE` from hex h in direction d: `6h + d` (0 to 221);
+/// - `JUMP` from hex h in direction d (over the neighbour, to the hex two steps away):
+///   `222 + 6h + d` (222 to 443);
+/// - `EXIT` from hex h: `444 + h` (444 to 480);
+/// - `PASS`: 481.
+///
+/// **Observation `[11, 7, 7]`,** from the observer's point of view: the hexagon in a 7 × 7
+/// grid, entry `[r' + 3][q' + 3]` for the hex (q', r'), where the coordinates are turned so
+/// that the observer's exits are always on the q' = 3 edge (as Red's are): Red sees
+/// (q', r') = (q, r), Green (r, s), Blue (s, q), with s = −q − r. The 12 grid entries that
+/// are no hex are 0 in planes 0 to 3. Players are counted from the observer in turn order:
+/// the observer, the next player, the one after. Planes, 1.0 where true:
+/// 0. the observer's pieces;
+/// 1. the next player's pieces;
+/// 2. the pieces of the player after;
+/// 3. the hexes of the board;
+/// 4. to 6. every entry: the exit count (0 to 4) / 4 of the observer, the next player, the
+///    one after;
+/// 7. to 9. every entry: the player to move is the observer, the next player, the one after;
+/// 10. every entry: the turns played / 768 (the turn limit).
+///
+/// The repetition count (the fourth occurrence draws) is not part of the tensor.
+impl Encoding for Chexers {
+    const ACTIONS: usize = PASS + 1;
+    const SHAPE: &'static [usize] = &[11, SIDE, SIDE];
+
+    fn action(mv: Move) -> Option<usize> {
+        match mv {
+            Move::Move(a, b) => a.direction_to(b, 1).map(|d| 6 * a.index() + d),
+            Move::Jump(a, b) => a.direction_to(b, 2).map(|d| JUMP0 + 6 * a.index() + d),
+            Move::Exit(a) => Some(EXIT0 + a.index()),
+            Move::Pass => Some(PASS),
+        }
+    }
+
+    fn decode(action: usize) -> Option<Move> {
+        let step = |a: usize, distance: i8| {
+            let from = Hex::from_index(a / 6)?;
+            let (dq, dr) = STEPS[a % 6];
+            let to = Hex::new(from.q() + distance * dq, from.r() + distance * dr)?;
+            Some((from, to))
+        };
+        match action {
+            a if a < JUMP0 => step(a, 1).map(|(f, t)| Move::Move(f, t)),
+            a if a < EXIT0 => step(a - JUMP0, 2).map(|(f, t)| Move::Jump(f, t)),
+            a if a < PASS => Hex::from_index(a - EXIT0).map(Move::Exit),
+            PASS => Some(Move::Pass),
+            _ => None,
+        }
+    }
+
+    fn observe(pos: &Position, player: Player, out: &mut [f32]) {
+        const PLANE: usize = SIDE * SIDE;
+        let seen = |h: Hex| -> usize {
+            let (q, r, s) = (h.q(), h.r(), h.s());
+            let (q2, r2) = match player {
+                0 => (q, r),
+                1 => (r, s),
+                _ => (s, q),
+            };
+            (r2 + 3) as usize * SIDE + (q2 + 3) as usize
+        };
+        for i in 0..CELLS {
+            let h = Hex::from_index(i).expect("indices below CELLS are hexes");
+            let cell = seen(h);
+            out[3 * PLANE + cell] = 1.0;
+            if let Some(owner) = pos.piece_at(h) {
+                let k = (owner + PLAYERS - player) % PLAYERS;
+                out[k * PLANE + cell] = 1.0;
+            }
+        }
+        let to_move = pos.to_move();
+        for k in 0..PLAYERS {
+            let p = (player + k) % PLAYERS;
+            fill_plane(out, 4 + k, PLANE, pos.exits(p) as f32 / 4.0);
+            if p == to_move {
+                fill_plane(out, 7 + k, PLANE, 1.0);
+            }
+        }
+        fill_plane(
+            out,
+            10,
+            PLANE,
+            pos.turns() as f32 / chexers::TURN_LIMIT as f32,
+        );
+    }
+}
