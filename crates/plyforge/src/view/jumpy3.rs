@@ -32,19 +32,19 @@ impl BoardView for Jumpy3 {
                 caption: (i + 1).to_string(),
             })
             .collect();
-        for (side, x) in [(WHITE, SQUARES as f64 + 0.6), (BLACK, -1.6)] {
+        for (side, x) in [(WHITE, SQUARES as f64 + 0.95), (BLACK, -1.95)] {
             out.push(Spot {
                 id: off(side),
                 role: Role::Off(side),
                 shape: Shape::Rect {
                     x,
                     y: 0.0,
-                    w: 1.2,
-                    h: 2.4,
+                    w: 2.4,
+                    h: 1.0,
                 },
                 grade: 0,
                 marks: Vec::new(),
-                caption: format!("{} off the board", jumpy3::player_name(side)),
+                caption: format!("{} off", jumpy3::player_name(side)),
             });
         }
         out
