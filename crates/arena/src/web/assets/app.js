@@ -27,6 +27,7 @@
   let solved = null;        // {position, ...}
   let watchState = null;    // the watched game's last message
   let paused = false;       // engines wait (after a take-back) until the user plays or resumes
+  let written = null;       // the fragment this page wrote last
 
   // ---------------------------------------------------------------- helpers
   function el(name, attrs, parent) {
@@ -87,6 +88,7 @@
     if (tc.ms) h.set('clock', tc.ms + (tc.moves ? '~' + tc.moves : ''));
     if (cursor < rec.moves.length) h.set('ply', String(cursor));
     const hash = '#' + h.toString();
+    written = hash;
     if (location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
   }
   function readHash() {
@@ -296,10 +298,21 @@
     if (sh.kind === 'rect') e = el('rect', { x: sh.x - sh.w / 2, y: sh.y - sh.h / 2, width: sh.w, height: sh.h, rx: 0.06 }, g);
     else if (sh.kind === 'hex') e = el('polygon', { points: hexPoints(sh.x, sh.y, sh.r * 0.985) }, g);
     else if (sh.kind === 'circle') e = el('circle', { cx: sh.x, cy: sh.y, r: sh.r }, g);
-    else e = el('line', { x1: sh.x1, y1: sh.y1, x2: sh.x2, y2: sh.y2, 'stroke-width': 0.9 }, g);
+    else e = el('path', { d: bandPath(sh, 0.475) }, g);
     e.setAttribute('class', cls);
     for (const k in (extra || {})) e.setAttribute(k, extra[k]);
     return e;
+  }
+  // A band as a stadium: the segment thickened to 2 × half, with round ends.
+  function bandPath(sh, half) {
+    const dx = sh.x2 - sh.x1, dy = sh.y2 - sh.y1;
+    const len = Math.hypot(dx, dy) || 1;
+    const nx = -dy / len * half, ny = dx / len * half;
+    const f = v => v.toFixed(3);
+    return 'M' + f(sh.x1 + nx) + ' ' + f(sh.y1 + ny) + ' L' + f(sh.x2 + nx) + ' ' + f(sh.y2 + ny) +
+      ' A' + half + ' ' + half + ' 0 0 0 ' + f(sh.x2 - nx) + ' ' + f(sh.y2 - ny) +
+      ' L' + f(sh.x1 - nx) + ' ' + f(sh.y1 - ny) +
+      ' A' + half + ' ' + half + ' 0 0 0 ' + f(sh.x1 + nx) + ' ' + f(sh.y1 + ny) + ' Z';
   }
   function arrow(g, from, to, kind) {
     const a = spotCentre(from), b = spotCentre(to);
@@ -382,7 +395,7 @@
         const z = el('g', { class: 'zone', 'data-spot': s.id }, base);
         const sh = s.shape;
         if (sh.kind === 'band') {
-          el('line', { x1: sh.x1, y1: sh.y1, x2: sh.x2, y2: sh.y2, stroke: colour, 'stroke-opacity': 0.28, 'stroke-width': 0.95, class: 'zone-line' }, z);
+          el('path', { d: bandPath(sh, 0.475), fill: colour, 'fill-opacity': 0.28 }, z);
           el('line', { x1: sh.x1, y1: sh.y1, x2: sh.x2, y2: sh.y2, stroke: colour, 'stroke-opacity': 0.85, 'stroke-width': 0.07, 'stroke-dasharray': '.2 .12', class: 'zone-line' }, z);
         } else {
           shapeElement(z, s, 'zone-box', { fill: colour, 'fill-opacity': 0.14, stroke: colour, 'stroke-opacity': 0.7, 'stroke-width': 0.05, 'stroke-dasharray': '.15 .1' });
@@ -445,8 +458,7 @@
           const c = spotCentre(t);
           el('circle', { cx: c[0], cy: c[1], r: pieceRadius(t) * 0.42, class: 'target', 'data-target': t.id }, marks);
         } else {
-          const ring = shapeElement(marks, t, 'target-ring', { 'data-target': t.id });
-          if (ring.tagName === 'line') { ring.setAttribute('stroke-width', 0.1); ring.setAttribute('stroke', '#1e63c6'); }
+          shapeElement(marks, t, 'target-ring', { 'data-target': t.id });
         }
       }
     }
@@ -998,15 +1010,14 @@
     else if (ev.key === 'Escape') { selected = null; view && drawBoard(); }
   });
   window.addEventListener('hashchange', () => {
-    // A link pasted into this tab: open its game.
-    const h = new URLSearchParams(location.hash.slice(1));
-    const moves = h.get('moves') ? h.get('moves').split('~') : [];
-    if ((h.get('start') || 'start') !== rec.start || moves.join('~') !== rec.moves.join('~')) {
-      stopSearch();
-      readHash();
-      renderSeats();
-      refresh();
-    }
+    // A link pasted into this tab: open its game with its seats and clock.
+    if (watchKey || location.hash === written) return;
+    stopSearch();
+    readHash();
+    paused = false;
+    renderSeats();
+    $('start-input').value = rec.start === 'start' ? '' : rec.start;
+    refresh();
   });
   main().catch(e => message(e.message));
 })();
