@@ -4,6 +4,9 @@
 //!   docs with warnings denied, every crate packaged and built from its package alone, a
 //!   program outside the workspace on one game crate, and a quick run of the benchmarks so
 //!   they never rot. Fails fast.
+//! - `cargo xtask web`: the browser tests of `arena web` alone (also part of `ci`): installs
+//!   chromium, chromium-driver and Selenium where missing; screenshots in
+//!   `target/web-screenshots/`.
 //! - `cargo xtask bench [--quick] [--report-only]`: the benchmark suites and
 //!   `target/bench-report.md`.
 
@@ -12,14 +15,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
+mod web;
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
         Some("bench") => bench::run(&args[1..]),
+        Some("web") => web::run_browser_tests(),
         _ => {
-            eprintln!("usage: cargo xtask ci | cargo xtask bench [--quick] [--report-only]");
+            eprintln!(
+                "usage: cargo xtask ci | cargo xtask web | cargo xtask bench [--quick] [--report-only]"
+            );
             return ExitCode::from(2);
         }
     };
@@ -71,6 +78,7 @@ fn ci() -> Result<(), String> {
         &[],
     )?;
     cargo(&["test", "--workspace"], &[])?;
+    web::run_browser_tests()?;
     cargo(
         &["doc", "--workspace", "--no-deps"],
         &[("RUSTDOCFLAGS", "-D warnings")],

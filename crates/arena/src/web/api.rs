@@ -128,7 +128,13 @@ pub(crate) async fn play(
         let reason = e.reason();
         let mut err = ApiError::from(e.clone());
         if matches!(e, plyforge::Error::Move { .. }) {
-            err.message = format!("illegal move {:?}: {reason}", p.mv.trim());
+            let quoted = format!("{:?}", p.mv.trim());
+            // Some games' reasons name the move already.
+            err.message = if reason.contains(&quoted) {
+                format!("illegal move: {reason}")
+            } else {
+                format!("illegal move {quoted}: {reason}")
+            };
         }
         err
     })?;

@@ -157,12 +157,13 @@ async fn serve(mut socket: WebSocket, kind: GameKind, app: Arc<App>) {
     }
 }
 
-struct HasLimit<'a>(&'a str);
-impl Visitor for HasLimit<'_> {
-    type Output = Result<bool, plyforge::Error>;
+/// The limits a spec sets itself (depth, nodes, time per move).
+struct OwnLimits<'a>(&'a str);
+impl Visitor for OwnLimits<'_> {
+    type Output = Result<(Option<u32>, Option<u64>, Option<Duration>), plyforge::Error>;
     fn visit<A: GameAdapter>(self) -> Self::Output {
         let s = Spec::parse::<A>(self.0)?;
-        Ok(s.depth.is_some() || s.time.is_some() || s.nodes.is_some())
+        Ok((s.depth, s.nodes, s.time))
     }
 }
 
@@ -186,7 +187,8 @@ fn prepare(kind: GameKind, app: &App, r: SearchRequest) -> Result<Prepared, ApiE
         )));
     }
     let spec = r.spec.as_deref().unwrap_or("engine");
-    let own_limit = kind.visit(HasLimit(spec))?;
+    let (own_depth, own_nodes, own_time) = kind.visit(OwnLimits(spec))?;
+    let own_limit = own_depth.is_some() || own_nodes.is_some() || own_time.is_some();
     if let Some(t) = r.time_ms {
         if t == 0 || t > MAX_TIME_MS {
             return Err(ApiError::bad(format!(
@@ -209,7 +211,13 @@ fn prepare(kind: GameKind, app: &App, r: SearchRequest) -> Result<Prepared, ApiE
         if let Some(n) = c.moves_to_go.filter(|&n| n > 0) {
             clock = clock.with_moves_to_go(n);
         }
-        Some(Limits::clock(clock))
+        // The clock, and the spec's own limits within it.
+        Some(
+            Limits::clock(clock)
+                .with_depth(own_depth)
+                .with_nodes(own_nodes)
+                .with_movetime(own_time),
+        )
     } else if r.analyse || !own_limit {
         match (r.time_ms, r.depth) {
             (Some(t), d) => Some(Limits::movetime(Duration::from_millis(t)).with_depth(d)),

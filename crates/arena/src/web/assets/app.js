@@ -263,7 +263,7 @@
       const len = Math.hypot(sh.x2 - sh.x1, sh.y2 - sh.y1);
       return Math.min(0.4, len / 6 * 0.42);
     }
-    if (sh.kind === 'rect') return Math.min(sh.w, sh.h / 4) * 0.4;
+    if (sh.kind === 'rect') return sh.h >= sh.w ? Math.min(sh.w, sh.h / 4) * 0.42 : Math.min(sh.h, sh.w / 4) * 0.42;
     return 0.3;
   }
   function crown(g, x, y, r, colour) {
@@ -596,19 +596,35 @@
     $('time-control').value = String(tc.ms);
     $('moves-per-side').value = tc.moves ? String(tc.moves) : '';
   }
+  // Moves as separate chips (Chexers' moves have spaces), at most `max` of them.
+  function moveChips(box, label, moves, max) {
+    box.replaceChildren();
+    box.title = '';
+    if (!moves.length) return;
+    box.append(document.createTextNode(label + ' '));
+    moves.slice(0, max).forEach(m => {
+      const c = document.createElement('span');
+      c.className = 'chip';
+      c.textContent = m;
+      box.append(c, document.createTextNode(' '));
+    });
+    if (moves.length > max) box.append(document.createTextNode('… (' + moves.length + ' moves)'));
+    box.title = moves.join('  ');
+  }
   function showInfo(i, who) {
     $('search-who').textContent = who;
     $('info-depth').textContent = i.depth;
     let score = i.mate !== null && i.mate !== undefined
       ? (i.mate > 0 ? 'wins in ' + i.mate : 'loses in ' + (-i.mate))
       : String(i.score);
-    if (i.scores && i.scores.length > 2) score += ' (' + i.scores.join(' / ') + ')';
     $('info-score').textContent = score;
+    $('info-scores').textContent = i.scores && i.scores.length > 2
+      ? 'each player: ' + i.scores.map((v, k) => info.players[k].name + ' ' + v).join(', ') : '';
     $('info-nodes').textContent = fmtCount(i.nodes);
     $('info-nps').textContent = fmtCount(i.nps);
     $('info-time').textContent = (i.ms / 1000).toFixed(1) + ' s';
     $('info-best').textContent = i.best || '';
-    $('info-pv').textContent = i.pv && i.pv.length ? 'PV: ' + i.pv.join('  ') : '';
+    moveChips($('info-pv'), 'PV:', i.pv || [], 24);
     const m = i.best && view ? view.board.moves.find(x => x.text === i.best) : null;
     arrows = arrows.filter(a => a.kind !== 'best');
     if (m && m.from && m.to) arrows.push({ from: m.from, to: m.to, kind: 'best' });
@@ -644,7 +660,7 @@
       body.spec = $('analysis-spec').value.trim() || 'engine';
       body.analyse = true;
       body.time_ms = Math.max(1, Math.min(600, parseFloat($('analysis-time').value) || 30)) * 1000;
-      who = 'analysing for ' + playerName(p) + ' (' + body.spec + ')…';
+      who = 'analysing for ' + playerName(p) + ' with ' + body.spec + '…';
     }
     const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/game/' + game + '/search');
     const me = { ws, purpose, position: view.position, gen: generation };
@@ -980,12 +996,12 @@
       v.querySelector('span').textContent = '(value ' + s.value + ', ' + ((performance.now() - started) / 1000).toFixed(1) + ' s)';
       const b = document.createElement('div');
       b.className = 'best';
-      b.textContent = 'best: ' + s.best.join('  ');
+      moveChips(b, 'best:', s.best, 64);
       box.append(v, b);
       if (s.line && s.line.length) {
         const l = document.createElement('div');
-        l.className = 'best';
-        l.textContent = 'line: ' + s.line.join('  ');
+        l.className = 'line';
+        moveChips(l, 'line:', s.line, 16);
         box.append(l);
       }
       arrows = arrows.filter(a => a.kind !== 'solve');
