@@ -779,3 +779,27 @@ fn without_watch_the_watch_api_says_how_to_start_it() {
     assert_eq!(s, 404);
     assert!(body.contains("--watch"), "{body}");
 }
+
+#[test]
+fn bad_options_are_refused_with_the_reason() {
+    for (args, says) in [
+        (vec!["--addr", "localhost"], "--addr"),
+        (vec!["--threads", "0"], "--threads"),
+        (vec!["--max-searches", "0"], "--max-searches"),
+        (vec!["--solve-time", "soon"], "--solve-time"),
+    ] {
+        let mut all = vec!["web"];
+        all.extend(&args);
+        let out = arena(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    // An address in use: a failure while working (exit code 1), naming the address.
+    let web = Web::start(&[]);
+    let out = arena(&["web", "--addr", &web.addr]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&web.addr));
+    let help = stdout_lines(&["web", "--help"]);
+    assert!(help.iter().any(|l| l.starts_with("Example")), "{help:?}");
+}

@@ -138,10 +138,20 @@ class Page:
     def start(self):
         return self.d.execute_script("return new URLSearchParams(location.hash.slice(1)).get('start') || 'start'")
 
+    def snapshot(self):
+        """#position and #moves read together (an engine may move at any moment)."""
+        pos, moves = self.d.execute_script(
+            "return [document.getElementById('position').textContent,"
+            " document.getElementById('moves').innerText]"
+        )
+        lines = [l.strip() for l in moves.splitlines() if l.strip()]
+        return pos.strip(), [l.split(". ", 1)[1] for l in lines]
+
     def check_position(self):
         """#position is what `arena apply` reaches from the same start with #moves."""
-        want = arena("apply", self.game, self.start(), *self.moves())
-        self.t.assertEqual(self.text("position"), want[0], self.moves())
+        pos, moves = self.snapshot()
+        want = arena("apply", self.game, self.start(), *moves)
+        self.t.assertEqual(pos, want[0], moves)
         return want
 
     def human_to_move(self):
@@ -212,11 +222,15 @@ class WebPage(unittest.TestCase):
                 # The contract: /GAME starts from the rules' start, the first seat a person's,
                 # the others the engine's.
                 p.open()
-                self.assertEqual(p.text("position"), arena("apply", game, "start")[0])
+                # The start, or (Chaos Clock, where Even moves first) the engine's first move.
+                self.assertEqual(p.start(), "start")
+                p.check_position()
                 who = [s.get_attribute("value") for s in self.driver.find_elements(By.CSS_SELECTOR, ".seat select.who")]
                 self.assertEqual(who, ["human"] + ["engine"] * (PLAYERS[game] - 1))
                 cells = self.driver.find_elements(By.CSS_SELECTOR, "#board [data-cell]")
                 self.assertEqual(len(cells), {"jumpy3": 16, "chexers": 37, "throne": 91, "chaosclock": 12}[game])
+                p.wait_human()
+                p.check_position()
                 p.shot("start")
                 # Quick engines for the rest.
                 seats = "~".join(["human"] + [ENGINE] * (PLAYERS[game] - 1))

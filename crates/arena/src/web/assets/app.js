@@ -547,8 +547,14 @@
       d.addEventListener('click', () => goTo(i + 1));
       box.append(d);
     });
+    // Keep the current move in sight, scrolling the list only (not the page).
     const cur = box.querySelector('.current');
-    if (cur) cur.scrollIntoView({ block: 'nearest' });
+    if (cur) {
+      const top = cur.offsetTop - box.offsetTop;
+      if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight) {
+        box.scrollTop = top - box.clientHeight / 2;
+      }
+    }
   }
   function renderSeats() {
     const box = $('seats');
@@ -589,8 +595,11 @@
       spec.addEventListener('change', update);
       time.addEventListener('change', update);
       spec.disabled = time.disabled = seats[i].human;
-      if (watchKey) who.disabled = spec.disabled = time.disabled = true;
-      row.append(name, who, spec, time);
+      if (watchKey) {
+        // The server's agents play: their names only.
+        row.classList.add('watched');
+        row.append(name);
+      } else row.append(name, who, spec, time);
       box.append(row);
     });
     $('time-control').value = String(tc.ms);
@@ -691,8 +700,8 @@
   }
   // What happens once a position is shown: an engine's move, analysis, or nothing.
   function afterChange() {
-    if (watchKey || !view) return;
-    const live = !view.result && flagged === null && cursor === rec.moves.length;
+    if (!view) return;
+    const live = !watchKey && !view.result && flagged === null && cursor === rec.moves.length;
     if (live && !paused && !seats[view.to_move].human) {
       if (!(search && search.purpose === 'play' && search.position === view.position)) startSearch('play');
       return;
@@ -841,7 +850,7 @@
       if (first) renderSeats();
       $('title').textContent = info.title + ' — server game #' + m.id + ': ' + m.names.join(' – ');
       if (m.error) message(m.error);
-      try { if (await load(cursor)) { render(); renderSeats(); } } catch (e) { message(e.message); }
+      try { if (await load(cursor)) { render(); renderSeats(); afterChange(); } } catch (e) { message(e.message); }
       if (m.over && m.result) $('result-words').textContent = view.result ? view.result_words : m.result + ' (' + m.reason + ')';
     };
     ws.onclose = () => setTimeout(watch, 1000);
