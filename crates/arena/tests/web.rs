@@ -88,13 +88,24 @@ impl Web {
         }
     }
 
-    /// One HTTP/1.1 request; the status and the body.
+    /// One HTTP/1.1 request; the status, the head and the body.
     fn request(&self, method: &str, path: &str, body: Option<&str>) -> (u16, String, String) {
+        self.request_with(method, path, body, "")
+    }
+
+    /// The same with more header lines (each ending in `\r\n`).
+    fn request_with(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&str>,
+        headers: &str,
+    ) -> (u16, String, String) {
         let mut s = TcpStream::connect(&self.addr).expect("connect");
         s.set_read_timeout(Some(TIMEOUT)).unwrap();
         let body = body.unwrap_or("");
         let req = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{headers}\r\n{body}",
             self.addr,
             body.len()
         );
@@ -476,6 +487,27 @@ fn bad_requests_get_errors_and_the_server_keeps_serving() {
     send(&mut ws, json!({ "spec": "engine", "depth": 2 }));
     let msgs = until(&mut ws, "done");
     assert_eq!(msgs.last().unwrap()["depth"], 2);
+    // A WebSocket that another site's page opens is refused; the page's own is let in.
+    let upgrade = "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    let (s, _, body) = web.request_with(
+        "GET",
+        "/api/game/jumpy3/search",
+        None,
+        &format!("{upgrade}Origin: http://elsewhere.example\r\n"),
+    );
+    assert_eq!(s, 403, "{body}");
+    assert!(body.contains("elsewhere.example"), "{body}");
+    {
+        use tungstenite::client::IntoClientRequest;
+        let mut req = format!("ws://{}/api/game/jumpy3/search", web.addr)
+            .into_client_request()
+            .unwrap();
+        req.headers_mut()
+            .insert("Origin", format!("http://{}", web.addr).parse().unwrap());
+        let (mut own, _) = tungstenite::connect(req).expect("the page's own origin is let in");
+        send(&mut own, json!({ "depth": 1 }));
+        until(&mut own, "done");
+    }
     // Still serving.
     let (s, _) = web.get("/api/games");
     assert_eq!(s, 200);

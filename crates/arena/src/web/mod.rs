@@ -150,6 +150,32 @@ fn html_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// Refuses a WebSocket opened by a page of another site (a browser sends its `Origin`):
+/// the engine on this machine is for this server's own pages. Clients that are not
+/// browsers send no `Origin` and are let in.
+pub(crate) fn check_origin(headers: &axum::http::HeaderMap) -> Result<(), ApiError> {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let origin = origin.to_str().unwrap_or("");
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let origin_host = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+        .unwrap_or("");
+    if !host.is_empty() && origin_host == host {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("a page from {origin} may not use this server's engine"),
+        ))
+    }
+}
+
 /// A line on stdout, flushed; a closed stdout does not stop the server.
 fn say(line: &str) {
     use std::io::Write;

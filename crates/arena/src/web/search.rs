@@ -72,7 +72,11 @@ pub(crate) async fn socket(
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
     Path(game): Path<String>,
     AxState(app): AxState<Arc<App>>,
+    headers: axum::http::HeaderMap,
 ) -> Response {
+    if let Err(e) = super::check_origin(&headers) {
+        return e.into_response();
+    }
     let kind = match game_kind(&game) {
         Ok(k) => k,
         Err(e) => return e.into_response(),

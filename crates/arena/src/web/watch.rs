@@ -390,7 +390,9 @@ pub(crate) async fn list(AxState(app): AxState<Arc<App>>) -> Result<Json<Value>,
 pub(crate) async fn list_socket(
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
     AxState(app): AxState<Arc<App>>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
+    super::check_origin(&headers)?;
     let w = watcher(&app)?;
     Ok(upgrade(ws)?.on_upgrade(move |s| push(s, w, None)))
 }
@@ -411,7 +413,9 @@ pub(crate) async fn game_socket(
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
     Path(key): Path<String>,
     AxState(app): AxState<Arc<App>>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
+    super::check_origin(&headers)?;
     let w = watcher(&app)?;
     if !w.lock().games.iter().any(|g| g.key == key) {
         return Err(ApiError::new(

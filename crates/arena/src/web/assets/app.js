@@ -73,6 +73,13 @@
     const r = (n >> 16) & 255, g = (n >> 8) & 255, b = n & 255;
     return (0.299 * r + 0.587 * g + 0.114 * b) / 255;
   }
+  // A dot in player i's colour.
+  function swatch(i) {
+    const sw = document.createElement('span');
+    sw.className = 'swatch';
+    sw.style.background = view ? view.board.players[i].colour : '#999';
+    return sw;
+  }
   function playerName(p) {
     return info ? info.players[p].name : String(p);
   }
@@ -154,12 +161,9 @@
         const c = document.createElement('span');
         c.className = 'clock';
         c.dataset.player = pl.letter;
-        const sw = document.createElement('span');
-        sw.className = 'swatch';
-        sw.style.background = view.board.players[i].colour;
         const t = document.createElement('span');
         t.className = 'time';
-        c.append(sw, t);
+        c.append(swatch(i), t);
         box.append(c);
       });
     }
@@ -505,10 +509,7 @@
       $('result').textContent = others.length === 1 ? 'winner ' + others[0].letter : 'loss ' + info.players[flagged].letter;
       $('result-words').textContent = playerName(flagged) + ' lost on time';
     } else if (view.to_move !== null) {
-      const sw = document.createElement('span');
-      sw.className = 'swatch';
-      sw.style.background = view.board.players[view.to_move].colour;
-      turn.append(sw, document.createTextNode(playerName(view.to_move) + ' to move' +
+      turn.append(swatch(view.to_move), document.createTextNode(playerName(view.to_move) + ' to move' +
         (watchKey ? '' : seats[view.to_move].human ? '' : ' (engine)')));
       if (cursor < rec.moves.length) turn.append(document.createTextNode(' — looking back at ply ' + cursor + ' of ' + rec.moves.length));
     }
@@ -565,10 +566,7 @@
       row.dataset.player = pl.letter;
       const name = document.createElement('span');
       name.className = 'name';
-      const sw = document.createElement('span');
-      sw.className = 'swatch';
-      sw.style.background = view ? view.board.players[i].colour : '#999';
-      name.append(sw, document.createTextNode(watchKey && watchState ? (watchState.names[i] || pl.name) : pl.name));
+      name.append(swatch(i), document.createTextNode(watchKey && watchState ? (watchState.names[i] || pl.name) : pl.name));
       const who = document.createElement('select');
       who.className = 'who';
       who.innerHTML = '<option value="human">person</option><option value="engine">engine</option>';
