@@ -387,11 +387,6 @@
           const a = Math.atan2(c[0], -c[1]);
           const n = el('text', { x: (R * Math.sin(a)).toFixed(3), y: (-R * Math.cos(a)).toFixed(3), class: 'numeral' }, base);
           n.textContent = s.id;
-        } else if (showCoords) {
-          // Below a square; inside a hex, under its piece.
-          const dy = s.shape.kind === 'rect' ? s.shape.h / 2 + 0.22 : (s.shape.r || 0.5) * 0.74;
-          const t = el('text', { x: c[0], y: c[1] + dy, class: 'coord' }, base);
-          t.textContent = s.id;
         }
       } else {
         let colour = s.role.player !== undefined ? b.players[s.role.player].colour : '#999';
@@ -430,6 +425,17 @@
       const s = spots[id];
       const slots = zoneSlots(s, byZone[id].length);
       byZone[id].forEach((p, i) => drawPiece(pieces, p, slots[i][0], slots[i][1], zoneRadius(s)));
+    }
+    // Coordinates on demand, over the pieces: below a square; in a hex's lower part.
+    if (showCoords && b.layout.kind !== 'clock') {
+      const coords = el('g', { class: 'coords' }, svg);
+      for (const s of b.spots) {
+        if (s.role.kind !== 'cell') continue;
+        const c = spotCentre(s);
+        const dy = s.shape.kind === 'rect' ? s.shape.h / 2 + 0.22 : (s.shape.r || 0.5) * 0.66;
+        const t = el('text', { x: c[0], y: c[1] + dy, class: 'coord' + (s.shape.kind === 'rect' ? '' : ' halo') }, coords);
+        t.textContent = s.id;
+      }
     }
     // Clock hands: the long hand on the last move's target, the short one on where it came from.
     if (b.layout.kind === 'clock') {
