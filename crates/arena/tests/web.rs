@@ -835,3 +835,101 @@ fn bad_options_are_refused_with_the_reason() {
     let help = stdout_lines(&["web", "--help"]);
     assert!(help.iter().any(|l| l.starts_with("Example")), "{help:?}");
 }
+
+#[test]
+fn watch_reads_the_record_format_and_a_replaced_file() {
+    let record = temp_file("replaced");
+    let start = "Wwww........bbbB w";
+    std::fs::write(
+        &record,
+        format!(
+            "server 1 jumpy3 1700000000 time=5000 moves=150\n\
+             1 game jumpy3 5000 150 ann bob\n\
+             1 start {start}\n\
+             1 move w 1200 4\n\
+             1 illegal b 300 17\n\
+             1 move b 800 13\n"
+        ),
+    )
+    .unwrap();
+    let web = Web::start(&["--watch", record.to_str().unwrap()]);
+    let mut list = web.socket("/api/watch/socket");
+    let key = loop {
+        let m = next(&mut list);
+        if let Some(g) = m["games"].as_array().and_then(|g| g.first()) {
+            break g["key"].as_str().unwrap().to_string();
+        }
+    };
+    let mut game = web.socket(&format!("/api/watch/{key}/socket"));
+    let m = next(&mut game);
+    assert_eq!(strings(&m["moves"]), ["4", "13"]);
+    assert_eq!(m["clocks"], json!([3800, 4200]));
+    assert_eq!(m["names"], json!(["ann", "bob"]));
+    assert_eq!(
+        m["illegal"],
+        Value::Null,
+        "a move after the refusal clears it"
+    );
+    assert_eq!(m["over"], false);
+    assert_eq!(m["to_move"], 0);
+    assert_eq!(
+        m["position"],
+        stdout_lines(&["apply", "jumpy3", start, "4", "13"])[0].as_str()
+    );
+    // Lines appended: a refusal, then the end.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&record)
+        .unwrap();
+    writeln!(f, "1 illegal w 100 99").unwrap();
+    let m = next(&mut game);
+    assert_eq!(m["illegal"], json!({ "side": "w", "text": "99" }));
+    writeln!(f, "1 end time winner b plies=2 w=0 b=4200").unwrap();
+    drop(f);
+    let m = next(&mut game);
+    assert_eq!(
+        (m["over"].clone(), m["reason"].clone(), m["result"].clone()),
+        (json!(true), json!("time"), json!("winner b"))
+    );
+    assert_eq!(m["clocks"], json!([0, 4200]));
+    // The file replaced by a shorter one: its old games go, the new one comes.
+    std::fs::write(
+        &record,
+        "server 1 throne 1700000001 time=120000 moves=150\n7 game throne 120000 150 cy dee\n",
+    )
+    .unwrap();
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        let m = next(&mut list);
+        let games = m["games"].as_array().unwrap();
+        if games.len() == 1 && games[0]["game"] == "throne" {
+            assert_eq!(games[0]["id"], 7);
+            break;
+        }
+        assert!(Instant::now() < deadline, "{m}");
+    }
+    // Read on from where the new file ended: each game once.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&record)
+        .unwrap();
+    writeln!(f, "8 game throne 120000 150 ed fay").unwrap();
+    drop(f);
+    loop {
+        let m = next(&mut list);
+        let ids: Vec<u64> = m["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_u64().unwrap())
+            .collect();
+        if ids.contains(&8) {
+            assert_eq!(ids, [8, 7], "{m}");
+            break;
+        }
+        assert!(ids == [7], "{m}");
+    }
+    let m = next(&mut game);
+    assert_eq!(m["type"], "gone");
+    let _ = std::fs::remove_file(&record);
+}

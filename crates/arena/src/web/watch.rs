@@ -107,9 +107,9 @@ impl Watcher {
             let mut inner = self.lock();
             match read {
                 Ok(Reset::Truncated(lines)) => {
+                    // A new file in its place (read_new has started it afresh).
                     let prefix = format!("{i}-");
                     inner.games.retain(|g| !g.key.starts_with(&prefix));
-                    inner.files[i] = FileState::default();
                     changed = true;
                     for l in lines {
                         inner.line(i, &l);
