@@ -360,6 +360,26 @@ class WebPage(unittest.TestCase):
         p.check_position()
         p.shot("clock")
 
+    def test_6_a_record_file_loads(self):
+        p = self.page("chexers")
+        p.open("seats=human~human~human")
+        moves = ["MOVE -3 1 -2 1", "MOVE 0 -3 0 -2", "MOVE 2 1 1 1"]
+        start = arena("apply", "chexers", "start")[0]
+        text = "# plyforge record: Chexers\ngame chexers\nstart " + start + "\n" + "".join(
+            f"{i}. {m}\n" for i, m in enumerate(moves, 1)
+        )
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write(text)
+        try:
+            load = self.driver.find_element(By.ID, "load")
+            self.driver.execute_script("arguments[0].hidden = false", load)
+            load.send_keys(f.name)
+            p.wait(lambda: p.moves() == moves, "the loaded moves")
+            self.assertEqual(p.start(), start)
+            p.check_position()
+        finally:
+            os.unlink(f.name)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
