@@ -4,6 +4,11 @@
 //!   docs with warnings denied, every crate packaged and built from its package alone, a
 //!   program outside the workspace on one game crate, and a quick run of the benchmarks so
 //!   they never rot. Fails fast.
+//! - `cargo xtask python`: the Python package alone (also part of `ci`): a venv under
+//!   `target/`, `pip install ./python`, mypy and pytest.
+//! - `cargo xtask web`: the browser tests of `arena web` alone (also part of `ci`): installs
+//!   chromium, chromium-driver and Selenium where missing; screenshots in
+//!   `target/web-screenshots/`.
 //! - `cargo xtask bench [--quick] [--report-only]`: the benchmark suites and
 //!   `target/bench-report.md`.
 
@@ -13,6 +18,7 @@ use std::process::{Command, ExitCode};
 
 mod bench;
 mod python;
+mod web;
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
@@ -20,8 +26,11 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("bench") => bench::run(&args[1..]),
         Some("python") => python::ci(),
+        Some("web") => web::run_browser_tests(),
         _ => {
-            eprintln!("usage: cargo xtask ci | cargo xtask bench [--quick] [--report-only]");
+            eprintln!(
+                "usage: cargo xtask ci | cargo xtask python | cargo xtask web | cargo xtask bench [--quick] [--report-only]"
+            );
             return ExitCode::from(2);
         }
     };
@@ -73,6 +82,7 @@ fn ci() -> Result<(), String> {
         &[],
     )?;
     cargo(&["test", "--workspace"], &[])?;
+    web::run_browser_tests()?;
     cargo(
         &["doc", "--workspace", "--no-deps"],
         &[("RUSTDOCFLAGS", "-D warnings")],

@@ -21,6 +21,7 @@ mod protocol;
 mod rules_cmd;
 mod server;
 mod solve;
+mod web;
 
 use plyforge::games;
 
@@ -200,6 +201,22 @@ Examples:
   arena connect throne 127.0.0.1:7717
   arena connect chexers 127.0.0.1:7717 --name paranoid --engine paranoid --games 6")]
     Connect(ConnectArgs),
+    /// The games in a browser: play, analyse, solve, share, watch a match server.
+    #[command(after_help = "\
+Serves a page per game (http://127.0.0.1:8080/jumpy3, /chexers, /throne, /chaosclock):
+the board drawn in SVG, moves by clicking or typed in notation, seats for people and
+engines (the specs of `arena match`), a live analysis panel, exact solves (Jumpy3, Chaos
+Clock), clocks, and the game's record in the page's URL to share it. The first line printed
+is `listening ADDR`. Loopback unless --addr says otherwise (the page has no login).
+
+With --watch FILE (the record file of `arena serve`, repeatable) the page /watch lists the
+server's games and shows each one live as the server writes it.
+
+Examples:
+  arena web                                    http://127.0.0.1:8080/
+  arena web --addr 127.0.0.1:9000 --threads 2
+  arena serve throne --record games.txt &  arena web --watch games.txt")]
+    Web(WebArgs),
 }
 
 #[derive(Args, Debug)]
@@ -410,6 +427,29 @@ struct ConnectArgs {
     quiet: bool,
 }
 
+#[derive(Args, Debug)]
+struct WebArgs {
+    /// Address to listen on (IP:PORT; port 0 picks a free port).
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// Engine threads per search unless a seat's spec says otherwise.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// Searches and solves running at once; more wait their turn (default: the cores).
+    #[arg(long, value_name = "N")]
+    max_searches: Option<usize>,
+    /// Follow this record file of `arena serve` and show its games live (repeatable).
+    #[arg(long, value_name = "FILE")]
+    watch: Vec<PathBuf>,
+    /// Jumpy3 solves: read the solved table from FILE, or build every position's (about a
+    /// minute) and save it there (56 MB). Without it each solve builds what it needs.
+    #[arg(long, value_name = "FILE")]
+    solve_table: Option<PathBuf>,
+    /// Chaos Clock solves give up after this long.
+    #[arg(long, value_name = "T", default_value = "30s")]
+    solve_time: String,
+}
+
 /// Runs `$body` with `$A` bound to the adapter type of the game `$game`.
 macro_rules! with_game {
     ($game:expr, $A:ident => $body:expr) => {
@@ -541,6 +581,14 @@ fn run(cli: Cli) -> Result<(), Fail> {
             };
             with_game!(a.game, A => server::connect::<A>(&opts))
         }
+        Command::Web(a) => web::web(&web::WebOptions {
+            addr: a.addr,
+            threads: threads_ok(a.threads)?,
+            max_searches: a.max_searches,
+            watch: a.watch,
+            solve_table: a.solve_table,
+            solve_time: a.solve_time,
+        }),
     }
 }
 

@@ -23,6 +23,7 @@ pub mod encoding;
 mod error;
 pub mod games;
 pub mod playout;
+pub mod view;
 
 pub use adapter::{
     legal_moves, parse_player, play_list, play_text, player_letters, proof_search, read_position,

@@ -1,0 +1,371 @@
+//! Boards for pictures: what a graphical front end (the web page of `arena web`) needs of a
+//! game that the notation alone does not say — the board's cells with their coordinates in
+//! notation and their geometry, the pieces on them, and for each legal move the cell it
+//! leaves and the cell it reaches (click-to-move, the last-move highlight, best-move arrows).
+//!
+//! [`BoardView`] is implemented once per game (in this module's per-game files); a front end
+//! that holds a [`State`] of any game calls [`board`] and draws what it gets, with no rule
+//! of any game of its own.
+//!
+//! Geometry is in abstract units (a Jumpy3 square, a hex's circumradius and a clock
+//! position are about one unit); `y` grows downwards, as on a screen.
+//!
+//! ```
+//! use plyforge::{view, GameKind};
+//! let mut game = GameKind::Jumpy3.new_game();
+//! game.play("4").unwrap();
+//! let board = view::board(&game);
+//! assert_eq!(board.spots.iter().filter(|s| s.role == view::Role::Cell).count(), 16);
+//! // The last move left square 4 for square 5.
+//! let last = board.last.unwrap();
+//! assert_eq!((last.from.as_deref(), last.to.as_deref()), (Some("4"), Some("5")));
+//! // Black's first legal move moves the piece on square 13 to square 12.
+//! assert_eq!(board.moves[0].text, "13");
+//! assert_eq!(board.moves[0].to.as_deref(), Some("12"));
+//! ```
+
+use search::{Game, Player, Record};
+
+use crate::adapter::{legal_moves, GameAdapter};
+use crate::{GameKind, State};
+
+#[cfg(feature = "chaosclock")]
+mod chaosclock;
+#[cfg(feature = "chexers")]
+mod chexers;
+#[cfg(feature = "jumpy3")]
+mod jumpy3;
+#[cfg(feature = "throne")]
+mod throne;
+
+/// How the board as a whole is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Layout {
+    /// A row of squares (Jumpy3).
+    Row,
+    /// A hexagon of hexes of this radius (Chexers 3, Throne 5).
+    Hexagon {
+        /// Rings around the centre hex.
+        radius: u8,
+    },
+    /// A clock face: positions 1 to 12 on a circle round the centre (0, 0) (Chaos Clock).
+    Clock {
+        /// Radius of the circle the positions' centres are on.
+        radius: f64,
+    },
+}
+
+/// What a spot of the picture is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Role {
+    /// A cell of the board (a square, a hex, a clock position); its id is its coordinate in
+    /// the game's notation.
+    Cell,
+    /// Where a player's pieces leave the board (Chexers' exit edges, Jumpy3's ends); the
+    /// pieces that left are shown there.
+    Off(Player),
+    /// A player's hand: pieces off the board that may come back (Chaos Clock).
+    Hand(Player),
+}
+
+/// The outline of a spot, in board units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Shape {
+    /// An axis-parallel rectangle centred on (x, y).
+    Rect {
+        /// Centre x.
+        x: f64,
+        /// Centre y.
+        y: f64,
+        /// Width.
+        w: f64,
+        /// Height.
+        h: f64,
+    },
+    /// A regular hexagon with a vertex at the top ("pointy-top"), centred on (x, y).
+    Hex {
+        /// Centre x.
+        x: f64,
+        /// Centre y.
+        y: f64,
+        /// Circumradius.
+        r: f64,
+    },
+    /// A circle.
+    Circle {
+        /// Centre x.
+        x: f64,
+        /// Centre y.
+        y: f64,
+        /// Radius.
+        r: f64,
+    },
+    /// A thick segment from (x1, y1) to (x2, y2): an edge of the board, or a hand.
+    Band {
+        /// Start x.
+        x1: f64,
+        /// Start y.
+        y1: f64,
+        /// End x.
+        x2: f64,
+        /// End y.
+        y2: f64,
+    },
+}
+
+impl Shape {
+    /// The centre.
+    pub fn centre(&self) -> (f64, f64) {
+        match *self {
+            Shape::Rect { x, y, .. } | Shape::Hex { x, y, .. } | Shape::Circle { x, y, .. } => {
+                (x, y)
+            }
+            Shape::Band { x1, y1, x2, y2 } => ((x1 + x2) / 2.0, (y1 + y2) / 2.0),
+        }
+    }
+}
+
+/// A mark on a cell that matters to the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Mark {
+    /// One of this player's exit hexes (Chexers).
+    ExitFor(Player),
+    /// The throne (Throne).
+    Throne,
+}
+
+/// One place of the picture: a cell, an exit edge or a hand.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Spot {
+    /// The id: for a cell its coordinate in notation (`7`, `-3,1`, `12`); otherwise a name
+    /// such as `off-w`, `exit-r` or `hand-odd`.
+    pub id: String,
+    /// What it is.
+    pub role: Role,
+    /// Where it is.
+    pub shape: Shape,
+    /// A shade for drawing: Throne's ring grade (1 outermost … 6 the throne), else 0.
+    pub grade: u8,
+    /// Marks that matter to the rules.
+    pub marks: Vec<Mark>,
+    /// A caption for people (the coordinate for cells, "Red's exits" for an edge).
+    pub caption: String,
+}
+
+/// The kind of a piece, for its picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PieceKind {
+    /// A king (Jumpy3).
+    King,
+    /// A pawn (Jumpy3).
+    Pawn,
+    /// A queen (Throne).
+    Queen,
+    /// A soldier (Throne).
+    Soldier,
+    /// A plain piece (Chexers).
+    Disc,
+    /// A numbered piece (Chaos Clock).
+    Number(u8),
+}
+
+/// A piece where it stands (or lies, in a hand or off the board).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Piece {
+    /// The id of its spot.
+    pub spot: String,
+    /// Its owner.
+    pub player: Player,
+    /// Its kind.
+    pub kind: PieceKind,
+    /// Home: it can never move again (Chaos Clock).
+    pub home: bool,
+    /// Imprisoned (Throne).
+    pub prisoner: bool,
+}
+
+/// A move with the spots it leaves and reaches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MoveSpots {
+    /// The move in notation.
+    pub text: String,
+    /// The spot of the piece that moves (a cell, or a hand); `None` for a pass.
+    pub from: Option<String>,
+    /// Where it goes (a cell, an exit edge, a hand); `None` for a pass.
+    pub to: Option<String>,
+}
+
+/// A player's name, letter and colour for the picture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PlayerStyle {
+    /// The letter (as in `result: winner X`).
+    pub letter: &'static str,
+    /// The name for people.
+    pub name: &'static str,
+    /// A CSS colour for its pieces.
+    pub colour: &'static str,
+}
+
+/// A line of status for people (`exits`, `score`, ...).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Fact {
+    /// What it is.
+    pub label: String,
+    /// Its value.
+    pub value: String,
+}
+
+impl Fact {
+    /// A fact.
+    pub fn new(label: impl Into<String>, value: impl Into<String>) -> Fact {
+        Fact {
+            label: label.into(),
+            value: value.into(),
+        }
+    }
+}
+
+/// Everything needed to draw a game's position and to click moves on it.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Board {
+    /// How the board as a whole is drawn.
+    pub layout: Layout,
+    /// Every spot: the cells, then the exit edges, off-board places and hands.
+    pub spots: Vec<Spot>,
+    /// The players, in turn order.
+    pub players: Vec<PlayerStyle>,
+    /// Every piece, on the board and off it.
+    pub pieces: Vec<Piece>,
+    /// Every legal move, in the game's order (none once the game is over).
+    pub moves: Vec<MoveSpots>,
+    /// The move that led here, if any.
+    pub last: Option<MoveSpots>,
+    /// Status for people.
+    pub facts: Vec<Fact>,
+}
+
+/// What a picture needs of a game, beyond its [`GameAdapter`].
+pub trait BoardView: GameAdapter {
+    /// How the board is drawn.
+    fn layout() -> Layout;
+    /// Every spot (the same for every position).
+    fn spots() -> Vec<Spot>;
+    /// The CSS colour of each player's pieces, in turn order.
+    fn colours() -> &'static [&'static str];
+    /// Every piece of the position, on the board and off it.
+    fn pieces(pos: &Self::Pos) -> Vec<Piece>;
+    /// The spots a move leaves and reaches, in the position before it (`(None, None)` for a
+    /// pass).
+    fn move_spots(pos: &Self::Pos, mv: Self::Move) -> (Option<String>, Option<String>);
+    /// Status lines for people.
+    fn facts(_pos: &Self::Pos) -> Vec<Fact> {
+        Vec::new()
+    }
+}
+
+fn spots_of<A: BoardView>(pos: &A::Pos, mv: A::Move) -> MoveSpots {
+    let (from, to) = A::move_spots(pos, mv);
+    MoveSpots {
+        text: mv.to_string(),
+        from,
+        to,
+    }
+}
+
+/// The board of a record of game `A`.
+pub fn board_of<A: BoardView>(record: &Record<A::Pos>) -> Board {
+    let pos = record.position();
+    let last = record.moves().last().map(|&mv| {
+        let mut before = record.clone();
+        before.undo();
+        spots_of::<A>(before.position(), mv)
+    });
+    let moves = if record.result().is_some() {
+        Vec::new()
+    } else {
+        legal_moves(pos)
+            .iter()
+            .map(|&mv| spots_of::<A>(pos, mv))
+            .collect()
+    };
+    Board {
+        layout: A::layout(),
+        spots: A::spots(),
+        players: (0..A::PLAYERS)
+            .map(|p: Player| PlayerStyle {
+                letter: A::player_letter(p),
+                name: A::player_name(p),
+                colour: A::colours().get(p).copied().unwrap_or("gray"),
+            })
+            .collect(),
+        pieces: A::pieces(pos),
+        moves,
+        last,
+        facts: A::facts(pos),
+    }
+}
+
+/// The board of a game in progress, of any game.
+pub fn board(state: &State) -> Board {
+    fn of<A: BoardView>(state: &State) -> Board {
+        board_of::<A>(
+            state
+                .record::<A>()
+                .expect("a state's record is of the state's game"),
+        )
+    }
+    match state.kind() {
+        #[cfg(feature = "jumpy3")]
+        GameKind::Jumpy3 => of::<crate::games::Jumpy3>(state),
+        #[cfg(feature = "chexers")]
+        GameKind::Chexers => of::<crate::games::Chexers>(state),
+        #[cfg(feature = "throne")]
+        GameKind::Throne => of::<crate::games::Throne>(state),
+        #[cfg(feature = "chaosclock")]
+        GameKind::ChaosClock => of::<crate::games::ChaosClock>(state),
+    }
+}
+
+/// The centre of the hex at axial (q, r), pointy-top, circumradius 1: rows of equal r are
+/// horizontal, as the notation lists them.
+pub(crate) fn hex_centre(q: i32, r: i32) -> (f64, f64) {
+    let (q, r) = (f64::from(q), f64::from(r));
+    (3f64.sqrt() * (q + r / 2.0), 1.5 * r)
+}
+
+/// A band along the board's edge through the centres `a` and `b`, pushed `out` units away
+/// from the board's centre (0, 0).
+pub(crate) fn edge_band(a: (f64, f64), b: (f64, f64), out: f64) -> Shape {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = (dx * dx + dy * dy).sqrt();
+    let (mut nx, mut ny) = (-dy / len, dx / len);
+    let (mx, my) = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+    if nx * mx + ny * my < 0.0 {
+        nx = -nx;
+        ny = -ny;
+    }
+    Shape::Band {
+        x1: a.0 + nx * out,
+        y1: a.1 + ny * out,
+        x2: b.0 + nx * out,
+        y2: b.1 + ny * out,
+    }
+}
+
+/// The position after a move (for the views that read a move's target off the result).
+pub(crate) fn after<G: Game>(pos: &G, mv: G::Move) -> G {
+    let mut next = pos.clone();
+    next.play(mv);
+    next
+}
