@@ -92,12 +92,43 @@ fn ci() -> Result<(), String> {
     bench::run(&["--quick".to_string()])
 }
 
+/// Removes the copies of this workspace's packages that an earlier `cargo package` unpacked
+/// into cargo's registry folder. Cargo verifies a package against its siblings through a
+/// temporary local registry, and unpacks each sibling under `$CARGO_HOME/registry/src/`
+/// by name and version; a copy from an earlier run with the same version would be reused
+/// as it was (a run here built `plyforge-chaosclock` against a stale `plyforge-search`).
+/// None of our packages is on crates.io, so every `plyforge*` folder there is such a copy.
+fn forget_packaged_copies() -> Result<(), String> {
+    let home = env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
+    let Some(src) = home.map(|h| h.join("registry").join("src")) else {
+        return Ok(());
+    };
+    let Ok(registries) = std::fs::read_dir(&src) else {
+        return Ok(());
+    };
+    for registry in registries.flatten() {
+        let Ok(entries) = std::fs::read_dir(registry.path()) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with("plyforge") {
+                std::fs::remove_dir_all(entry.path())
+                    .map_err(|e| format!("cannot remove {}: {e}", entry.path().display()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The real test of `cargo add`: every library crate and the program packaged as crates.io
 /// would get them, and each built from its package alone (`cargo package` verifies by
 /// building the unpacked package, with the workspace's other packages from their own
 /// packages); then a program outside the workspace that depends on one game crate alone
 /// builds and runs.
 fn package() -> Result<(), String> {
+    forget_packaged_copies()?;
     cargo(
         &[
             "package",
