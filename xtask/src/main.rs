@@ -4,6 +4,7 @@
 //!   docs with warnings denied, every crate packaged and built from its package alone, a
 //!   program outside the workspace on one game crate, and a quick run of the benchmarks so
 //!   they never rot. Fails fast.
+//! - `cargo xtask package`: the packaging step of `ci` alone.
 //! - `cargo xtask python`: the Python package alone (also part of `ci`): a venv under
 //!   `target/`, `pip install ./python`, mypy and pytest.
 //! - `cargo xtask web`: the browser tests of `arena web` alone (also part of `ci`): installs
@@ -26,10 +27,11 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("bench") => bench::run(&args[1..]),
         Some("python") => python::ci(),
+        Some("package") => package(),
         Some("web") => web::run_browser_tests(),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci | cargo xtask python | cargo xtask web | cargo xtask bench [--quick] [--report-only]"
+                "usage: cargo xtask ci | package | python | web | bench [--quick] [--report-only]"
             );
             return ExitCode::from(2);
         }
@@ -92,13 +94,22 @@ fn ci() -> Result<(), String> {
     bench::run(&["--quick".to_string()])
 }
 
-/// Removes the copies of this workspace's packages that an earlier `cargo package` unpacked
-/// into cargo's registry folder. Cargo verifies a package against its siblings through a
+/// Removes what an earlier `cargo package` left: its build folders and the copies of this
+/// workspace's packages it unpacked into cargo's registry folder. Cargo verifies a package against its siblings through a
 /// temporary local registry, and unpacks each sibling under `$CARGO_HOME/registry/src/`
 /// by name and version; a copy from an earlier run with the same version would be reused
 /// as it was (a run here built `plyforge-chaosclock` against a stale `plyforge-search`).
 /// None of our packages is on crates.io, so every `plyforge*` folder there is such a copy.
 fn forget_packaged_copies() -> Result<(), String> {
+    // And the build folder of the verification: it too takes a registry package of the
+    // same version for the one it built before.
+    for dir in ["package", "package-verify"] {
+        let built = project_root().join("target").join(dir);
+        if built.exists() {
+            std::fs::remove_dir_all(&built)
+                .map_err(|e| format!("cannot remove {}: {e}", built.display()))?;
+        }
+    }
     let home = env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|| env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
@@ -129,6 +140,8 @@ fn forget_packaged_copies() -> Result<(), String> {
 /// builds and runs.
 fn package() -> Result<(), String> {
     forget_packaged_copies()?;
+    let verify = project_root().join("target").join("package-verify");
+    let verify = verify.to_str().ok_or("the target path is not UTF-8")?;
     cargo(
         &[
             "package",
@@ -138,6 +151,8 @@ fn package() -> Result<(), String> {
             "--exclude",
             "xtask",
             "--allow-dirty",
+            "--target-dir",
+            verify,
         ],
         &[],
     )?;
