@@ -25,6 +25,8 @@ pub(crate) enum Starts<A: GameAdapter> {
     Fixed(A::Pos),
     /// A new random start per game (games that start at random): seed + game number.
     Random(u64),
+    /// A new fair start per game (games that have them): seed + game number.
+    Fair(u64),
 }
 
 impl<A: GameAdapter> Starts<A> {
@@ -41,6 +43,15 @@ impl<A: GameAdapter> Starts<A> {
                 }
                 Ok(Starts::Random(seed))
             }
+            Some("fair") => {
+                if !A::HAS_FAIR_START {
+                    return Err(Fail::usage(format!(
+                        "--position fair: {} has no fair start",
+                        A::TITLE
+                    )));
+                }
+                Ok(Starts::Fair(seed))
+            }
             Some(text) => Ok(Starts::Fixed(read_position::<A>(text)?)),
         }
     }
@@ -49,6 +60,11 @@ impl<A: GameAdapter> Starts<A> {
         match self {
             Starts::Fixed(p) => p.clone(),
             Starts::Random(seed) => A::random_start(seed.wrapping_add(id)).unwrap_or_else(A::start),
+            // A fair start is solved: let the runtime move its other tasks off this thread
+            // meanwhile (the server's runtime has several).
+            Starts::Fair(seed) => tokio::task::block_in_place(|| {
+                A::fair_start(seed.wrapping_add(id)).unwrap_or_else(A::start)
+            }),
         }
     }
 }
