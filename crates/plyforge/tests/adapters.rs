@@ -34,11 +34,13 @@ fn move_limits_and_their_results() {
 fn fair_starts_where_the_game_has_them() {
     use plyforge::games::ChaosClock;
     use plyforge::read_position;
-    assert!(ChaosClock::HAS_FAIR_START && !Jumpy3::HAS_FAIR_START);
+    const { assert!(ChaosClock::HAS_FAIR_START && !Jumpy3::HAS_FAIR_START) };
     assert_eq!(Jumpy3::fair_start(1), None);
     let e = read_position::<Throne>("fair:3").unwrap_err().to_string();
     assert!(e.contains("no fair start"), "{e}");
-    let e = read_position::<ChaosClock>("fair:three").unwrap_err().to_string();
+    let e = read_position::<ChaosClock>("fair:three")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("fair:"), "{e}");
     // A fair start is a "both win" deal (result code 3).
     let fair = read_position::<ChaosClock>("fair").unwrap();
