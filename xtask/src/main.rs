@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
+mod matches;
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
@@ -70,6 +71,7 @@ fn ci() -> Result<(), String> {
         ],
         &[],
     )?;
+    matches::ci()?;
     cargo(&["test", "--workspace"], &[])?;
     cargo(
         &["doc", "--workspace", "--no-deps"],
