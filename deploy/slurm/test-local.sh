@@ -134,7 +134,7 @@ def games(path):
     for line in open(path):
         v = json.loads(line)
         if v["type"] == "game":
-            for k in ("time_ms", "wall_ms"):
+            for k in ("time_ms", "setup_ms", "wall_ms"):
                 v.pop(k)
             out[v["game"]] = v
     return out

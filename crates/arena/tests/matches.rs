@@ -86,6 +86,7 @@ fn deterministic_part(v: &Value) -> Value {
     let o = v.as_object_mut().unwrap();
     o.remove("time_ms");
     o.remove("wall_ms");
+    o.remove("setup_ms");
     v
 }
 

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use plyforge::agent::{Agent, Spec};
+use plyforge::agent::{Agent, Engine, Kind, Spec};
 use plyforge::search::{Game, Limits, Outcome, Player, Record};
 use plyforge::{result_text, GameAdapter};
 
@@ -142,6 +142,56 @@ pub(crate) struct Setup<'a> {
     pub adjudication: Adjudication,
 }
 
+/// The search engines a thread keeps from game to game, reset before each game: a new
+/// engine allocates its table on its first search, which for fast engines (a 16 MiB table
+/// against searches of a few hundred nodes) costs far more than the game itself. A reset
+/// engine searches exactly as a new one, so which thread played which games before does not
+/// change a game.
+pub(crate) struct Engines<A: GameAdapter> {
+    /// Idle engines of each specification (boxed as `Agent::Search` holds them).
+    #[allow(clippy::vec_box)]
+    idle: Vec<Vec<Box<Engine<A>>>>,
+}
+
+impl<A: GameAdapter> Engines<A> {
+    /// No engines yet, for `specs` specifications.
+    pub(crate) fn new(specs: usize) -> Self {
+        Engines {
+            idle: (0..specs).map(|_| Vec::new()).collect(),
+        }
+    }
+
+    /// The player of specification `s` for one game: a kept engine (reset) or a new one for
+    /// a search spec, a new player otherwise.
+    fn agent(&mut self, setup: &Setup<'_>, s: usize, seed: u64) -> Agent<A> {
+        let spec = &setup.specs[s];
+        if !matches!(spec.kind, Kind::Search(_)) {
+            return Agent::new(spec, setup.fallback, Some(setup.threads), seed);
+        }
+        let engine = match self.idle[s].pop() {
+            Some(mut e) => {
+                e.reset();
+                e
+            }
+            None => Box::new(Engine::new(
+                spec.config::<A>(Some(setup.threads)),
+                spec.evaluator::<A>(),
+            )),
+        };
+        Agent::Search {
+            engine,
+            limits: spec.limits(setup.fallback),
+        }
+    }
+
+    /// Keeps the engine of a finished game's player.
+    fn keep(&mut self, s: usize, agent: Agent<A>) {
+        if let Agent::Search { engine, .. } = agent {
+            self.idle[s].push(engine);
+        }
+    }
+}
+
 /// The seed of the players of game `g` (seat `s` gets this plus `s`), as `arena match` has
 /// always seeded them.
 pub(crate) fn game_seed(seed: u64, g: u64) -> u64 {
@@ -160,6 +210,7 @@ pub(crate) fn places<A: GameAdapter>(pos: &A::Pos, outcome: Outcome) -> Vec<u32>
 /// Plays game `g` (of opening `opening`, the engines of `seats`) from the opening's record.
 pub(crate) fn play<A: GameAdapter>(
     setup: &Setup<'_>,
+    engines: &mut Engines<A>,
     g: u64,
     opening: u64,
     seats: &[usize],
@@ -170,15 +221,27 @@ pub(crate) fn play<A: GameAdapter>(
     let mut agents: Vec<Agent<A>> = seats
         .iter()
         .enumerate()
-        .map(|(seat, &s)| {
-            Agent::new(
-                &setup.specs[s],
-                setup.fallback,
-                Some(setup.threads),
-                seed.wrapping_add(seat as u64),
-            )
-        })
+        .map(|(seat, &s)| engines.agent(setup, s, seed.wrapping_add(seat as u64)))
         .collect();
+    let setup_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let line = play_with::<A>(setup, &mut agents, g, opening, seats, from, started)
+        .map(|line| GameLine { setup_ms, ..line });
+    for (agent, &s) in agents.into_iter().zip(seats) {
+        engines.keep(s, agent);
+    }
+    line
+}
+
+/// Plays a game with its players.
+fn play_with<A: GameAdapter>(
+    setup: &Setup<'_>,
+    agents: &mut [Agent<A>],
+    g: u64,
+    opening: u64,
+    seats: &[usize],
+    from: &Record<A::Pos>,
+    started: Instant,
+) -> Result<GameLine, Fail> {
     let mut record = from.clone();
     let opening_len = record.moves().len();
     let mut time_ms = Vec::new();
@@ -253,6 +316,7 @@ pub(crate) fn play<A: GameAdapter>(
         time_ms,
         nodes,
         scores,
+        setup_ms: 0.0,
         wall_ms: started.elapsed().as_secs_f64() * 1000.0,
     })
 }

@@ -624,7 +624,7 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     let stop = AtomicBool::new(stop_before.is_some());
     let mut error: Option<Fail> = None;
     let mut played = 0u64;
-    let mut wall_ms = 0.0;
+    let mut setup_ms = 0.0;
     let mut think_ms = 0.0;
     // What is done with each finished game, in the order they finish.
     let mut handle = |result: Result<GameLine, Fail>| {
@@ -677,7 +677,7 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
             bar.suspend(|| outln!("{text}"));
         }
         played += 1;
-        wall_ms += line.wall_ms;
+        setup_ms += line.setup_ms;
         think_ms += line.time_ms.iter().sum::<f64>();
         all.insert(line.game, line);
         if let Some(w) = siblings.as_mut() {
@@ -693,18 +693,19 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
         }
         bar.inc(1);
     };
-    let play_one = |g: u64| {
+    let play_one = |engines: &mut game::Engines<A>, g: u64| {
         let op = schedule.opening_of(g);
         let from = openings[&op].get_or_init(|| build_opening(op));
-        game::play::<A>(&setup, g, op, schedule.seats_of(g), from)
+        game::play::<A>(&setup, engines, g, op, schedule.seats_of(g), from)
     };
     if o.concurrency == 1 {
         // One at a time, on this thread: nothing is played after the test stops.
+        let mut engines = game::Engines::new(specs.len());
         for &g in &jobs {
             if stop.load(Ordering::Relaxed) {
                 break;
             }
-            handle(play_one(g));
+            handle(play_one(&mut engines, g));
         }
     } else {
         let (tx, rx) = mpsc::channel::<Result<GameLine, Fail>>();
@@ -712,16 +713,20 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
             for _ in 0..o.concurrency.min(jobs.len().max(1)) {
                 let tx = tx.clone();
                 let (jobs, next, stop, play_one) = (&jobs, &next, &stop, &play_one);
-                scope.spawn(move || loop {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&g) = jobs.get(i) else {
-                        break;
-                    };
-                    if tx.send(play_one(g)).is_err() {
-                        break;
+                let n = specs.len();
+                scope.spawn(move || {
+                    let mut engines = game::Engines::new(n);
+                    loop {
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&g) = jobs.get(i) else {
+                            break;
+                        };
+                        if tx.send(play_one(&mut engines, g)).is_err() {
+                            break;
+                        }
                     }
                 });
             }
@@ -766,13 +771,20 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     }
     if played > 0 {
         let secs = elapsed.as_secs_f64().max(1e-9);
+        let per = |x: f64| x / played as f64;
+        // Each of the `concurrency` threads had the match's wall time to share among its
+        // games; what the engines did not use of it went to the runner (or to waiting for a
+        // core).
+        let slot_ms = secs * 1000.0 * o.concurrency.min(played as usize).max(1) as f64;
         outln!(
-            "speed: {:.2} games/s with {} at once; a game took {:.1} ms of which the engines thought {:.1} ms (runner overhead {:.2} ms a game)",
+            "speed: {:.2} games/s with {} at once; per game: engines searching {:.2} ms, \
+             getting ready {:.2} ms (tables new or cleared), the rest {:.2} ms (the runner, \
+             and waiting for a core)",
             played as f64 / secs,
             o.concurrency,
-            wall_ms / played as f64,
-            think_ms / played as f64,
-            (wall_ms - think_ms) / played as f64
+            per(think_ms),
+            per(setup_ms),
+            per(slot_ms - think_ms - setup_ms).max(0.0)
         );
     }
     summary::print(&ctx, &f);

@@ -12,7 +12,7 @@
 //!  "engines":["b","a"],"outcome":"win","winner_seat":0,"result":"winner w",
 //!  "adjudicated":null,"places":[1,2],"start":"…","opening_moves":["4"],
 //!  "moves":["13","1",…],"time_ms":[0.41,…],"nodes":[112,…],"scores":[35,null,…],
-//!  "wall_ms":3.2}
+//!  "setup_ms":0.9,"wall_ms":3.2}
 //! ```
 //!
 //! - `game` is the game's index in the whole match (from 0), `opening` the index of its
@@ -25,7 +25,9 @@
 //!   tied seats share the better place).
 //! - `start` is the opening's start position, `opening_moves` the opening's random moves,
 //!   `moves` the engines' moves; `time_ms`, `nodes` and `scores` go with `moves`, one each
-//!   (a score is `null` for a player that does not search).
+//!   (a score is `null` for a player that does not search); `setup_ms` is the time the
+//!   players took to get ready (new engines, or kept ones cleared), `wall_ms` the whole
+//!   game's.
 //!
 //! [`parse_line`] is a pure function of one line (no file, no game knowledge): the match
 //! file is read only through it.
@@ -105,7 +107,9 @@ pub(crate) struct GameLine {
     pub nodes: Vec<u64>,
     /// The mover's score of each move, where it searched.
     pub scores: Vec<Option<i32>>,
-    /// Wall time of the whole game, in milliseconds.
+    /// Time the players took to get ready, in milliseconds.
+    pub setup_ms: f64,
+    /// Wall time of the whole game (setup included), in milliseconds.
     pub wall_ms: f64,
 }
 
@@ -176,6 +180,7 @@ pub(crate) fn game_json(g: &GameLine) -> String {
         "time_ms": g.time_ms.iter().map(|&t| ms(t)).collect::<Vec<_>>(),
         "nodes": g.nodes,
         "scores": g.scores,
+        "setup_ms": ms(g.setup_ms),
         "wall_ms": ms(g.wall_ms),
     })
     .to_string()
@@ -390,6 +395,7 @@ fn parse_game(o: &Map<String, Value>) -> Result<GameLine, String> {
         ));
     }
     let wall_ms = number(field(o, "wall_ms")?, "wall_ms")?;
+    let setup_ms = number(field(o, "setup_ms")?, "setup_ms")?;
     Ok(GameLine {
         match_id,
         game: uint(o, "game")?,
@@ -406,6 +412,7 @@ fn parse_game(o: &Map<String, Value>) -> Result<GameLine, String> {
         time_ms,
         nodes,
         scores,
+        setup_ms,
         wall_ms,
     })
 }
@@ -457,6 +464,7 @@ mod tests {
             time_ms: vec![0.125, 3.5],
             nodes: vec![0, 211],
             scores: vec![None, Some(-35)],
+            setup_ms: 0.5,
             wall_ms: 4.25,
         }
     }
