@@ -117,6 +117,19 @@ for f in "$work"/job/task-*.log; do echo "--- $(basename "$f")"; cat "$f"; done
 echo "== shard files"
 wc -l "$work"/results/*.jsonl
 
+# A task killed in the middle of a write: shard 2 keeps its header, two games and half a
+# line; run again alone, it resumes its file.
+shard2="$work/results/shard-2.jsonl"
+head -n 3 "$shard2" >"$work/cut.jsonl"
+sed -n 4p "$shard2" | head -c 100 >>"$work/cut.jsonl"
+mv "$work/cut.jsonl" "$shard2"
+echo "== shard 2 cut to $(($(wc -l <"$shard2") - 1)) games and half a line; SHARDS=$SHARDS sbatch --array=2 again"
+SHARDS=$SHARDS sbatch --wait --array=2 --chdir="$work/job" \
+    --output="$work/job/rerun-%a.log" \
+    --export="ALL,ARENA=$ARENA,MATCH_DIR=$work/results,SHARDS=$SHARDS" \
+    "$here/match.sbatch" "${match[@]}"
+grep -E "shard|games there already|games in" "$work/job/rerun-2.log"
+
 # The merged shards against the same match in one process.
 table() { sed -n '/ games \(in\|(\)/,$p' | tail -n +2 | grep -v -e '^speed:' -e '^merged match written' || true; }
 echo "== arena merge"
