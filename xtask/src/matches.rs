@@ -9,8 +9,9 @@
 //!   `JOB_COMPLETION_INDEX` and resume their files on a shared volume.
 //! - `deploy/slurm/test-local.sh` starts slurmctld, slurmd and munged with private files and
 //!   ports, submits the array, and checks that the merged shards are the unsharded match,
-//!   game for game, and that a task killed mid-write and run again resumes its file (about 25 s), with the test profile's `arena` that the test suite's build
-//!   (done here, just before the suite runs) leaves in `target/debug`.
+//!   game for game, and that a task killed mid-write and run again resumes its file (about
+//!   25 s), with the test profile's `arena` that the test suite's build (done here, just
+//!   before the suite runs) leaves in `target/debug`.
 
 use std::path::Path;
 use std::process::Command;
