@@ -20,6 +20,7 @@ use std::process::{Command, ExitCode};
 mod bench;
 mod python;
 mod web;
+mod matches;
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
@@ -83,6 +84,7 @@ fn ci() -> Result<(), String> {
         ],
         &[],
     )?;
+    matches::ci()?;
     cargo(&["test", "--workspace"], &[])?;
     web::run_browser_tests()?;
     cargo(

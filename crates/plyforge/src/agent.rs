@@ -255,6 +255,13 @@ impl<A: GameAdapter> Engine<A> {
         Engine { search }
     }
 
+    /// Forgets what earlier searches left behind (the table's entries, the move-ordering
+    /// tables), so that the next search is exactly a new engine's, without allocating the
+    /// table again (a match reuses its engines from game to game this way).
+    pub fn reset(&mut self) {
+        self.search.reset();
+    }
+
     /// The flag that stops a running search.
     pub fn stop_handle(&self) -> Arc<AtomicBool> {
         self.search.stop_handle()

@@ -110,6 +110,17 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         }
     }
 
+    /// Forgets everything earlier runs left behind: the table's entries, every thread's
+    /// killer and history tables, the table's age. The next run then searches exactly as a
+    /// new engine's first run would (with one thread: the same nodes, move and score), but
+    /// without allocating the table again: what a match wants between games, where a new
+    /// table per game can cost more than the game's searches.
+    pub fn reset(&mut self) {
+        self.clear();
+        self.locals.clear();
+        self.age = 0;
+    }
+
     /// Searches `game` within `limits` and returns the result of the last completed iteration.
     ///
     /// - `history`: repetition keys ([`Game::repetition_key`]) of the earlier positions of

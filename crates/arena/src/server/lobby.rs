@@ -17,39 +17,26 @@ use super::record::Recorder;
 use super::Settings;
 use crate::fail::Fail;
 use plyforge::duration::show_duration;
-use plyforge::{read_position, GameAdapter};
+use plyforge::GameAdapter;
 
-/// Where each game starts.
-pub(crate) enum Starts<A: GameAdapter> {
-    /// Every game from this position.
-    Fixed(A::Pos),
-    /// A new random start per game (games that start at random): seed + game number.
-    Random(u64),
-}
+/// Where each game starts: `--position` as `arena match` reads it (a position, or `random`
+/// / `fair`: a new one per game, of seed + game number); without it the rules' start.
+pub(crate) struct Starts<A: GameAdapter>(crate::matchup::book::Starts<A>);
 
 impl<A: GameAdapter> Starts<A> {
     /// From `--position` and `--seed`.
     pub(crate) fn new(position: Option<&str>, seed: u64) -> Result<Self, Fail> {
-        match position.map(str::trim) {
-            None => Ok(Starts::Fixed(A::start())),
-            Some("random") => {
-                if A::random_start(seed).is_none() {
-                    return Err(Fail::usage(format!(
-                        "--position random: {} has no random start",
-                        A::TITLE
-                    )));
-                }
-                Ok(Starts::Random(seed))
-            }
-            Some(text) => Ok(Starts::Fixed(read_position::<A>(text)?)),
-        }
+        use crate::matchup::book::Starts as S;
+        Ok(Starts(match position {
+            None => S::Fixed(A::start()),
+            Some(_) => S::from_position(position, seed)?,
+        }))
     }
 
     fn for_game(&self, id: u64) -> A::Pos {
-        match self {
-            Starts::Fixed(p) => p.clone(),
-            Starts::Random(seed) => A::random_start(seed.wrapping_add(id)).unwrap_or_else(A::start),
-        }
+        // A fair start is solved: let the runtime move its other tasks off this thread
+        // meanwhile (the server's runtime has several).
+        tokio::task::block_in_place(|| self.0.start(id))
     }
 }
 

@@ -125,4 +125,7 @@ impl GameAdapter for Chexers {
     fn own_move_limit() -> Option<u32> {
         Some(chexers::TURN_LIMIT / 3)
     }
+    fn progress(pos: &Position, player: Player) -> u32 {
+        pos.exits(player)
+    }
 }
