@@ -406,13 +406,14 @@ fn analyse_prints_a_line_per_depth() {
     assert!(out[0].contains("result: winner w"), "{out:?}");
 }
 
-/// Before the iterations, a mate search reports a forced result with its exact distance,
-/// or that none is forced within the depth; its line agrees with the exact solver.
+/// Before the iterations of an analysis by time, a mate search reports a forced result with
+/// its exact distance, or that none is forced within the depth it reached; its line agrees
+/// with the exact solver. An analysis to a fixed depth searches only to that depth.
 #[test]
 fn analyse_proves_forced_results_first() {
     let pos = ".B..........W... w";
     let solved = ok(&["solve", "jumpy3", pos]);
-    let out = ok(&["analyse", "jumpy3", pos, "--depth", "9"]);
+    let out = ok(&["analyse", "jumpy3", pos, "--time", "3s"]);
     let proof = out
         .iter()
         .find(|l| l.starts_with("proof"))
