@@ -18,9 +18,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
+mod matches;
 mod python;
 mod web;
-mod matches;
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
