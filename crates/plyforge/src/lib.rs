@@ -20,6 +20,7 @@ pub mod duration;
 mod dynamic;
 mod error;
 pub mod games;
+pub mod memory;
 
 pub use adapter::{
     legal_moves, parse_player, play_list, play_text, player_letters, read_position, result_text,
