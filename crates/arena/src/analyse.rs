@@ -94,7 +94,8 @@ pub(crate) fn analyse<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     } else {
         spec.limits(Limits::movetime(Duration::from_secs(5)))
     };
-    let mut engine = Engine::<A>::new(spec.config::<A>(Some(o.threads)), spec.evaluator::<A>());
+    let mut engine =
+        Engine::<A>::try_new(spec.config::<A>(Some(o.threads)), spec.evaluator::<A>())?;
     outln!("{}", record.position());
     let report = engine.think(&record, limits, |r| outln!("{}", info_line(r)));
     match report.best {

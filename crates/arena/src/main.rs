@@ -14,13 +14,14 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 mod analyse;
 mod draw;
 mod elo;
-mod fail;
 mod matchup;
 mod play;
-mod protocol;
 mod rules_cmd;
-mod server;
 mod solve;
+
+// The protocol, the server and the failures are in the internal library (src/lib.rs), where
+// the fuzz targets and the tests reach them.
+use plyforge_arena::{fail, protocol, server};
 
 use plyforge::games;
 

@@ -582,12 +582,15 @@ position startpos
     // 4 then 13, by hand: White 4 -> 5; Black 13 -> 12.
     assert_eq!(out[4], "info string position Www.w......b.bbB w");
     assert_eq!(out[5], "info string error: unknown command frobnicate");
+    // A `go` that cannot be read is refused, and answered (so that nobody waits for it).
     assert!(out[6].starts_with("info string error: go"), "{text}");
     assert_eq!(out[7], "bestmove none");
+    // The game is over.
+    assert_eq!(out[8], "bestmove none");
     // Win in one: the search finds 16.
     let bests: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
-    assert_eq!(bests.len(), 3, "{text}");
-    assert_eq!(bests[1], "bestmove 16");
+    assert_eq!(bests.len(), 4, "{text}");
+    assert_eq!(bests[2], "bestmove 16");
     assert!(out.contains(&"readyok".to_string()));
     // Nothing after quit.
     assert_eq!(out.last().unwrap(), "readyok", "{text}");

@@ -134,10 +134,10 @@ pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
     };
     let mut brain: Brain<A> = match spec.kind {
         Kind::Search(_) => Brain::Search(
-            Box::new(Engine::new(
+            Box::new(Engine::try_new(
                 spec.config::<A>(Some(o.threads)),
                 spec.evaluator::<A>(),
-            )),
+            )?),
             spec.clone(),
         ),
         _ => Brain::Other(Box::new(Agent::new(

@@ -23,18 +23,18 @@ mod client;
 mod conn;
 mod game;
 mod lobby;
-mod record;
-mod wire;
+pub mod record;
+pub mod wire;
 
 /// The server's default address (loopback only: agents elsewhere need `--addr`).
-pub(crate) const DEFAULT_ADDR: &str = "127.0.0.1:7717";
+pub const DEFAULT_ADDR: &str = "127.0.0.1:7717";
 
 /// Moves per side when neither the game nor `--moves` gives a limit.
-pub(crate) const DEFAULT_MOVES: u32 = 150;
+pub const DEFAULT_MOVES: u32 = 150;
 
 /// The options of `arena serve`, as given on the command line.
 #[derive(Clone, Debug)]
-pub(crate) struct ServeOptions {
+pub struct ServeOptions {
     /// Address to listen on (`--addr`), default [`DEFAULT_ADDR`].
     pub addr: Option<String>,
     /// Port on 127.0.0.1 (`--port`), instead of `--addr`.
@@ -59,7 +59,7 @@ pub(crate) struct ServeOptions {
 
 /// The options of `arena connect`.
 #[derive(Clone, Debug)]
-pub(crate) struct ConnectOptions {
+pub struct ConnectOptions {
     /// The server's address.
     pub addr: String,
     /// The name to announce.
@@ -150,7 +150,7 @@ fn check_serve<A: GameAdapter>(o: &ServeOptions) -> Result<Settings, Fail> {
 }
 
 /// `arena serve GAME`: runs the server until its games are played or it is stopped (Ctrl-C).
-pub(crate) fn serve<A: GameAdapter>(o: &ServeOptions) -> Result<(), Fail> {
+pub fn serve<A: GameAdapter>(o: &ServeOptions) -> Result<(), Fail> {
     let settings = check_serve::<A>(o)?;
     let starts = lobby::Starts::<A>::new(o.position.as_deref(), o.seed)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -165,6 +165,6 @@ pub(crate) fn serve<A: GameAdapter>(o: &ServeOptions) -> Result<(), Fail> {
 }
 
 /// `arena connect GAME ADDR`: plays on a server with our engine until told goodbye.
-pub(crate) fn connect<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
+pub fn connect<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
     client::run::<A>(o)
 }

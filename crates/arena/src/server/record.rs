@@ -11,10 +11,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::fail::Fail;
 
 /// The record file's format version.
-pub(crate) const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 1;
 
 /// The default record file name: `arena-serve-GAME-YYYYMMDD-HHMMSS.txt` (UTC, now).
-pub(crate) fn default_name(game: &str) -> String {
+pub fn default_name(game: &str) -> String {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -43,7 +43,7 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 }
 
 /// The open record file, shared by every game.
-pub(crate) struct Recorder {
+pub struct Recorder {
     path: PathBuf,
     file: Mutex<File>,
     /// A write failed (reported once on stderr).
@@ -52,7 +52,7 @@ pub(crate) struct Recorder {
 
 impl Recorder {
     /// Opens (creating or appending to) the file and writes the session's first line.
-    pub(crate) fn open(path: &Path, game: &str, settings_text: &str) -> Result<Self, Fail> {
+    pub fn open(path: &Path, game: &str, settings_text: &str) -> Result<Self, Fail> {
         let file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -71,12 +71,12 @@ impl Recorder {
     }
 
     /// The file's path.
-    pub(crate) fn path(&self) -> &Path {
+    pub fn path(&self) -> &Path {
         &self.path
     }
 
     /// Appends one line and hands it to the operating system at once.
-    pub(crate) fn line(&self, text: &str) {
+    pub fn line(&self, text: &str) {
         let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
         let r = f
             .write_all(format!("{text}\n").as_bytes())
