@@ -384,6 +384,15 @@ struct ServeArgs {
     /// Most connections at once; more are turned away.
     #[arg(long, value_name = "N", default_value_t = 512)]
     max_clients: usize,
+    /// Most connections at once from one IP address; more are turned away.
+    #[arg(long, value_name = "N", default_value_t = 128)]
+    max_per_address: usize,
+    /// Most games at once; agents beyond wait their turn.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    max_games: usize,
+    /// An agent silent this long outside a game is closed (`ping` keeps it).
+    #[arg(long, value_name = "T", default_value = "10m")]
+    idle: String,
 }
 
 #[derive(Args, Debug)]
@@ -525,6 +534,9 @@ fn run(cli: Cli) -> Result<(), Fail> {
                 position: a.position,
                 seed: a.seed,
                 max_clients: a.max_clients,
+                max_per_address: a.max_per_address,
+                max_games: a.max_games,
+                idle: a.idle,
             };
             with_game!(a.game, A => server::serve::<A>(&opts))
         }

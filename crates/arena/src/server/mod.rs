@@ -23,6 +23,7 @@ mod client;
 mod conn;
 mod game;
 mod lobby;
+pub mod reader;
 pub mod record;
 pub mod wire;
 
@@ -55,6 +56,12 @@ pub struct ServeOptions {
     pub seed: u64,
     /// Most connections at once.
     pub max_clients: usize,
+    /// Most connections at once from one IP address.
+    pub max_per_address: usize,
+    /// Most games at once (agents beyond wait their turn).
+    pub max_games: usize,
+    /// Time an agent may stay silent outside a game before it is closed (`10m`, `90s`).
+    pub idle: String,
 }
 
 /// The options of `arena connect`.
@@ -87,6 +94,8 @@ pub(crate) struct Settings {
     pub round_robin: Option<usize>,
     pub record: PathBuf,
     pub max_clients: usize,
+    pub max_games: usize,
+    pub limits: conn::Limits,
 }
 
 fn check_serve<A: GameAdapter>(o: &ServeOptions) -> Result<Settings, Fail> {
@@ -134,6 +143,16 @@ fn check_serve<A: GameAdapter>(o: &ServeOptions) -> Result<Settings, Fail> {
             A::PLAYERS
         )));
     }
+    if o.max_per_address == 0 {
+        return Err(Fail::usage("--max-per-address: at least 1"));
+    }
+    if o.max_games == 0 {
+        return Err(Fail::usage("--max-games: at least 1"));
+    }
+    let idle = parse_duration(&o.idle).map_err(|e| Fail::usage(format!("--idle: {e}")))?;
+    if idle < Duration::from_secs(1) {
+        return Err(Fail::usage("--idle: at least 1s"));
+    }
     let record = o
         .record
         .clone()
@@ -146,6 +165,11 @@ fn check_serve<A: GameAdapter>(o: &ServeOptions) -> Result<Settings, Fail> {
         round_robin: o.round_robin,
         record,
         max_clients: o.max_clients,
+        max_games: o.max_games,
+        limits: conn::Limits {
+            per_address: o.max_per_address,
+            idle,
+        },
     })
 }
 
