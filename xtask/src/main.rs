@@ -6,20 +6,24 @@
 //!   they never rot. Fails fast.
 //! - `cargo xtask bench [--quick] [--report-only]`: the benchmark suites and
 //!   `target/bench-report.md`.
+//! - `cargo xtask fuzz [--seconds N] [TARGET...]`: every fuzz target of `fuzz/` for N seconds
+//!   (default 30); `ci` runs each for 20 s.
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
+mod fuzz;
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
         Some("bench") => bench::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask ci | cargo xtask bench [--quick] [--report-only]");
+            eprintln!("usage: cargo xtask ci | cargo xtask bench [--quick] [--report-only] | cargo xtask fuzz [--seconds N] [TARGET...]");
             return ExitCode::from(2);
         }
     };
@@ -76,6 +80,7 @@ fn ci() -> Result<(), String> {
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
     package()?;
+    fuzz::ci()?;
     bench::run(&["--quick".to_string()])
 }
 

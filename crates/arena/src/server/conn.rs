@@ -119,7 +119,12 @@ impl Outbox {
     /// Queues a line; never waits. An agent whose queue is full is dropped.
     fn send(&self, line: String) {
         let len = line.len() + 1;
-        if self.bytes.fetch_add(len, Ordering::SeqCst) + len > OUT_BYTES {
+        if self
+            .bytes
+            .fetch_add(len, Ordering::SeqCst)
+            .saturating_add(len)
+            > OUT_BYTES
+        {
             self.bytes.fetch_sub(len, Ordering::SeqCst);
             self.kill.notify_one();
             return;
@@ -329,7 +334,7 @@ pub(crate) async fn session(stream: TcpStream, ip: IpAddr, shared: Arc<Shared>) 
             c = ctrl_rx.recv() => match c {
                 Some(Ctrl::Join(inbox, s, ack)) => {
                     // A peer that has closed (its end of input already here) is not seated.
-                    let alive = reader.alive().await;
+                    let alive = !peer_closed(reader.get_ref().as_ref());
                     let _ = ack.send(alive);
                     if !alive {
                         break Leaving::Disconnect;
@@ -449,7 +454,8 @@ pub(crate) async fn session(stream: TcpStream, ip: IpAddr, shared: Arc<Shared>) 
     }
     drop(ctrl_rx);
     if let Some(reason) = bye {
-        let _ = out_tx.try_send(Out::Line(format!("bye {reason}")));
+        // Counted like every line (the writer takes each line's bytes off the count).
+        outbox.send(format!("bye {reason}"));
     }
     let _ = out_tx.try_send(Out::Close);
     drop(out_tx);
@@ -457,6 +463,31 @@ pub(crate) async fn session(stream: TcpStream, ip: IpAddr, shared: Arc<Shared>) 
     if timeout(LAST_WORDS, &mut writer_task).await.is_err() {
         writer_task.abort();
     }
+}
+
+/// Whether the peer has closed its side, as the kernel knows it now (its end of input, or
+/// an error, is there to read), without waiting and without reading anything: a look
+/// (`MSG_PEEK`) through a second handle on the socket, since the runtime's own reads see only
+/// what its event loop has already reported.
+#[cfg(unix)]
+fn peer_closed(stream: &TcpStream) -> bool {
+    use std::os::fd::AsFd;
+    let Ok(fd) = stream.as_fd().try_clone_to_owned() else {
+        return false;
+    };
+    let probe = std::net::TcpStream::from(fd);
+    let mut byte = [0u8; 1];
+    match probe.peek(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+    }
+}
+
+/// Elsewhere: only what the session has read tells.
+#[cfg(not(unix))]
+fn peer_closed(_: &TcpStream) -> bool {
+    false
 }
 
 /// Passes a game request to the game, or says why there is none; 1 when refused.
@@ -484,5 +515,43 @@ async fn forward(
             say(wire::error_line("state", "no game in progress"));
             1
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_outbox_counts_lines_and_bytes_and_drops_a_reader_that_lags() {
+        let (tx, mut rx) = mpsc::channel(OUT_QUEUE);
+        let bytes = Arc::new(AtomicUsize::new(0));
+        let kill = Arc::new(Notify::new());
+        let out = Outbox {
+            tx,
+            bytes: bytes.clone(),
+            kill: kill.clone(),
+        };
+        out.send("abc".to_string());
+        assert_eq!(bytes.load(Ordering::SeqCst), 4);
+        // What the writer does with a line: takes its bytes off.
+        let Some(Out::Line(l)) = rx.try_recv().ok() else {
+            panic!("a line")
+        };
+        bytes.fetch_sub(l.len() + 1, Ordering::SeqCst);
+        assert_eq!(bytes.load(Ordering::SeqCst), 0);
+        // Over the byte limit: not queued, and the session is told to close.
+        out.send("x".repeat(OUT_BYTES));
+        assert_eq!(bytes.load(Ordering::SeqCst), 0);
+        assert!(rx.try_recv().is_err());
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        rt.block_on(async {
+            timeout(Duration::from_secs(5), kill.notified())
+                .await
+                .expect("told to close");
+        });
     }
 }

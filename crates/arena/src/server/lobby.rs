@@ -317,7 +317,10 @@ impl<A: GameAdapter> Server<A> {
     fn arrive(&mut self, c: ConnHandle) {
         match &mut self.mode {
             Mode::Pairs { queue, limit } => {
-                if limit.is_some_and(|l| self.launched - self.void >= l) {
+                // Games still going may yet turn out void: only finished games that count
+                // close the door; until then newcomers wait (and are told `bye done` at the
+                // end if no game needs them).
+                if limit.is_some_and(|l| self.table.games >= l) {
                     c.send(super::wire::error_line(
                         "state",
                         "the server plays no more games",

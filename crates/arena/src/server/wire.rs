@@ -4,10 +4,7 @@
 use std::io;
 use std::time::Duration;
 
-use std::pin::Pin;
-use std::task::Poll;
-
-use tokio::io::{AsyncRead, AsyncReadExt, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt};
 
 /// The protocol version this program speaks.
 pub const VERSION: u32 = 1;
@@ -38,8 +35,6 @@ pub struct LineReader<R> {
     buf: Vec<u8>,
     /// Skipping the rest of an over-long line.
     skipping: bool,
-    /// The end of input (or an error) was seen by [`LineReader::alive`].
-    ended: bool,
 }
 
 impl<R: AsyncRead + Unpin> LineReader<R> {
@@ -49,38 +44,12 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             inner,
             buf: Vec::new(),
             skipping: false,
-            ended: false,
         }
     }
 
-    /// Whether the peer may still be there, as far as can be told without waiting: what the
-    /// stream has already received is read (and kept for [`LineReader::next`]); false when
-    /// that is the end of input or an error.
-    pub async fn alive(&mut self) -> bool {
-        if self.ended {
-            return false;
-        }
-        let mut chunk = [0u8; 2048];
-        let polled = std::future::poll_fn(|cx| {
-            let mut rb = ReadBuf::new(&mut chunk);
-            match Pin::new(&mut self.inner).poll_read(cx, &mut rb) {
-                Poll::Ready(Ok(())) => Poll::Ready(Some(Ok(rb.filled().len()))),
-                Poll::Ready(Err(e)) => Poll::Ready(Some(Err(e))),
-                Poll::Pending => Poll::Ready(None),
-            }
-        })
-        .await;
-        match polled {
-            None => true,
-            Some(Ok(0)) | Some(Err(_)) => {
-                self.ended = true;
-                false
-            }
-            Some(Ok(n)) => {
-                self.buf.extend_from_slice(&chunk[..n]);
-                true
-            }
-        }
+    /// The stream read from.
+    pub fn get_ref(&self) -> &R {
+        &self.inner
     }
 
     /// The next line (or why there is none).
@@ -109,9 +78,6 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                     self.skipping = true;
                     return Ok(Input::TooLong);
                 }
-            }
-            if self.ended {
-                return Ok(Input::Eof);
             }
             let mut chunk = [0u8; 2048];
             let n = self.inner.read(&mut chunk).await?;
