@@ -178,12 +178,17 @@ language; docs/example_client.py is one in Python). The server seats waiting age
 arrival order (or, with --round-robin K, waits for K agents and plays every seating among
 them) and enforces the rules and the clock: each side has --time for the whole game, the
 clock runs only for the side to move, an illegal move is refused (the turn does not pass,
-the clock runs on), a side whose clock reaches zero loses, an agent that leaves loses. A game
-ends by its rules or after --moves moves each (default: the game's own limit, Throne 150 and
-Chexers 256, else 150; the result then is Throne's score comparison, else a draw).
+the clock runs on), a side whose clock reaches zero loses, an agent that leaves loses (before
+the first move, the game is void instead: it never started). A game ends by its rules or
+after --moves moves each (default: the game's own limit, Throne 150 and Chexers 256, else
+150; the result then is Throne's score comparison, else a draw). Everything an agent controls
+is limited (--max-clients, --max-per-address, --max-games, --idle, line length, refused
+lines in a row), each refusal an `error limit …` line.
 
 The first line printed is `listening ADDR`. Every game is appended to the record file as it
-is played (default: arena-serve-GAME-YYYYMMDD-HHMMSS.txt in the current directory). The
+is played (default: arena-serve-GAME-YYYYMMDD-HHMMSS.txt in the current directory), and made
+durable at its end; a server started on the record of one that crashed first marks the games
+it left unfinished (`end crashed aborted`). The
 standings are printed at the end: after --games games, after the round robin, or on Ctrl-C.
 
 Examples:

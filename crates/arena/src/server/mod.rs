@@ -1,11 +1,12 @@
 //! The match server (`arena serve`) and our engine as its client (`arena connect`).
 //!
 //! Agents of any author connect over TCP and speak the line protocol of
-//! `docs/server-protocol.md` ([`wire`]). The server seats them ([`lobby`]: pairs in arrival
+//! `docs/server-protocol.md` ([`wire`]). The server seats them (`lobby`: pairs in arrival
 //! order, or a round robin), runs each game in its own task with a clock per side that runs
-//! only for the side to move ([`game`]), answers each connection from its own task so that
-//! a slow, silent or hostile peer cannot hold up anybody else ([`conn`]), and appends every
-//! event to a record file, flushed per line ([`record`]). [`client`] is `arena connect`.
+//! only for the side to move (`game`), answers each connection from its own task so that
+//! a slow, silent or hostile peer cannot hold up anybody else (`conn`), and appends every
+//! event to a record file, flushed per line ([`record`]; read back by [`reader`]). `client`
+//! is `arena connect`.
 //!
 //! Everything game-specific comes from the facade's [`GameAdapter`]s, among them the game's
 //! own move limit ([`GameAdapter::own_move_limit`]) and how a game ends when the server's move
