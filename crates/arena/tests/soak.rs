@@ -286,6 +286,8 @@ fn two_hundred_games_at_once_with_misbehaving_clients() {
             end.reason, "stopped",
             "every game ended before the interrupt"
         );
+        // Seating in arrival order never seats an agent that has left (no `absent`).
+        assert_ne!(end.reason, "absent", "game {}", g.id);
     }
     // What each client saw is what the record holds.
     let index: HashMap<u64, usize> = games.iter().enumerate().map(|(i, g)| (g.id, i)).collect();

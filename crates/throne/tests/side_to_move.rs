@@ -5,7 +5,7 @@
 //! back from the side to move, so that neither side ever gets a 151st move.
 
 use plyforge_throne::{Move, Position, BLACK, WHITE};
-use search::{DrawKind, Game, Outcome, Record};
+use search::{DrawKind, Outcome, Record};
 
 const START_BOARD: &str = "wwwwww/...W.../......../........./........../.........../........../........./......../...B.../bbbbbb";
 
