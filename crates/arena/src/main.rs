@@ -179,7 +179,7 @@ arrival order (or, with --round-robin K, waits for K agents and plays every seat
 them) and enforces the rules and the clock: each side has --time for the whole game, the
 clock runs only for the side to move, an illegal move is refused (the turn does not pass,
 the clock runs on), a side whose clock reaches zero loses, an agent that leaves loses (before
-the first move, the game is void instead: it never started). A game ends by its rules or
+its first move, the game is void instead: it never started). A game ends by its rules or
 after --moves moves each (default: the game's own limit, Throne 150 and Chexers 256, else
 150; the result then is Throne's score comparison, else a draw). Everything an agent controls
 is limited (--max-clients, --max-per-address, --max-games, --idle, line length, refused

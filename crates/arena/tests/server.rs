@@ -500,7 +500,13 @@ fn an_illegal_move_is_refused_and_the_clock_keeps_running() {
     let turn = white.until("turn ");
     assert!(turn.starts_with("turn w b="), "{turn}");
     assert!(turn.ends_with(" w=5000 left=150"), "{turn}");
-    // White resigns by quitting.
+    // White plays a move, then resigns by quitting (before a move of its own, quitting
+    // would void the game instead: see `limits.rs`).
+    white.send("moves");
+    let legal = white.until("legal ");
+    let first_w = legal["legal ".len()..].split(';').next().expect("a move");
+    white.send(&format!("move {first_w}"));
+    assert_eq!(white.until("moved "), format!("moved w {first_w}"));
     white.send("quit");
     assert_eq!(white.until("bye "), "bye quit");
     assert_eq!(black.until("over "), "over quit winner b");
@@ -509,7 +515,7 @@ fn an_illegal_move_is_refused_and_the_clock_keeps_running() {
     let g = &parse_record(&record)[&1];
     assert_eq!(g.illegal.len(), 2, "{:?}", g.illegal);
     assert!(g.illegal[0].starts_with("b "));
-    assert_eq!(g.moves.len(), 1);
+    assert_eq!(g.moves.len(), 2);
     assert!(
         g.moves[0].1 >= 300,
         "the move's time counts the refused attempts"

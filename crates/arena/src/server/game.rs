@@ -28,8 +28,8 @@ pub(crate) enum Ending {
     Void,
     /// The server was stopped during the game: nobody scores.
     Stopped,
-    /// A seat left before the game's first move (seating in arrival order): the game never
-    /// started, nobody scores, and the others wait for another game.
+    /// A seat left before making a move of its own (seating in arrival order): the game
+    /// never started for it, nobody scores, and the others wait for another game.
     Unplayed(Player, Forfeit),
     /// A seat's connection had closed when the game was to begin: no game at all (nothing
     /// is recorded), and the others wait for another game.
@@ -280,8 +280,9 @@ pub(crate) async fn run<A: GameAdapter>(setup: Setup<A>) -> Summary {
     let mut ending = ending;
     if let Ending::Forfeit(s, why @ (Forfeit::Disconnect | Forfeit::Quit)) = ending {
         t.present[s] = false;
-        if pairing && record.moves().is_empty() {
-            // Left before the first move: the game never started; not a result.
+        if pairing && made[s] == 0 {
+            // Left before making a move: the game never started for it (it may have left
+            // before it even knew it was seated); not a result.
             ending = Ending::Unplayed(s, why);
         }
     }

@@ -422,6 +422,11 @@ impl<A: GameAdapter> Server<A> {
         if !self.running.is_empty() {
             return false;
         }
+        if self.stopping {
+            // Stopped: once the games in progress have ended (however they end: one that
+            // ends void lowers the count of games, which must not keep the server waiting).
+            return true;
+        }
         match &self.mode {
             Mode::Pairs { limit, .. } => limit.is_some_and(|l| self.games() >= l),
             Mode::RoundRobin {
