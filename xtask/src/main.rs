@@ -12,12 +12,15 @@
 //!   `target/web-screenshots/`.
 //! - `cargo xtask bench [--quick] [--report-only]`: the benchmark suites and
 //!   `target/bench-report.md`.
+//! - `cargo xtask fuzz [--seconds N] [TARGET...]`: every fuzz target of `fuzz/` for N seconds
+//!   (default 30); `ci` runs each for 20 s.
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
+mod fuzz;
 mod matches;
 mod python;
 mod web;
@@ -27,12 +30,13 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
         Some("bench") => bench::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
         Some("python") => python::ci(),
         Some("package") => package(),
         Some("web") => web::run_browser_tests(),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci | package | python | web | bench [--quick] [--report-only]"
+                "usage: cargo xtask ci | package | python | web | fuzz [--seconds N] [TARGET...] | bench [--quick] [--report-only]"
             );
             return ExitCode::from(2);
         }
@@ -93,6 +97,7 @@ fn ci() -> Result<(), String> {
     )?;
     package()?;
     python::ci()?;
+    fuzz::ci()?;
     bench::run(&["--quick".to_string()])
 }
 

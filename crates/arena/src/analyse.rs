@@ -149,7 +149,7 @@ pub(crate) fn analyse<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     if matches!(config.algorithm, Algorithm::AlphaBeta | Algorithm::Paranoid) {
         mate_search::<A>(&record, &config, spec.evaluator::<A>(), limits);
     }
-    let mut engine = Engine::<A>::new(config, spec.evaluator::<A>());
+    let mut engine = Engine::<A>::try_new(config, spec.evaluator::<A>())?;
     let report = engine.think(&record, limits, |r| outln!("{}", info_line(r)));
     match report.best {
         Some(best) => outln!(

@@ -14,14 +14,15 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 mod analyse;
 mod draw;
 mod elo;
-mod fail;
 mod matchup;
 mod play;
-mod protocol;
 mod rules_cmd;
-mod server;
 mod solve;
 mod web;
+
+// The protocol, the server and the failures are in the internal library (src/lib.rs), where
+// the fuzz targets and the tests reach them.
+use plyforge_arena::{fail, protocol, server};
 
 use plyforge::games;
 
@@ -231,12 +232,17 @@ language; docs/example_client.py is one in Python). The server seats waiting age
 arrival order (or, with --round-robin K, waits for K agents and plays every seating among
 them) and enforces the rules and the clock: each side has --time for the whole game, the
 clock runs only for the side to move, an illegal move is refused (the turn does not pass,
-the clock runs on), a side whose clock reaches zero loses, an agent that leaves loses. A game
-ends by its rules or after --moves moves each (default: the game's own limit, Throne 150 and
-Chexers 256, else 150; the result then is Throne's score comparison, else a draw).
+the clock runs on), a side whose clock reaches zero loses, an agent that leaves loses (before
+its first move, the game is void instead: it never started). A game ends by its rules or
+after --moves moves each (default: the game's own limit, Throne 150 and Chexers 256, else
+150; the result then is Throne's score comparison, else a draw). Everything an agent controls
+is limited (--max-clients, --max-per-address, --max-games, --idle, line length, refused
+lines in a row), each refusal an `error limit …` line.
 
 The first line printed is `listening ADDR`. Every game is appended to the record file as it
-is played (default: arena-serve-GAME-YYYYMMDD-HHMMSS.txt in the current directory). The
+is played (default: arena-serve-GAME-YYYYMMDD-HHMMSS.txt in the current directory), and made
+durable at its end; a server started on the record of one that crashed first marks the games
+it left unfinished (`end crashed aborted`). The
 standings are printed at the end: after --games games, after the round robin, or on Ctrl-C.
 
 Examples:
@@ -515,6 +521,15 @@ struct ServeArgs {
     /// Most connections at once; more are turned away.
     #[arg(long, value_name = "N", default_value_t = 512)]
     max_clients: usize,
+    /// Most connections at once from one IP address; more are turned away.
+    #[arg(long, value_name = "N", default_value_t = 128)]
+    max_per_address: usize,
+    /// Most games at once; agents beyond wait their turn.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    max_games: usize,
+    /// An agent silent this long outside a game is closed (`ping` keeps it).
+    #[arg(long, value_name = "T", default_value = "10m")]
+    idle: String,
 }
 
 #[derive(Args, Debug)]
@@ -721,6 +736,9 @@ fn run(cli: Cli) -> Result<(), Fail> {
                 position: a.position,
                 seed: a.seed,
                 max_clients: a.max_clients,
+                max_per_address: a.max_per_address,
+                max_games: a.max_games,
+                idle: a.idle,
             };
             with_game!(a.game, A => server::serve::<A>(&opts))
         }

@@ -27,7 +27,7 @@ use plyforge::GameAdapter;
 use crate::draw::{paint, Paint};
 use crate::fail::{outln, Fail};
 
-pub(crate) mod book;
+pub(crate) use plyforge_arena::book;
 pub(crate) mod game;
 pub(crate) mod merge;
 pub(crate) mod record;

@@ -19,7 +19,7 @@ use crate::fail::Fail;
 
 /// How a book is walked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Order {
+pub enum Order {
     /// In file order, from the top again when used up.
     Sequential,
     /// A seeded shuffle, reshuffled when used up.
@@ -27,7 +27,7 @@ pub(crate) enum Order {
 }
 
 /// The source of each opening's start.
-pub(crate) enum Starts<A: GameAdapter> {
+pub enum Starts<A: GameAdapter> {
     /// A book: its positions (with their line numbers) and the order of use.
     Book {
         /// The positions.
@@ -50,9 +50,24 @@ pub(crate) enum Starts<A: GameAdapter> {
 /// numbers as the openings' random plies.
 const SHUFFLE_SALT: u64 = 0xB00C_5EED_0F0D_D5E5;
 
+impl<A: GameAdapter> Clone for Starts<A> {
+    fn clone(&self) -> Self {
+        match self {
+            Starts::Book { positions, order } => Starts::Book {
+                positions: positions.clone(),
+                order: order.clone(),
+            },
+            Starts::Fixed(p) => Starts::Fixed(p.clone()),
+            Starts::Random(s) => Starts::Random(*s),
+            Starts::Fair(s) => Starts::Fair(*s),
+            Starts::Default(s) => Starts::Default(*s),
+        }
+    }
+}
+
 impl<A: GameAdapter> Starts<A> {
     /// Reads a book: every line must be a position; the error names the file and line.
-    pub(crate) fn book(path: &Path, order: Order, seed: u64, openings: u64) -> Result<Self, Fail> {
+    pub fn book(path: &Path, order: Order, seed: u64, openings: u64) -> Result<Self, Fail> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Fail::usage(format!("--book {}: {e}", path.display())))?;
         let mut positions = Vec::new();
@@ -77,7 +92,7 @@ impl<A: GameAdapter> Starts<A> {
     }
 
     /// From `--position` (or none) and `--seed`.
-    pub(crate) fn from_position(position: Option<&str>, seed: u64) -> Result<Self, Fail> {
+    pub fn from_position(position: Option<&str>, seed: u64) -> Result<Self, Fail> {
         match position.map(str::trim) {
             None => Ok(Starts::Default(seed)),
             Some("random") => {
@@ -104,17 +119,17 @@ impl<A: GameAdapter> Starts<A> {
 
     /// True when each opening starts from the same position (so random plies are needed
     /// to vary the games).
-    pub(crate) fn is_fixed(&self) -> bool {
+    pub fn is_fixed(&self) -> bool {
         matches!(self, Starts::Fixed(_))
     }
 
     /// True for a book.
-    pub(crate) fn is_book(&self) -> bool {
+    pub fn is_book(&self) -> bool {
         matches!(self, Starts::Book { .. })
     }
 
     /// The start of opening `o`.
-    pub(crate) fn start(&self, o: u64) -> A::Pos {
+    pub fn start(&self, o: u64) -> A::Pos {
         match self {
             Starts::Book { positions, order } => {
                 positions[order[(o % order.len() as u64) as usize] as usize].clone()
@@ -147,11 +162,7 @@ fn book_order(len: usize, order: Order, seed: u64, openings: u64) -> Vec<u32> {
 }
 
 /// The opening: `plies` seeded random moves from `start` that do not end the game.
-pub(crate) fn play_opening<A: GameAdapter>(
-    record: &mut Record<A::Pos>,
-    plies: usize,
-    rng: &mut Rng,
-) {
+pub fn play_opening<A: GameAdapter>(record: &mut Record<A::Pos>, plies: usize, rng: &mut Rng) {
     for _ in 0..plies {
         let moves: Vec<A::Move> = legal_moves(record.position())
             .into_iter()
