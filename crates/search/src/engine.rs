@@ -10,7 +10,7 @@ use crate::game::{Evaluator, Game, MoveList};
 use crate::iterate::single;
 use crate::maxn::{self, Maxn, MaxnBounds};
 use crate::report::{maxn_report, nps, report};
-use crate::score::{masked, outcome_score, outcome_scores, MAX_DEPTH};
+use crate::score::{end_score, end_scores, masked, MAX_DEPTH};
 use crate::shared::{Shared, NO_SCORE};
 use crate::smp;
 use crate::thread::Local;
@@ -134,8 +134,8 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             let players = game.players();
             return Report {
                 best: None,
-                score: outcome_score(o, game.to_move(), 0),
-                scores: outcome_scores(o, players, 0),
+                score: end_score(&self.evaluator, game, o, game.to_move(), 0),
+                scores: end_scores(&self.evaluator, game, o, players, 0),
                 depth: 0,
                 nodes: 0,
                 nps: 0,
