@@ -209,8 +209,8 @@ fn a_drawn_root_reports_the_draw_value() {
         let mut engine = Search::new(config(Algorithm::MaxN, false, 1), DrawAware);
         let r = engine.run(&end, &[], Limits::depth(3), |_| {});
         let d = DrawAware.draw_scores(&end, DrawKind::TurnLimit);
-        for p in 0..3 {
-            assert_eq!(r.scores[p], d[p].clamp(-MAX_EVAL, MAX_EVAL));
+        for (got, want) in r.scores.iter().zip(d) {
+            assert_eq!(*got, want.clamp(-MAX_EVAL, MAX_EVAL));
         }
         assert!(r.best.is_none());
     }
