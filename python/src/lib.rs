@@ -413,7 +413,7 @@ fn spec_sets(spec: &str, keys: &[&str]) -> bool {
 #[pymethods]
 impl Engine {
     /// An engine for `game` from a specification (`engine`, `alphabeta`, `paranoid`, `brs`,
-    /// `maxn`, `greedy`, `random`, with `depth=`, `time=`, `tt=`, `eval=`, ...: the specs of
+    /// `maxn`, `mcts`, `greedy`, `random`, with `depth=`, `time=`, `tt=`, `eval=`, ...: the specs of
     /// `arena match`). `threads` and `tt_mib` apply unless the spec sets them itself; None
     /// keeps the game's recommendation.
     #[new]

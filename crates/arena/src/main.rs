@@ -90,9 +90,11 @@ Examples:
     #[command(after_help = "\
 SPEC is KIND[,KEY=VALUE]...:
   KIND  engine (the game's recommended settings), alphabeta, paranoid, brs, maxn,
-        greedy (one ply, the evaluation's favourite), random
+        mcts (Monte Carlo tree search), greedy (one ply, the evaluation's favourite), random
   KEYs  depth=N time=DUR nodes=N threads=N eval=NAME tt=MIB (0: no table)
         ordering=on|off aspiration=on|off quiescence=on|off seed=N
+  mcts  iterations=N (= nodes) c=X bias=X scale=X playout=N parallel=tree|root
+        reuse=on|off tree=MIB
 A search spec without depth, time or nodes thinks --time per move.
 
 Seats: with two specs A and B in a two-player game, games come in pairs from one opening,

@@ -4,20 +4,30 @@
 //!
 //! SPEC syntax: `KIND[,KEY=VALUE]...`
 //! - KIND: `engine` (the game's recommended settings), `alphabeta` (`ab`), `paranoid`,
-//!   `brs` (`bestreply`), `maxn`: the search engine with that algorithm and the game's other
-//!   recommended settings; `greedy`: the game crate's greedy player where it has one (Chexers,
-//!   Throne), else (or with `eval=`) the move whose resulting position the evaluation likes
-//!   best, ties broken at random; `random`: a uniformly random legal move.
+//!   `brs` (`bestreply`), `maxn`, `mcts` (Monte Carlo tree search): the search engine with
+//!   that algorithm and the game's other recommended settings; `greedy`: the game crate's
+//!   greedy player where it has one (Chexers, Throne), else (or with `eval=`) the move whose
+//!   resulting position the evaluation likes best, ties broken at random; `random`: a
+//!   uniformly random legal move.
 //! - KEYs: `depth=N`, `time=DUR` (per move, e.g. `100ms`), `nodes=N`, `threads=N`,
 //!   `eval=NAME` (one of the game's evaluations), `tt=MIB` (`0`: no table), `ordering=on|off`,
-//!   `aspiration=on|off`, `quiescence=on|off`, `seed=N` (random and greedy players).
+//!   `aspiration=on|off`, `quiescence=on|off`, `seed=N` (random and greedy players, and the
+//!   random choices of MCTS).
+//! - MCTS keys ([`search::MctsConfig`]): `iterations=N` (the same as `nodes=N`: MCTS counts
+//!   iterations), `c=X` (`exploration`: the UCT constant), `bias=X` (progressive bias),
+//!   `scale=X` (evaluation points per logistic unit), `playout=N` (plies of guided playout
+//!   before the evaluation), `parallel=tree|root`, `reuse=on|off` (keep the tree between
+//!   moves), `tree=MIB` (the tree's memory budget). A depth limit makes MCTS prove the root
+//!   within that many plies (see [`search::Algorithm::Mcts`]).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
 use search::rng::XorShift64Star as Rng;
-use search::{Algorithm, Config, Evaluator, Game, Limits, Player, Record, Report, MAX_EVAL};
+use search::{
+    Algorithm, Config, Evaluator, Game, Limits, MctsParallel, Player, Record, Report, MAX_EVAL,
+};
 
 use crate::adapter::{legal_moves, CratePlayer, GameAdapter};
 use crate::duration::parse_duration;
@@ -70,8 +80,22 @@ pub struct Spec {
     pub aspiration: Option<bool>,
     /// Quiescence search.
     pub quiescence: Option<bool>,
-    /// Seed of the random and greedy players.
+    /// Seed of the random and greedy players, and of MCTS's random choices.
     pub seed: Option<u64>,
+    /// MCTS: the UCT exploration constant.
+    pub exploration: Option<f64>,
+    /// MCTS: the progressive-bias weight.
+    pub bias: Option<f64>,
+    /// MCTS: evaluation points per logistic unit.
+    pub scale: Option<f64>,
+    /// MCTS: plies of guided playout before the evaluation.
+    pub playout: Option<u32>,
+    /// MCTS: how threads share the work.
+    pub parallel: Option<MctsParallel>,
+    /// MCTS: keep the tree between moves.
+    pub reuse: Option<bool>,
+    /// MCTS: the tree's memory budget in MiB.
+    pub tree_mib: Option<usize>,
 }
 
 fn on_off(key: &str, v: &str) -> Result<bool, String> {
@@ -85,6 +109,16 @@ fn on_off(key: &str, v: &str) -> Result<bool, String> {
 fn number<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
     v.parse()
         .map_err(|_| format!("{key}={v}: the value must be a whole number"))
+}
+
+/// A finite number of at least 0.
+fn real(key: &str, v: &str) -> Result<f64, String> {
+    match v.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!(
+            "{key}={v}: the value must be a number of at least 0"
+        )),
+    }
 }
 
 impl Spec {
@@ -103,6 +137,13 @@ impl Spec {
             aspiration: None,
             quiescence: None,
             seed: None,
+            exploration: None,
+            bias: None,
+            scale: None,
+            playout: None,
+            parallel: None,
+            reuse: None,
+            tree_mib: None,
         }
     }
 
@@ -126,12 +167,13 @@ impl Spec {
             "paranoid" => Kind::Search(Some(Algorithm::Paranoid)),
             "brs" | "bestreply" | "best-reply" => Kind::Search(Some(Algorithm::BestReply)),
             "maxn" | "max^n" => Kind::Search(Some(Algorithm::MaxN)),
+            "mcts" | "uct" => Kind::Search(Some(Algorithm::Mcts)),
             "greedy" => Kind::Greedy,
             "random" => Kind::Random,
             "" => return Err("an empty engine specification".to_string()),
             other => {
                 return Err(format!(
-                    "unknown engine kind {other:?} (engine, alphabeta, paranoid, brs, maxn, greedy, random)"
+                    "unknown engine kind {other:?} (engine, alphabeta, paranoid, brs, maxn, mcts, greedy, random)"
                 ))
             }
         };
@@ -143,7 +185,7 @@ impl Spec {
             match key {
                 "depth" | "d" => spec.depth = Some(number(key, value)?),
                 "time" | "t" | "movetime" => spec.time = Some(parse_duration(value)?),
-                "nodes" | "n" => spec.nodes = Some(number(key, value)?),
+                "nodes" | "n" | "iterations" | "iters" => spec.nodes = Some(number(key, value)?),
                 "threads" => {
                     let n: usize = number(key, value)?;
                     if n == 0 || n > 256 {
@@ -170,12 +212,54 @@ impl Spec {
                 "aspiration" => spec.aspiration = Some(on_off(key, value)?),
                 "quiescence" | "qs" => spec.quiescence = Some(on_off(key, value)?),
                 "seed" => spec.seed = Some(number(key, value)?),
+                "c" | "exploration" => spec.exploration = Some(real(key, value)?),
+                "bias" => spec.bias = Some(real(key, value)?),
+                "scale" => {
+                    let x = real(key, value)?;
+                    if x < 1.0 {
+                        return Err(format!("scale={value}: at least 1 (evaluation points)"));
+                    }
+                    spec.scale = Some(x)
+                }
+                "playout" => spec.playout = Some(number(key, value)?),
+                "parallel" => {
+                    spec.parallel = Some(match value {
+                        "tree" => MctsParallel::Tree,
+                        "root" => MctsParallel::Root,
+                        _ => return Err(format!("parallel={value}: tree or root")),
+                    })
+                }
+                "reuse" => spec.reuse = Some(on_off(key, value)?),
+                "tree" => {
+                    let mib: usize = number(key, value)?;
+                    if mib == 0 {
+                        return Err(format!("tree={value}: at least 1 MiB"));
+                    }
+                    spec.tree_mib = Some(mib)
+                }
                 _ => {
                     return Err(format!(
-                        "unknown key {key:?} (depth, time, nodes, threads, eval, tt, ordering, aspiration, quiescence, seed)"
+                        "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, seed; for mcts also c, bias, scale, playout, parallel, reuse, tree)"
                     ))
                 }
             }
+        }
+        let mcts_keys = spec.exploration.is_some()
+            || spec.bias.is_some()
+            || spec.scale.is_some()
+            || spec.playout.is_some()
+            || spec.parallel.is_some()
+            || spec.reuse.is_some()
+            || spec.tree_mib.is_some();
+        let algorithm = match spec.kind {
+            Kind::Search(Some(a)) => Some(a),
+            Kind::Search(None) => Some(A::engine_config().algorithm),
+            _ => None,
+        };
+        if mcts_keys && algorithm != Some(Algorithm::Mcts) {
+            return Err(format!(
+                "{text:?}: c, bias, scale, playout, parallel, reuse and tree apply to mcts only"
+            ));
         }
         if matches!(spec.kind, Kind::Greedy | Kind::Random)
             && (spec.depth.is_some() || spec.time.is_some() || spec.nodes.is_some())
@@ -220,6 +304,30 @@ impl Spec {
         }
         if let Some(v) = self.quiescence {
             c.quiescence = v;
+        }
+        if let Some(x) = self.exploration {
+            c.mcts.exploration = x;
+        }
+        if let Some(x) = self.bias {
+            c.mcts.bias = x;
+        }
+        if let Some(x) = self.scale {
+            c.mcts.scale = x;
+        }
+        if let Some(x) = self.playout {
+            c.mcts.playout = x;
+        }
+        if let Some(x) = self.parallel {
+            c.mcts.parallel = x;
+        }
+        if let Some(x) = self.reuse {
+            c.mcts.reuse = x;
+        }
+        if let Some(x) = self.tree_mib {
+            c.mcts.tree_mib = x;
+        }
+        if let Some(x) = self.seed {
+            c.mcts.seed = x;
         }
         c
     }
@@ -340,13 +448,15 @@ impl<A: GameAdapter> Agent<A> {
     pub fn new(spec: &Spec, fallback: Limits, threads: Option<usize>, seed: u64) -> Self {
         let seed = spec.seed.unwrap_or(seed);
         match spec.kind {
-            Kind::Search(_) => Agent::Search {
-                engine: Box::new(Engine::new(
-                    spec.config::<A>(threads),
-                    spec.evaluator::<A>(),
-                )),
-                limits: spec.limits(fallback),
-            },
+            Kind::Search(_) => {
+                // MCTS's random choices follow the seed given here unless the spec sets one.
+                let mut config = spec.config::<A>(threads);
+                config.mcts.seed = seed;
+                Agent::Search {
+                    engine: Box::new(Engine::new(config, spec.evaluator::<A>())),
+                    limits: spec.limits(fallback),
+                }
+            }
             Kind::Greedy => match (spec.eval.is_none(), A::crate_greedy(seed)) {
                 (true, Some(player)) => Agent::CrateGreedy(player),
                 _ => Agent::Greedy {

@@ -631,7 +631,7 @@ impl<A: GameAdapter> DynEngine for EngineOf<A> {
 }
 
 /// A player of any game made from an engine specification (the specs of `arena match`:
-/// `engine`, `alphabeta`, `paranoid`, `brs`, `maxn`, `greedy`, `random`, with
+/// `engine`, `alphabeta`, `paranoid`, `brs`, `maxn`, `mcts`, `greedy`, `random`, with
 /// `depth=`, `time=`, `nodes=`, `threads=`, `eval=`, `tt=`, ... — see [`crate::agent`]).
 /// It keeps its table between searches.
 ///

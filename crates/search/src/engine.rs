@@ -10,8 +10,9 @@ use crate::busy::Busy;
 use crate::game::{Evaluator, Game, MoveList};
 use crate::iterate::single;
 use crate::maxn::{self, Maxn, MaxnBounds};
+use crate::mcts::{self, Forest, MctsStats};
 use crate::report::{maxn_report, nps, report};
-use crate::score::{masked, outcome_score, outcome_scores, MAX_DEPTH};
+use crate::score::{end_score, end_scores, masked, MAX_DEPTH};
 use crate::shared::{Shared, NO_SCORE};
 use crate::smp;
 use crate::thread::Local;
@@ -41,6 +42,8 @@ pub struct Search<G: Game, E: Evaluator<G>> {
     pool: Option<rayon::ThreadPool>,
     locals: Vec<Local<G>>,
     maxn_bounds: Option<MaxnBounds>,
+    /// Monte Carlo tree search's trees, kept for the next search.
+    forest: Option<Forest<G>>,
     _game: PhantomData<fn(&G)>,
 }
 
@@ -57,6 +60,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             pool: None,
             locals: Vec::new(),
             maxn_bounds: None,
+            forest: None,
             _game: PhantomData,
         }
     }
@@ -127,11 +131,25 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         self.locals.iter().take(threads).map(|l| l.nodes).collect()
     }
 
-    /// Forgets the transposition table (for a new game).
+    /// Forgets the transposition table and Monte Carlo tree search's tree (for a new game).
     pub fn clear(&mut self) {
         if let Some(t) = &self.table {
             t.clear();
         }
+        self.forest = None;
+    }
+
+    /// What the last Monte Carlo tree search did with its tree (reused visits, iterations,
+    /// memory, whether it proved the root); `None` before the first.
+    pub fn mcts_stats(&self) -> Option<MctsStats> {
+        self.forest.as_ref().map(|f| f.stats)
+    }
+
+    /// The root's moves after the last Monte Carlo tree search, in legal-move order: each
+    /// with its visits and its mean value (in `[0, 1]`) for every player, summed over the
+    /// trees of root parallelism. Empty before the first.
+    pub fn mcts_root(&self) -> Vec<(G::Move, u64, [f64; 3])> {
+        self.forest.as_ref().map_or_else(Vec::new, |f| f.root())
     }
 
     /// Forgets everything earlier runs left behind: the table's entries, every thread's
@@ -169,8 +187,8 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             let players = game.players();
             return Report {
                 best: None,
-                score: outcome_score(o, game.to_move(), 0),
-                scores: outcome_scores(o, players, 0),
+                score: end_score(&self.evaluator, game, o, game.to_move(), 0),
+                scores: end_scores(&self.evaluator, game, o, players, 0),
                 depth: 0,
                 nodes: 0,
                 nps: 0,
@@ -178,6 +196,23 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
                 pv: Vec::new(),
                 tt_hit_rate: 0.0,
             };
+        }
+        if self.config.algorithm == Algorithm::Mcts {
+            let threads = self.config.threads.max(1);
+            self.prepare(threads);
+            let pool = self.pool.as_ref().filter(|_| threads > 1);
+            return mcts::search(
+                &self.config,
+                &self.evaluator,
+                pool,
+                &self.stop,
+                &mut self.forest,
+                game,
+                history,
+                limits,
+                start,
+                on_iteration,
+            );
         }
         let maxn = self.config.algorithm == Algorithm::MaxN;
         let mut use_tt = self.config.use_tt && !maxn;

@@ -251,6 +251,21 @@ pub trait Evaluator<G: Game>: Send + Sync {
     fn move_hint(&self, _game: &G, _mv: G::Move) -> i32 {
         0
     }
+
+    /// The value to each player of a draw in `game`, on this evaluation's scale (entries are
+    /// clamped to ±[`MAX_EVAL`], so a draw never looks like a forced result): what every
+    /// search of this crate, and every definition in [`crate::reference`], scores where the
+    /// game is drawn — a drawn end by the position's rules (a turn limit, equal scores), or a
+    /// position that repeats one on the search path or in the history when the game's
+    /// repetition rule draws. `game` is the drawn position; `kind` says why it is drawn.
+    ///
+    /// The default, 0 for everybody, scores a draw as a level game. An evaluation that knows
+    /// who stands better can do better: with three players a draw is bad for the leader and
+    /// good for one far behind, so it may score a draw from each player's standing (Chexers
+    /// does: see its crate documentation). For a two-player zero-sum game return `[d, -d, 0]`.
+    fn draw_scores(&self, _game: &G, _kind: DrawKind) -> Scores {
+        [0; MAX_PLAYERS]
+    }
 }
 
 /// An evaluation that knows nothing but the end of the game: every position scores 0 for
@@ -306,6 +321,10 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
     fn move_hint(&self, game: &G, mv: G::Move) -> i32 {
         (**self).move_hint(game, mv)
     }
+
+    fn draw_scores(&self, game: &G, kind: DrawKind) -> Scores {
+        (**self).draw_scores(game, kind)
+    }
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for std::sync::Arc<E> {
@@ -320,6 +339,10 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for std::sync::Arc<E> {
     fn move_hint(&self, game: &G, mv: G::Move) -> i32 {
         (**self).move_hint(game, mv)
     }
+
+    fn draw_scores(&self, game: &G, kind: DrawKind) -> Scores {
+        (**self).draw_scores(game, kind)
+    }
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
@@ -333,5 +356,9 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
 
     fn move_hint(&self, game: &G, mv: G::Move) -> i32 {
         (**self).move_hint(game, mv)
+    }
+
+    fn draw_scores(&self, game: &G, kind: DrawKind) -> Scores {
+        (**self).draw_scores(game, kind)
     }
 }

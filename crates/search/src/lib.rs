@@ -12,6 +12,7 @@ mod game;
 mod history;
 mod iterate;
 mod maxn;
+mod mcts;
 mod movepick;
 mod perft;
 pub mod prove;
@@ -34,7 +35,11 @@ pub use game::{
     MAX_HINT, MAX_PLAYERS,
 };
 pub use maxn::MaxnBounds;
+pub use mcts::MctsStats;
 pub use perft::{perft, perft_divide};
 pub use record::{PlayError, Record};
 pub use score::{outcome_score, HALF_MATE, MAX_PLY, MAX_QUIESCENCE_PLY};
-pub use types::{mate_distance, Algorithm, Clock, Config, Limits, Report, MATE, MATE_BOUND};
+pub use types::{
+    mate_distance, Algorithm, Clock, Config, Limits, MctsConfig, MctsParallel, Report, MATE,
+    MATE_BOUND,
+};

@@ -3,7 +3,7 @@
 //! Every position has one score per player; the player to move picks the child whose score
 //! for itself is highest (on ties the first in legal-move order, so the value does not
 //! depend on search order). Terminal positions score [`crate::outcome_score`] for every
-//! player, so both players of a non-zero-sum game prefer "both win" to "both lose".
+//! player (a draw: the evaluation's [`Evaluator::draw_scores`]), so both players of a non-zero-sum game prefer "both win" to "both lose".
 //!
 //! **Pruning.** Immediate pruning (stop once the mover has the best score possible, a win on
 //! the next ply) is always valid. Shallow pruning is valid only when every score vector the
@@ -26,7 +26,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::game::{Evaluator, Game, MoveList, Scores};
-use crate::score::{masked, outcome_scores, MAX_PLY, MAX_QUIESCENCE_PLY};
+use crate::score::{end_scores, masked, MAX_PLY, MAX_QUIESCENCE_PLY};
 use crate::shared::Shared;
 use crate::thread::Local;
 use crate::types::MATE;
@@ -103,10 +103,11 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
         if let Some(rule) = self.sh.rule {
             let k = pos.repetition_key();
             if ply > 0 && (self.path.contains(&k) || self.sh.history.contains(&k)) {
-                return Some(outcome_scores(rule, self.players, ply));
+                return Some(end_scores(self.sh.eval, pos, rule, self.players, ply));
             }
         }
-        pos.outcome().map(|o| outcome_scores(o, self.players, ply))
+        pos.outcome()
+            .map(|o| end_scores(self.sh.eval, pos, o, self.players, ply))
     }
 
     fn push(&mut self, pos: &G) {

@@ -2,11 +2,14 @@
 //!
 //! Every function here visits the whole tree to the given depth, without pruning, tables or
 //! move ordering, and scores positions exactly as the engine does:
-//! - a terminal position, `ply` plies from the root, scores [`outcome_score`];
+//! - a terminal position, `ply` plies from the root, scores [`outcome_score`](crate::outcome_score), except that
+//!   a drawn one scores the evaluation's [`Evaluator::draw_scores`] for it (clamped to
+//!   ±[`crate::MAX_EVAL`]);
 //! - a position whose [`Game::repetition_key`] already occurred on the path from the root
 //!   (the root included) or in `history` scores the outcome of the game's
-//!   [`Game::repetition_rule`] (its first recurrence ends the game), checked before the
-//!   position's own outcome, as [`crate::Record`] does;
+//!   [`Game::repetition_rule`] (its first recurrence ends the game; a drawing rule scores
+//!   the repeated position's [`Evaluator::draw_scores`]), checked before the position's own
+//!   outcome, as [`crate::Record`] does;
 //! - at depth 0 a position is evaluated with the [`Evaluator`], or, with `quiescence`, by
 //!   quiescence search: the player to move may "stand pat" on the static value or play one of
 //!   the [`Game::noisy_moves`], for at most [`MAX_QUIESCENCE_PLY`] plies;
@@ -17,7 +20,7 @@
 
 use crate::brs::{forward, reply_chain};
 use crate::game::{Evaluator, Game, MoveList, Outcome, Player, Scores};
-use crate::score::{masked, outcome_score, outcome_scores, MAX_PLY, MAX_QUIESCENCE_PLY};
+use crate::score::{end_score, end_scores, masked, MAX_PLY, MAX_QUIESCENCE_PLY};
 
 struct Ctx<'a, E> {
     eval: &'a E,
@@ -78,7 +81,7 @@ pub fn minimax<G: Game, E: Evaluator<G>>(
 }
 
 /// Fixed-depth paranoid value: the player to move at the root maximises its own score
-/// (evaluation component and [`outcome_score`]), every other player minimises it.
+/// (evaluation component and [`outcome_score`](crate::outcome_score)), every other player minimises it.
 pub fn paranoid<G: Game, E: Evaluator<G>>(
     game: &G,
     eval: &E,
@@ -115,7 +118,7 @@ fn minmax<G: Game, E: Evaluator<G>>(
     brs: bool,
 ) -> i32 {
     if let Some(o) = ended(ctx, g, ply) {
-        return outcome_score(o, ctx.root, ply as u32);
+        return end_score(ctx.eval, g, o, ctx.root, ply as u32);
     }
     if ply >= MAX_PLY {
         return ctx.eval.evaluate(g)[ctx.root];
@@ -152,7 +155,7 @@ fn minmax<G: Game, E: Evaluator<G>>(
 
 fn quiesce<G: Game, E: Evaluator<G>>(ctx: &mut Ctx<'_, E>, g: &G, ply: usize, q: usize) -> i32 {
     if let Some(o) = ended(ctx, g, ply) {
-        return outcome_score(o, ctx.root, ply as u32);
+        return end_score(ctx.eval, g, o, ctx.root, ply as u32);
     }
     let stand = ctx.eval.evaluate(g)[ctx.root];
     if ply >= MAX_PLY || q >= MAX_QUIESCENCE_PLY {
@@ -193,7 +196,7 @@ fn maxn_rec<G: Game, E: Evaluator<G>>(
 ) -> Scores {
     let n = g.players();
     if let Some(o) = ended(ctx, g, ply) {
-        return outcome_scores(o, n, ply);
+        return end_scores(ctx.eval, g, o, n, ply);
     }
     if ply >= MAX_PLY || (depth == 0 && !ctx.quiescence) {
         return masked(ctx.eval.evaluate(g), n);
@@ -224,7 +227,7 @@ fn maxn_quiesce<G: Game, E: Evaluator<G>>(
 ) -> Scores {
     let n = g.players();
     if let Some(o) = ended(ctx, g, ply) {
-        return outcome_scores(o, n, ply);
+        return end_scores(ctx.eval, g, o, n, ply);
     }
     let mut best = masked(ctx.eval.evaluate(g), n);
     if ply >= MAX_PLY || q >= MAX_QUIESCENCE_PLY {

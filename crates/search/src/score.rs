@@ -1,6 +1,6 @@
 //! Score conventions shared by the searches and the reference implementations.
 
-use crate::game::{Outcome, Player, Scores, MAX_EVAL};
+use crate::game::{Evaluator, Game, Outcome, Player, Scores, MAX_EVAL};
 use crate::types::{MATE, MATE_BOUND};
 
 /// Larger than any score: the initial window bound.
@@ -42,6 +42,45 @@ pub(crate) fn outcome_scores(o: Outcome, players: usize, ply: usize) -> Scores {
         *v = outcome_score(o, p, ply as u32);
     }
     s
+}
+
+/// Score, for `player`, of the game ended at `game` with `outcome`, `ply` plies from the
+/// root: [`outcome_score`], except that a draw scores the evaluation's
+/// [`Evaluator::draw_scores`] (clamped to ±[`MAX_EVAL`]). Every search and every reference
+/// definition scores ends this way.
+#[inline]
+pub(crate) fn end_score<G: Game, E: Evaluator<G>>(
+    eval: &E,
+    game: &G,
+    outcome: Outcome,
+    player: Player,
+    ply: u32,
+) -> i32 {
+    match outcome {
+        Outcome::Draw(kind) => eval.draw_scores(game, kind)[player].clamp(-MAX_EVAL, MAX_EVAL),
+        _ => outcome_score(outcome, player, ply),
+    }
+}
+
+/// [`end_score`] of every player (zero beyond `players`).
+pub(crate) fn end_scores<G: Game, E: Evaluator<G>>(
+    eval: &E,
+    game: &G,
+    outcome: Outcome,
+    players: usize,
+    ply: usize,
+) -> Scores {
+    match outcome {
+        Outcome::Draw(kind) => {
+            let d = eval.draw_scores(game, kind);
+            let mut s = [0; 3];
+            for (p, v) in s.iter_mut().enumerate().take(players) {
+                *v = d[p].clamp(-MAX_EVAL, MAX_EVAL);
+            }
+            s
+        }
+        _ => outcome_scores(outcome, players, ply),
+    }
 }
 
 /// An evaluation with the entries past `players` zeroed.

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use crate::game::{Evaluator, Game};
 use crate::history::Heuristics;
-use crate::score::{outcome_score, MAX_PLY};
+use crate::score::{end_score, MAX_PLY};
 use crate::shared::Shared;
 
 /// Nodes between two looks at the clock and the stop flags.
@@ -194,13 +194,13 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         if let Some(rule) = self.sh.rule {
             rep_key = pos.repetition_key();
             if ply > 0 && self.repeated(rep_key) {
-                let s = outcome_score(rule, self.sh.root_player, ply as u32);
+                let s = end_score(self.sh.eval, pos, rule, self.sh.root_player, ply as u32);
                 return (Some(sign * s), rep_key);
             }
         }
         let v = pos
             .outcome()
-            .map(|o| sign * outcome_score(o, self.sh.root_player, ply as u32));
+            .map(|o| sign * end_score(self.sh.eval, pos, o, self.sh.root_player, ply as u32));
         (v, rep_key)
     }
 }

@@ -8,6 +8,9 @@
 //!   `m = 1`). No iteration starts after 60 % of the target or when the previous iterations'
 //!   growth predicts it would pass the hard limit.
 //!
+//! Monte Carlo tree search, which can stop after any iteration, spends the target (the move
+//! time less its margin, or `min(target, hard)` on a clock) instead of the soft limit.
+//!
 //! The search stops at the hard limit wherever it is (checked every 1024 nodes), and an
 //! unfinished iteration is discarded, so the answer comes before the hard limit.
 
@@ -23,19 +26,24 @@ pub(crate) struct TimeManager {
     soft: Option<Duration>,
     /// Stop at once after this.
     hard: Option<Duration>,
+    /// The time to spend on this move when the search can stop at any moment (Monte Carlo
+    /// tree search): the move time's hard limit, or the clock's target.
+    target: Option<Duration>,
 }
 
 impl TimeManager {
     pub fn new(limits: &Limits, start: Instant) -> TimeManager {
         let mut soft: Option<Duration> = None;
         let mut hard: Option<Duration> = None;
-        let mut tighten = |s: Duration, h: Duration| {
+        let mut spend: Option<Duration> = None;
+        let mut tighten = |s: Duration, h: Duration, t: Duration| {
             soft = Some(soft.map_or(s, |x| x.min(s)));
             hard = Some(hard.map_or(h, |x| x.min(h)));
+            spend = Some(spend.map_or(t, |x| x.min(t)));
         };
         if let Some(t) = limits.movetime {
             let h = t.saturating_sub((t / 20).min(Duration::from_millis(5)));
-            tighten(h, h);
+            tighten(h, h, h);
         }
         if let Some(c) = limits.clock {
             let r = c.remaining;
@@ -47,9 +55,14 @@ impl TimeManager {
             } else {
                 avail.min(target.max((target * 3).min(avail / 2)))
             };
-            tighten(target.mul_f64(0.6).min(h), h);
+            tighten(target.mul_f64(0.6).min(h), h, target.min(h));
         }
-        TimeManager { start, soft, hard }
+        TimeManager {
+            start,
+            soft,
+            hard,
+            target: spend,
+        }
     }
 
     /// Time since the search started.
@@ -60,6 +73,12 @@ impl TimeManager {
     /// Whether time is limited at all.
     pub fn limited(&self) -> bool {
         self.hard.is_some()
+    }
+
+    /// The time to spend on this move by a search that can stop at any moment: the move
+    /// time (less its margin), or the clock's target share (never beyond the hard limit).
+    pub fn target(&self) -> Option<Duration> {
+        self.target
     }
 
     /// The hard limit has passed.

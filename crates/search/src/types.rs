@@ -38,6 +38,143 @@ pub enum Algorithm {
     /// Max^n over per-player utilities with shallow pruning; also the right search for
     /// non-zero-sum two-player games.
     MaxN,
+    /// Monte Carlo tree search: UCT with one value per player backed up, the evaluation at
+    /// the leaves (or after short evaluation-guided playouts), progressive bias, a solver for
+    /// proven results, tree reuse between moves (see [`MctsConfig`]). For 2 and 3 players and
+    /// non-zero-sum games.
+    Mcts,
+}
+
+/// How the threads of a Monte Carlo tree search share the work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum MctsParallel {
+    /// One tree that every thread grows, with virtual loss to spread them over its branches.
+    #[default]
+    Tree,
+    /// A tree per thread (each with its own random seed); the root's statistics are summed.
+    Root,
+}
+
+/// The settings of Monte Carlo tree search ([`Algorithm::Mcts`]).
+///
+/// Each iteration descends the tree from the root, at each node taking the move that
+/// maximises, for the player to move there,
+/// `q + exploration·sqrt(ln(N + 1) / (n + 1)) + bias·prior / (n + 1)` (UCT with progressive
+/// bias), where `q` is the mean value of the move for that player (its own component of the
+/// backed-up values), `n` its visits, `N` the node's and `prior` the evaluation of the
+/// position after the move. Values are in `[0, 1]`: an evaluation `e` counts as
+/// `0.05 + 0.9 / (1 + exp(−e / scale))`, a win 1, a loss 0. See the crate documentation.
+///
+/// ```
+/// use plyforge_search::{Algorithm, Config, MctsConfig, MctsParallel};
+/// let mcts = MctsConfig::default().with_exploration(0.5).with_seed(7);
+/// let c = Config::default().with_algorithm(Algorithm::Mcts).with_mcts(mcts);
+/// assert_eq!(c.mcts.seed, 7);
+/// assert_eq!(c.mcts.parallel, MctsParallel::Tree);
+/// ```
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct MctsConfig {
+    /// The UCT exploration constant (on values in `[0, 1]`).
+    pub exploration: f64,
+    /// The weight of progressive bias: the evaluation's prior for a move, fading with its visits.
+    pub bias: f64,
+    /// Evaluation points per unit of the logistic that turns an evaluation into a value.
+    pub scale: f64,
+    /// Plies of evaluation-guided playout before a leaf is evaluated (each ply plays the move
+    /// whose position the evaluation likes best for the mover, a random one with
+    /// probability `epsilon`); 0: the leaf's own evaluation.
+    pub playout: u32,
+    /// Probability of a random move in a playout.
+    pub epsilon: f64,
+    /// Seed of the random choices (playouts; root-parallel trees add their thread index).
+    pub seed: u64,
+    /// How several threads share the work.
+    pub parallel: MctsParallel,
+    /// Virtual losses added to a move while a thread is below it (tree parallelism).
+    pub virtual_loss: u32,
+    /// Keep the part of the tree that the moves played since the last search lead to.
+    pub reuse: bool,
+    /// The most memory the tree may take, in MiB: beyond it the tree stops growing.
+    pub tree_mib: usize,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            exploration: 0.4,
+            bias: 0.5,
+            scale: 400.0,
+            playout: 0,
+            epsilon: 0.1,
+            seed: 1,
+            parallel: MctsParallel::Tree,
+            virtual_loss: 1,
+            reuse: true,
+            tree_mib: 256,
+        }
+    }
+}
+
+impl PartialEq for MctsConfig {
+    fn eq(&self, o: &Self) -> bool {
+        self.exploration.to_bits() == o.exploration.to_bits()
+            && self.bias.to_bits() == o.bias.to_bits()
+            && self.scale.to_bits() == o.scale.to_bits()
+            && self.playout == o.playout
+            && self.epsilon.to_bits() == o.epsilon.to_bits()
+            && self.seed == o.seed
+            && self.parallel == o.parallel
+            && self.virtual_loss == o.virtual_loss
+            && self.reuse == o.reuse
+            && self.tree_mib == o.tree_mib
+    }
+}
+
+impl Eq for MctsConfig {}
+
+impl MctsConfig {
+    /// These settings with another exploration constant.
+    pub fn with_exploration(mut self, c: f64) -> Self {
+        self.exploration = c;
+        self
+    }
+    /// These settings with another progressive-bias weight.
+    pub fn with_bias(mut self, w: f64) -> Self {
+        self.bias = w;
+        self
+    }
+    /// These settings with another evaluation scale.
+    pub fn with_scale(mut self, scale: f64) -> Self {
+        self.scale = scale;
+        self
+    }
+    /// These settings with playouts of `plies` plies (0: none).
+    pub fn with_playout(mut self, plies: u32) -> Self {
+        self.playout = plies;
+        self
+    }
+    /// These settings with another seed.
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+    /// These settings with another way of sharing the threads.
+    pub fn with_parallel(mut self, parallel: MctsParallel) -> Self {
+        self.parallel = parallel;
+        self
+    }
+    /// These settings with tree reuse between moves on or off.
+    pub fn with_reuse(mut self, on: bool) -> Self {
+        self.reuse = on;
+        self
+    }
+    /// These settings with another memory budget for the tree.
+    pub fn with_tree_mib(mut self, mib: usize) -> Self {
+        self.tree_mib = mib;
+        self
+    }
 }
 
 /// How the engine searches. `Default` is the strongest general setting; change it with the
@@ -65,6 +202,8 @@ pub struct Config {
     pub aspiration: bool,
     /// Extend the horizon with the game's noisy moves (quiescence search).
     pub quiescence: bool,
+    /// The settings of Monte Carlo tree search ([`Algorithm::Mcts`]).
+    pub mcts: MctsConfig,
 }
 
 impl Default for Config {
@@ -77,6 +216,7 @@ impl Default for Config {
             ordering: true,
             aspiration: true,
             quiescence: true,
+            mcts: MctsConfig::default(),
         }
     }
 }
@@ -113,6 +253,11 @@ impl Config {
     /// This configuration with quiescence search on or off.
     pub fn with_quiescence(mut self, on: bool) -> Self {
         self.quiescence = on;
+        self
+    }
+    /// This configuration with other Monte Carlo tree search settings.
+    pub fn with_mcts(mut self, mcts: MctsConfig) -> Self {
+        self.mcts = mcts;
         self
     }
 }

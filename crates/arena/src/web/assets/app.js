@@ -580,7 +580,7 @@
       const spec = document.createElement('input');
       spec.className = 'spec';
       spec.value = seats[i].spec;
-      spec.title = 'engine specification, as arena match --engine: engine, paranoid, brs, maxn, greedy, random, with ,depth=N ,time=1s ,eval=NAME ...';
+      spec.title = 'engine specification, as arena match --engine: engine, paranoid, brs, maxn, mcts, greedy, random, with ,depth=N ,time=1s ,eval=NAME ...';
       spec.spellcheck = false;
       const time = document.createElement('input');
       time.type = 'number';

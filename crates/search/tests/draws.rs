@@ -1,0 +1,218 @@
+//! Draw-aware scoring: where an evaluation scores draws ([`Evaluator::draw_scores`]), every
+//! search scores turn-limit draws and repetition draws with it, exactly as the brute-force
+//! definitions do.
+
+use plyforge_search::synthetic::{Payoffs, Spec, Synthetic, SyntheticEval};
+use plyforge_search::{
+    reference, Algorithm, Config, DrawKind, Evaluator, Game, Limits, Outcome, Record, Scores,
+    Search, MAX_EVAL,
+};
+
+/// The synthetic evaluation, with draws scored from each player's standing: a draw is worth
+/// less the better a player stands (and a little less than a level game to everybody), as
+/// Chexers scores them. Repetition draws and turn-limit draws are told apart.
+struct DrawAware;
+
+impl Evaluator<Synthetic> for DrawAware {
+    fn evaluate(&self, game: &Synthetic) -> Scores {
+        SyntheticEval.evaluate(game)
+    }
+
+    fn draw_scores(&self, game: &Synthetic, kind: DrawKind) -> Scores {
+        let e = SyntheticEval.evaluate(game);
+        let contempt = match kind {
+            DrawKind::Repetition => 70,
+            _ => 30,
+        };
+        let mut d = [0; 3];
+        for p in 0..game.players() {
+            d[p] = -e[p] / 2 - contempt;
+        }
+        // Beyond the evaluation's range: the engine clamps it.
+        if e[0] > 900 {
+            d[0] = 3 * MAX_EVAL;
+        }
+        d
+    }
+}
+
+fn config(algorithm: Algorithm, tt: bool, threads: usize) -> Config {
+    Config::default()
+        .with_algorithm(algorithm)
+        .with_threads(threads)
+        .with_tt_mib(if tt { 1 } else { 0 })
+        .with_quiescence(true)
+}
+
+/// Short games: many lines end in the turn-limit draw within the search's depth.
+fn short_game(seed: u64, players: u8) -> Synthetic {
+    Synthetic::new(Spec {
+        seed,
+        players,
+        skip: true,
+        width: 4 + seed % 9,
+        length: 3 + (seed % 3) as u16,
+        payoffs: if players == 3 && seed % 2 == 0 {
+            Payoffs::GeneralSum
+        } else {
+            Payoffs::ZeroSum
+        },
+        ..Spec::default()
+    })
+}
+
+/// The value every search should give `game` at `depth`: the reference of its algorithm.
+fn want<E: Evaluator<Synthetic>>(
+    algorithm: Algorithm,
+    game: &Synthetic,
+    eval: &E,
+    depth: u32,
+    history: &[u64],
+) -> Scores {
+    match algorithm {
+        Algorithm::MaxN => reference::maxn(game, eval, depth, history, true),
+        Algorithm::BestReply => [
+            reference::best_reply(game, eval, depth, history, true),
+            0,
+            0,
+        ],
+        _ => [reference::paranoid(game, eval, depth, history, true), 0, 0],
+    }
+}
+
+fn check(algorithm: Algorithm, game: &Synthetic, config: &Config, depth: u32, history: &[u64]) {
+    let mut engine = Search::new(config.clone(), DrawAware);
+    engine.run(game, history, Limits::depth(depth), |r| {
+        let w = want(algorithm, game, &DrawAware, r.depth, history);
+        if algorithm == Algorithm::MaxN {
+            assert_eq!(
+                r.scores,
+                w,
+                "{:?} depth {} {config:?}",
+                game.spec(),
+                r.depth
+            );
+        } else {
+            assert_eq!(
+                r.score,
+                w[0],
+                "{:?} depth {} {config:?}",
+                game.spec(),
+                r.depth
+            );
+        }
+    });
+}
+
+const ALGORITHMS: [Algorithm; 4] = [
+    Algorithm::AlphaBeta,
+    Algorithm::Paranoid,
+    Algorithm::BestReply,
+    Algorithm::MaxN,
+];
+
+#[test]
+fn turn_limit_draws_score_the_evaluations_draw_value_in_every_search() {
+    let mut differ = 0;
+    for seed in 0..16 {
+        for players in [2, 3] {
+            let game = short_game(seed, players);
+            for algorithm in ALGORITHMS {
+                if algorithm == Algorithm::AlphaBeta && players == 3 {
+                    continue;
+                }
+                for (tt, threads) in [(true, 1), (false, 1), (true, 2)] {
+                    check(algorithm, &game, &config(algorithm, tt, threads), 6, &[]);
+                }
+            }
+            // The draw values matter: with draws worth 0 some value differs.
+            if (1..=6).any(|d| {
+                reference::maxn(&game, &DrawAware, d, &[], true)
+                    != reference::maxn(&game, &SyntheticEval, d, &[], true)
+            }) {
+                differ += 1;
+            }
+        }
+    }
+    assert!(differ > 16, "draws too rare to test: {differ} of 32 games");
+}
+
+/// Games whose positions recur, with a drawing repetition rule, after a random walk.
+fn cyclic(seed: u64, players: u8) -> (Synthetic, Vec<u64>) {
+    let spec = Spec {
+        seed,
+        players,
+        width: 3 + seed % 3,
+        cyclic: true,
+        skip: true,
+        terminal_per_mille: 30,
+        repetition: Some((3, Outcome::Draw(DrawKind::Repetition))),
+        ..Spec::default()
+    };
+    let mut record = Record::new(Synthetic::new(spec));
+    let mut rng = plyforge_search::rng::XorShift64Star::seeded(seed);
+    for _ in 0..(seed % 7) {
+        let moves = record.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[rng.below(moves.len())];
+        if record.play(m).expect("a legal move").is_some() {
+            break;
+        }
+    }
+    (*record.position(), record.history_keys().to_vec())
+}
+
+#[test]
+fn repetition_draws_score_the_repeated_positions_draw_value() {
+    let mut differ = 0;
+    for seed in 0..16 {
+        for players in [2, 3] {
+            let (game, history) = cyclic(seed, players);
+            if game.outcome().is_some() {
+                continue;
+            }
+            for algorithm in ALGORITHMS {
+                if algorithm == Algorithm::AlphaBeta && players == 3 {
+                    continue;
+                }
+                check(algorithm, &game, &config(algorithm, false, 1), 5, &history);
+            }
+            if (1..=5).any(|d| {
+                reference::maxn(&game, &DrawAware, d, &history, true)
+                    != reference::maxn(&game, &SyntheticEval, d, &history, true)
+            }) {
+                differ += 1;
+            }
+        }
+    }
+    assert!(differ > 12, "repetitions too rare to test: {differ}");
+}
+
+/// A search from a drawn position reports the draw's value, clamped to the evaluation's range.
+#[test]
+fn a_drawn_root_reports_the_draw_value() {
+    let mut seen = 0;
+    for seed in 0..200 {
+        let game = short_game(seed, 3);
+        let mut record = Record::new(game);
+        while record.result().is_none() {
+            let m = record.legal_moves()[0];
+            record.play(m).expect("a legal move");
+        }
+        let end = *record.position();
+        if !matches!(end.outcome(), Some(Outcome::Draw(_))) {
+            continue;
+        }
+        seen += 1;
+        let mut engine = Search::new(config(Algorithm::MaxN, false, 1), DrawAware);
+        let r = engine.run(&end, &[], Limits::depth(3), |_| {});
+        let d = DrawAware.draw_scores(&end, DrawKind::TurnLimit);
+        for (got, want) in r.scores.iter().zip(d) {
+            assert_eq!(*got, want.clamp(-MAX_EVAL, MAX_EVAL));
+        }
+        assert!(r.best.is_none());
+    }
+    assert!(seen > 10);
+}
