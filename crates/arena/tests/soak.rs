@@ -83,12 +83,28 @@ fn client(addr: &str, i: usize, rounds: usize, barrier: &Barrier) -> Vec<Seen> {
     let leave_after = 1 + rng.below(6);
     let mut first = true;
     loop {
-        let Some(l) = p.try_line() else {
+        let l = match p.read() {
+            Ok(Some(l)) => l,
             // Dropped (a flooder) or closed: what we saw of the game so far.
-            if seen.id != 0 {
-                games.push(seen);
+            Ok(None) => {
+                if seen.id != 0 {
+                    games.push(seen);
+                }
+                return games;
             }
-            return games;
+            // Several rounds: the last agents waiting may have nobody left to play.
+            Err(e) if rounds > 1 && seen.id == 0 => {
+                assert!(
+                    matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ),
+                    "{e}"
+                );
+                p.send("quit");
+                return games;
+            }
+            Err(e) => panic!("c{i}: {e}"),
         };
         let w: Vec<&str> = l.split(' ').collect();
         match w[0] {
@@ -159,6 +175,12 @@ fn client(addr: &str, i: usize, rounds: usize, barrier: &Barrier) -> Vec<Seen> {
                 seen.over = Some(l.clone());
                 let void = l.ends_with(" void");
                 games.push(std::mem::take(&mut seen));
+                if rounds > 1 {
+                    // Waiting for the next game: not for ever (see above).
+                    let _ =
+                        p.r.get_ref()
+                            .set_read_timeout(Some(Duration::from_secs(15)));
+                }
                 let played = games
                     .iter()
                     .filter(|g| g.over.as_deref().is_some_and(|o| !o.ends_with(" void")))

@@ -206,6 +206,25 @@ impl Peer {
         }
     }
 
+    /// The next line, `Ok(None)` when the server closed the connection, or the read's
+    /// error (a timeout among them).
+    pub fn read(&mut self) -> std::io::Result<Option<String>> {
+        let mut s = String::new();
+        match self.r.read_line(&mut s) {
+            Ok(0) => Ok(None),
+            Ok(_) => Ok(Some(s.trim_end_matches(['\n', '\r']).to_string())),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::BrokenPipe
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     pub fn line(&mut self) -> String {
         self.try_line().expect("a line, not the end")
     }
