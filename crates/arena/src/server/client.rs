@@ -35,7 +35,7 @@ pub(crate) fn clock_limits(remaining: Duration, left: u32, margin: Duration) -> 
 /// The player behind the connection.
 enum Brain<A: GameAdapter> {
     /// The search engine, thinking on the clock (and within the spec's own limits, if any).
-    Search(Box<Engine<A>>, Spec),
+    Search(Box<Engine<A>>, Box<Spec>),
     /// The greedy or random player.
     Other(Box<Agent<A>>),
 }
@@ -189,7 +189,7 @@ pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
                 spec.config::<A>(Some(o.threads)),
                 spec.evaluator::<A>(),
             )?),
-            spec.clone(),
+            Box::new(spec.clone()),
         ),
         _ => Brain::Other(Box::new(Agent::new(
             &spec,
