@@ -16,10 +16,12 @@ use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Barrier, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
+
+mod common;
 
 use plyforge::search::{DrawKind, Game, Outcome, Player, Record};
 use plyforge::{chaosclock, chexers, jumpy3, throne};
@@ -57,36 +59,11 @@ struct Server {
 
 fn serve(game: &str, args: &[&str], tag: &str) -> Server {
     let record = temp_file(tag);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["serve", game, "--addr", "127.0.0.1:0", "--record"])
-        .arg(&record)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("arena serve starts");
-    let mut out = BufReader::new(child.stdout.take().expect("a pipe"));
-    let mut first = String::new();
-    out.read_line(&mut first).expect("the server's first line");
-    let addr = first
-        .trim()
-        .strip_prefix("listening ")
-        .unwrap_or_else(|| panic!("first line {first:?}"))
-        .to_string();
-    let (tx, lines) = channel();
-    thread::spawn(move || {
-        for line in out.lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let s = common::listen_serve(game, &record, args);
     Server {
-        child,
-        addr,
-        lines,
+        child: s.child,
+        addr: s.addr,
+        lines: s.lines,
         record,
     }
 }

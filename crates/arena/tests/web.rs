@@ -9,13 +9,16 @@
 //! here. Every server listens on 127.0.0.1 port 0 and prints its address first; sockets have
 //! read timeouts so that a failure cannot hang the run.
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::Receiver;
 use std::thread;
 use std::time::{Duration, Instant};
+
+mod common;
 
 use serde_json::{json, Value};
 use tungstenite::stream::MaybeTlsStream;
@@ -56,35 +59,14 @@ struct Web {
 
 impl Web {
     fn start(args: &[&str]) -> Web {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .args(["web", "--addr", "127.0.0.1:0"])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("arena web starts");
-        let mut out = BufReader::new(child.stdout.take().expect("a pipe"));
-        let mut first = String::new();
-        out.read_line(&mut first).expect("the first line");
-        let addr = first
-            .trim()
-            .strip_prefix("listening ")
-            .unwrap_or_else(|| panic!("first line {first:?}"))
-            .to_string();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in out.lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let mut all = vec!["web", "--addr", "127.0.0.1:0"];
+        all.extend_from_slice(args);
+        let all: Vec<&OsStr> = all.iter().map(OsStr::new).collect();
+        let l = common::listen(&all);
         Web {
-            child,
-            addr,
-            _lines: lines,
+            child: l.child,
+            addr: l.addr,
+            _lines: l.lines,
         }
     }
 
@@ -180,13 +162,16 @@ fn send(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>, v: Value) {
     ws.send(Message::Text(v.to_string().into())).expect("send");
 }
 
-/// The next JSON message.
+/// The next JSON message. A read interrupted by a signal (`EINTR`, which the socket's read
+/// passes on) is tried again; any other error (the timeout among them) fails the test.
 fn next(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>) -> Value {
     loop {
-        match ws.read().expect("a message before the timeout") {
-            Message::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
-            Message::Close(c) => panic!("closed: {c:?}"),
-            _ => {}
+        match ws.read() {
+            Ok(Message::Text(t)) => return serde_json::from_str(t.as_str()).expect("JSON"),
+            Ok(Message::Close(c)) => panic!("closed: {c:?}"),
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => panic!("a message before the timeout: {e}"),
         }
     }
 }

@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -45,22 +46,30 @@ pub struct Server {
     pub first: Vec<String>,
 }
 
-/// Starts `arena serve GAME --addr 127.0.0.1:0 --record RECORD ARGS…`.
-pub fn serve_on(game: &str, record: &Path, args: &[&str]) -> Server {
+/// A program that prints `listening ADDR` as its first line (`arena serve`, `arena web`),
+/// started: the process, its address, that first line and its later stdout lines as they
+/// come (read on a thread of their own, so that the program never blocks on a full pipe).
+pub struct Listening {
+    pub child: Child,
+    pub addr: String,
+    pub first: String,
+    pub lines: Receiver<String>,
+}
+
+/// Starts `arena ARGS…` (stdin closed, stderr discarded) and waits for its address.
+pub fn listen(args: &[&OsStr]) -> Listening {
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["serve", game, "--addr", "127.0.0.1:0", "--record"])
-        .arg(record)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("arena serve starts");
+        .unwrap_or_else(|e| panic!("arena {args:?} starts: {e}"));
     let mut out = BufReader::new(child.stdout.take().expect("a pipe"));
     let mut first = String::new();
-    out.read_line(&mut first).expect("the server's first line");
+    out.read_line(&mut first).expect("the first line");
+    let first = first.trim().to_string();
     let addr = first
-        .trim()
         .strip_prefix("listening ")
         .unwrap_or_else(|| panic!("first line {first:?}"))
         .to_string();
@@ -73,12 +82,32 @@ pub fn serve_on(game: &str, record: &Path, args: &[&str]) -> Server {
             }
         }
     });
-    Server {
+    Listening {
         child,
         addr,
+        first,
         lines,
+    }
+}
+
+/// Starts `arena serve GAME --addr 127.0.0.1:0 --record RECORD ARGS…`, as [`listen`].
+pub fn listen_serve(game: &str, record: &Path, args: &[&str]) -> Listening {
+    let head = ["serve", game, "--addr", "127.0.0.1:0", "--record"];
+    let mut all: Vec<&OsStr> = head.iter().map(OsStr::new).collect();
+    all.push(record.as_os_str());
+    all.extend(args.iter().map(OsStr::new));
+    listen(&all)
+}
+
+/// Starts `arena serve GAME --addr 127.0.0.1:0 --record RECORD ARGS…`.
+pub fn serve_on(game: &str, record: &Path, args: &[&str]) -> Server {
+    let l = listen_serve(game, record, args);
+    Server {
+        child: l.child,
+        addr: l.addr,
+        lines: l.lines,
         record: record.to_path_buf(),
-        first: vec![first.trim().to_string()],
+        first: vec![l.first],
     }
 }
 
