@@ -5,6 +5,7 @@
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 use std::path::Path;
+use std::str::FromStr;
 use std::time::Duration;
 
 use search::{Config, Evaluator, Game, MaxnBounds, Outcome, Player, Record};
@@ -83,9 +84,17 @@ pub type CratePlayer<P, M> = Box<dyn FnMut(&P) -> Option<M> + Send>;
 /// what differs between games.
 pub trait GameAdapter: Send + Sync + 'static {
     /// The position type of the crate.
-    type Pos: Game<Move = Self::Move> + Clone + Debug + Display + Eq + Hash + Send + Sync;
+    type Pos: Game<Move = Self::Move>
+        + Clone
+        + Debug
+        + Display
+        + FromStr<Err: Display>
+        + Eq
+        + Hash
+        + Send
+        + Sync;
     /// The move type of the crate.
-    type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
+    type Move: Copy + Eq + Hash + Debug + Display + FromStr<Err: Display> + Send + Sync + 'static;
     /// The crate's default evaluation (static dispatch, for the benches and the engines).
     type Eval: Evaluator<Self::Pos> + Clone + Send + Sync + 'static;
 
@@ -116,10 +125,19 @@ pub trait GameAdapter: Send + Sync + 'static {
         None
     }
     /// Parses a position in the game's notation; the error names the field.
-    fn parse_position(text: &str) -> Result<Self::Pos, String>;
+    /// By default the crate's `FromStr`, its error's message as the reason.
+    fn parse_position(text: &str) -> Result<Self::Pos, String> {
+        text.parse()
+            .map_err(|e: <Self::Pos as FromStr>::Err| e.to_string())
+    }
     /// Parses a move in the game's notation (the position is there for games whose notation
     /// would need it, and for friendlier input such as lower case).
-    fn parse_move(pos: &Self::Pos, text: &str) -> Result<Self::Move, String>;
+    /// By default the crate's `FromStr` of the trimmed text.
+    fn parse_move(_pos: &Self::Pos, text: &str) -> Result<Self::Move, String> {
+        text.trim()
+            .parse()
+            .map_err(|e: <Self::Move as FromStr>::Err| e.to_string())
+    }
     /// The letter of a player, as in `result: winner X`.
     fn player_letter(p: Player) -> &'static str;
     /// The name of a player for people.

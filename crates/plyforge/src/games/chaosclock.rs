@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use chaosclock::solve::{solve_with, SolveOptions};
 use chaosclock::{DefaultEval, Move, Position, EVEN, ODD};
-use search::{Config, Game, Player, Record};
+use search::{Game, Player, Record};
 
 use crate::adapter::{ExactValue, GameAdapter, Solution, SolveSettings};
 use crate::draw::Paint;
@@ -40,33 +40,18 @@ impl GameAdapter for ChaosClock {
     const HAS_SOLVER: bool = true;
     const HAS_FAIR_START: bool = true;
 
-    fn start() -> Position {
-        Position::start()
-    }
+    crate_shape!(chaosclock);
     fn random_start(seed: u64) -> Option<Position> {
         Some(Position::random(seed))
     }
     fn fair_start(seed: u64) -> Option<Position> {
         Some(fair_start(seed))
     }
-    fn parse_position(text: &str) -> Result<Position, String> {
-        text.parse()
-            .map_err(|e: chaosclock::ParsePositionError| e.to_string())
-    }
     fn parse_move(_pos: &Position, text: &str) -> Result<Move, String> {
         let t = text.trim();
         t.parse::<Move>()
             .or_else(|e| t.to_ascii_lowercase().parse::<Move>().map_err(|_| e))
             .map_err(|e| e.to_string())
-    }
-    fn player_letter(p: Player) -> &'static str {
-        chaosclock::player_letter(p)
-    }
-    fn player_name(p: Player) -> &'static str {
-        chaosclock::player_name(p)
-    }
-    fn engine_config() -> Config {
-        chaosclock::engine_config()
     }
     fn default_eval() -> DefaultEval {
         DefaultEval

@@ -2,7 +2,7 @@
 
 use chexers::players::{Agent as _, Greedy};
 use chexers::{DefaultEval, Move, Position, Weights};
-use search::{Config, Player};
+use search::Player;
 
 use crate::adapter::{CratePlayer, GameAdapter};
 use crate::draw::{hex_board, Paint};
@@ -30,13 +30,7 @@ impl GameAdapter for Chexers {
     const TITLE: &'static str = "Chexers";
     const PLAYERS: usize = 3;
 
-    fn start() -> Position {
-        Position::start()
-    }
-    fn parse_position(text: &str) -> Result<Position, String> {
-        text.parse()
-            .map_err(|e: chexers::ParsePositionError| e.to_string())
-    }
+    crate_shape!(chexers);
     fn parse_move(_pos: &Position, text: &str) -> Result<Move, String> {
         let t = text.trim();
         match t.parse::<Move>() {
@@ -47,15 +41,6 @@ impl GameAdapter for Chexers {
                 .parse::<Move>()
                 .map_err(|_| e.to_string()),
         }
-    }
-    fn player_letter(p: Player) -> &'static str {
-        chexers::player_letter(p)
-    }
-    fn player_name(p: Player) -> &'static str {
-        chexers::player_name(p)
-    }
-    fn engine_config() -> Config {
-        chexers::engine_config()
     }
     fn default_eval() -> DefaultEval {
         DefaultEval::default()

@@ -2,7 +2,7 @@
 
 use jumpy3::solve::{Table, Value};
 use jumpy3::{DefaultEval, Estimate, Move, Position, BLACK, WHITE};
-use search::{Config, Player, Record};
+use search::Record;
 
 use crate::adapter::{ExactValue, GameAdapter, Solution, SolveSettings};
 use crate::draw::Paint;
@@ -22,27 +22,7 @@ impl GameAdapter for Jumpy3 {
     const PLAYERS: usize = 2;
     const HAS_SOLVER: bool = true;
 
-    fn start() -> Position {
-        Position::start()
-    }
-    fn parse_position(text: &str) -> Result<Position, String> {
-        text.parse()
-            .map_err(|e: jumpy3::ParsePositionError| e.to_string())
-    }
-    fn parse_move(_pos: &Position, text: &str) -> Result<Move, String> {
-        text.trim()
-            .parse()
-            .map_err(|e: jumpy3::ParseMoveError| e.to_string())
-    }
-    fn player_letter(p: Player) -> &'static str {
-        jumpy3::player_letter(p)
-    }
-    fn player_name(p: Player) -> &'static str {
-        jumpy3::player_name(p)
-    }
-    fn engine_config() -> Config {
-        jumpy3::engine_config()
-    }
+    crate_shape!(jumpy3);
     fn default_eval() -> DefaultEval {
         DefaultEval::default()
     }

@@ -1,6 +1,6 @@
 //! Throne (`plyforge-throne`).
 
-use search::{Config, DrawKind, Outcome, Player};
+use search::{DrawKind, Outcome};
 use throne::players::Greedy;
 use throne::{DefaultEval, Move, Position, BLACK, WHITE};
 
@@ -21,27 +21,7 @@ impl GameAdapter for Throne {
     const TITLE: &'static str = "Throne";
     const PLAYERS: usize = 2;
 
-    fn start() -> Position {
-        Position::start()
-    }
-    fn parse_position(text: &str) -> Result<Position, String> {
-        text.parse()
-            .map_err(|e: throne::ParsePositionError| e.to_string())
-    }
-    fn parse_move(_pos: &Position, text: &str) -> Result<Move, String> {
-        text.trim()
-            .parse()
-            .map_err(|e: throne::ParseMoveError| e.to_string())
-    }
-    fn player_letter(p: Player) -> &'static str {
-        throne::player_letter(p)
-    }
-    fn player_name(p: Player) -> &'static str {
-        throne::player_name(p)
-    }
-    fn engine_config() -> Config {
-        throne::engine_config()
-    }
+    crate_shape!(throne);
     fn default_eval() -> DefaultEval {
         DefaultEval
     }
