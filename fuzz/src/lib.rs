@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use plyforge::search::{Game, Record};
 use plyforge::{legal_moves, play_text, read_position, GameAdapter};
 use plyforge_arena::protocol::{self, Command, Flow, Session};
+use plyforge_arena::matchfile::record;
 use plyforge_arena::server::{reader, wire};
 
 /// `POSITION\nMOVE`: the position (if it parses) displays and parses back to itself, its key
@@ -257,5 +258,32 @@ pub fn server_record(data: &[u8]) {
                 kind.visit(Check(g));
             }
         }
+    }
+}
+
+/// `arena match`'s file read back (what `--resume` and `arena merge` read): the whole text
+/// and each line parsed without a panic; a line that parses is written again by the
+/// match's own writer, and that text parses back to the same line and writes the same again
+/// (writing may round the times once; after that it is a fixed point).
+pub fn match_record(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let _ = record::parse_text(text);
+    for line in text.lines() {
+        let Ok(parsed) = record::parse_line(line) else {
+            continue;
+        };
+        let write = |l: &record::Line| match l {
+            record::Line::Header(h) => record::header_json(h),
+            record::Line::Game(g) => record::game_json(g),
+        };
+        let once = write(&parsed);
+        let again = record::parse_line(&once)
+            .unwrap_or_else(|e| panic!("{once:?}, written from {line:?}: {e}"));
+        let twice = write(&again);
+        assert_eq!(once, twice, "{line:?}");
+        let thrice = record::parse_line(&twice).expect("parsed once already");
+        assert_eq!(again, thrice, "{line:?}");
     }
 }

@@ -33,6 +33,7 @@ pub const TARGETS: &[&str] = &[
     "protocol_session",
     "server_wire",
     "server_record",
+    "match_record",
 ];
 
 /// Seconds per target when `--seconds` is not given.

@@ -560,6 +560,12 @@ fn peer_cases(quick: bool) -> Vec<PeerCase> {
     v
 }
 
+/// The comparison with the peer engine (minimax-rs) in one process: for each position, our
+/// engine and the peer's iterative and parallel searches, the values checked equal, the
+/// table and the ratios.
+///
+/// Long by design: a report section is a straight sequence of measurements and the lines
+/// that print them.
 fn peer_section(rep: &mut Report) {
     let target_depth = if rep.quick { 12 } else { 24 };
     rep.targets.peer_depth = target_depth;

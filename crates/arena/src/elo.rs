@@ -9,7 +9,7 @@
 
 /// Elo difference and its 95% interval (`None` ends are infinite).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Elo {
+pub struct Elo {
     /// Point estimate; infinite for a score of 0% or 100%.
     pub diff: f64,
     /// Lower end of the 95% interval.
@@ -19,7 +19,7 @@ pub(crate) struct Elo {
 }
 
 /// Elo difference for a mean score in [0, 1].
-pub(crate) fn elo_of_score(s: f64) -> f64 {
+pub fn elo_of_score(s: f64) -> f64 {
     // Rounding leaves the ends of an interval a hair inside [0, 1].
     if s <= 1e-9 {
         f64::NEG_INFINITY
@@ -31,7 +31,7 @@ pub(crate) fn elo_of_score(s: f64) -> f64 {
 }
 
 /// The Elo estimate of a side with `wins`, `draws`, `losses`; `None` for no games.
-pub(crate) fn elo(wins: u32, draws: u32, losses: u32) -> Option<Elo> {
+pub fn elo(wins: u32, draws: u32, losses: u32) -> Option<Elo> {
     let n = f64::from(wins + draws + losses);
     if n == 0.0 {
         return None;
@@ -61,7 +61,7 @@ pub(crate) fn elo(wins: u32, draws: u32, losses: u32) -> Option<Elo> {
 }
 
 /// A signed Elo figure: `+35`, `-120`, `+inf`.
-pub(crate) fn show(e: f64) -> String {
+pub fn show(e: f64) -> String {
     if e.is_infinite() {
         if e > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else if e.round() == 0.0 {

@@ -1,6 +1,7 @@
 //! Internal to the `arena` program: the parts of it that its fuzz targets (`fuzz/`) and its
 //! integration tests reach directly — the engine protocol ([`protocol`]), the match server
-//! and its record file ([`server`]) and the program's failures ([`fail`]).
+//! and its record file ([`server`]), `arena match`'s file, schedule and test ([`matchfile`]),
+//! its openings ([`book`]), Elo ([`elo`]) and the program's failures ([`fail`]).
 //!
 //! **Not a library for users**: nothing here is a stable interface, and it may change in any
 //! release. Programs that want the games and the engine use the `plyforge` crate; programs
@@ -9,7 +10,9 @@
 #![deny(missing_docs)]
 
 pub mod book;
+pub mod elo;
 pub mod fail;
+pub mod matchfile;
 pub mod protocol;
 pub mod server;
 

@@ -13,7 +13,6 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod analyse;
 mod draw;
-mod elo;
 mod matchup;
 mod play;
 mod rules_cmd;
@@ -22,7 +21,7 @@ mod web;
 
 // The protocol, the server and the failures are in the internal library (src/lib.rs), where
 // the fuzz targets and the tests reach them.
-use plyforge_arena::{fail, protocol, server};
+use plyforge_arena::{elo, fail, protocol, server};
 
 use plyforge::games;
 
@@ -615,6 +614,8 @@ fn threads_ok(n: usize) -> Result<usize, Fail> {
     }
 }
 
+/// Runs the command line: one arm per subcommand, each turning clap's options into the
+/// command's own options and calling it for the game named (long as the list of commands).
 fn run(cli: Cli) -> Result<(), Fail> {
     match cli.command {
         Command::Moves(a) => with_game!(a.game, A => rules_cmd::moves::<A>(&a.position)),

@@ -76,6 +76,10 @@ fn side<A: GameAdapter>(p: plyforge::search::Player) -> String {
 }
 
 /// Runs `arena play`.
+///
+/// Long by design: the interactive loop is one `match` over whose turn it is and what the
+/// user typed (a move, `moves`, `undo`, `help`, `quit`), each arm a few lines on the one
+/// record.
 pub(crate) fn play<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     let humans = humans::<A>(&o.human)?;
     let start = match &o.position {

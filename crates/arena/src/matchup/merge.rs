@@ -24,6 +24,9 @@ pub(crate) struct Options {
 }
 
 /// Runs `arena merge`.
+///
+/// Long by design: a straight sequence (read every file, check that they are shards of one
+/// match, combine, report the conflicts, write, print the table), each step a few lines.
 pub(crate) fn merge(o: &Options) -> Result<(), Fail> {
     if o.files.is_empty() {
         return Err(Fail::usage("arena merge needs at least one match file"));

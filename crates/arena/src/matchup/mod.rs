@@ -6,7 +6,8 @@
 //!
 //! The rooms: [`schedule`] (which games, which seats, which shard), [`book`] (where each
 //! opening starts), [`game`] (one game and its adjudication), [`record`] (the match file),
-//! [`sprt`] (the test), [`summary`] (figures and table), [`merge`] (`arena merge`), and this
+//! [`sprt`] (the test) — these three and `book` in the arena's library target, for the fuzz
+//! targets — [`summary`] (figures and table), [`merge`] (`arena merge`), and this
 //! file, which runs a match.
 
 use std::collections::{BTreeMap, HashMap};
@@ -28,11 +29,9 @@ use crate::draw::{paint, Paint};
 use crate::fail::{outln, Fail};
 
 pub(crate) use plyforge_arena::book;
+pub(crate) use plyforge_arena::matchfile::{record, schedule, sprt};
 pub(crate) mod game;
 pub(crate) mod merge;
-pub(crate) mod record;
-pub(crate) mod schedule;
-pub(crate) mod sprt;
 pub(crate) mod summary;
 
 use book::Starts;
@@ -360,8 +359,22 @@ fn record_text(line: &GameLine, index: u64, letters: &dyn Fn(usize) -> &'static 
     text
 }
 
-/// Runs `arena match`.
-pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
+/// What a match plays, from its options: the specifications, the schedule, the starts and
+/// the opening plies, the test and the match file's header (every option checked here).
+struct Plan<A: GameAdapter> {
+    specs: Vec<Spec>,
+    sprt: Option<Sprt>,
+    games: u64,
+    time: Duration,
+    fallback: Limits,
+    schedule: Schedule,
+    starts: Starts<A>,
+    opening: usize,
+    header: Header,
+}
+
+/// Checks the options of `arena match` and works out its [`Plan`].
+fn plan<A: GameAdapter>(o: &Options) -> Result<Plan<A>, Fail> {
     let specs = parse_specs::<A>(&o.engines)?;
     let cycle = seatings(A::PLAYERS, specs.len());
     if cycle.is_empty() {
@@ -451,62 +464,34 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
         settings,
     };
 
-    // The match file: new, or resumed.
-    let resumed = match &o.out {
-        Some(path) if o.resume => read_resumed(path, &header)?,
-        Some(path) => {
-            if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
-                return Err(Fail::usage(format!(
-                    "--out {}: the file exists (--resume continues its match; or remove it)",
-                    path.display()
-                )));
-            }
-            None
-        }
-        None => None,
-    };
-    let mut out = match &o.out {
-        Some(path) => Some(open_out(path, &header, &resumed)?),
-        None => None,
-    };
-    let mut record_file = match &o.record {
-        Some(path) => {
-            Some(BufWriter::new(File::create(path).map_err(|e| {
-                Fail::runtime(format!("--record {}: {e}", path.display()))
-            })?))
-        }
-        None => None,
-    };
-    let mut all: BTreeMap<u64, GameLine> = resumed.map(|r| r.games).unwrap_or_default();
-    let earlier = all.len();
-    let mut siblings = match (&o.out, o.shard, sprt) {
-        (Some(path), Some(_), Some(_)) => Some(Siblings::new(path, &header.match_id)),
-        _ => None,
-    };
-    let mut foreign: BTreeMap<u64, GameLine> = BTreeMap::new();
-    let ctx_engines: Vec<String> = header.engines.clone();
-    let ctx = summary::Context {
-        engines: &ctx_engines,
-        players: A::PLAYERS,
-        schedule: &schedule,
+    Ok(Plan {
+        specs,
         sprt,
-    };
-    // The test's stop, on the games at hand (this file's and, for a shard, its siblings').
-    let mut tracker = sprt.map(summary::Tracker::new);
-    if let Some(w) = siblings.as_mut() {
-        w.poll(&mut foreign);
-    }
-    let stop_before = tracker
-        .as_mut()
-        .and_then(|t| t.advance(&schedule, either(&all, &foreign)));
-    let jobs: Vec<u64> = schedule
-        .games_for(o.shard)
-        .into_iter()
-        .filter(|g| !all.contains_key(g))
-        .filter(|&g| stop_before.map_or(true, |k| schedule.opening_of(g) < k))
-        .collect();
+        games,
+        time,
+        fallback,
+        schedule,
+        starts,
+        opening,
+        header,
+    })
+}
 
-    // What is about to happen.
+/// Says what is about to happen: the engines, the openings, the shard, the match file, the
+/// games at once (with a warning when they need more cores than there are).
+fn announce<A: GameAdapter>(o: &Options, plan: &Plan<A>, earlier: usize) {
+    let Plan {
+        specs,
+        sprt,
+        games,
+        time,
+        schedule,
+        starts,
+        opening,
+        header,
+        ..
+    } = plan;
+    let (games, time, opening) = (*games, *time, *opening);
     if sprt.is_some() {
         outln!(
             "{} match, at most {} games, {} per move unless the spec says otherwise",
@@ -587,7 +572,189 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
             cores
         );
     }
+}
 
+/// The line a finished game prints (without `--quiet`).
+fn game_text<A: GameAdapter>(line: &GameLine, games: u64) -> String {
+    let seats: Vec<String> = line
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(p, &s)| format!("{}={}", A::player_letter(p), s + 1))
+        .collect();
+    let who = match line.ending {
+        record::Ending::Win(seat) => format!(" (engine {})", line.seats[seat] + 1),
+        _ => String::new(),
+    };
+    let adjudicated = line
+        .adjudicated
+        .as_ref()
+        .map_or(String::new(), |a| format!(" [adjudicated: {a}]"));
+    format!(
+        "game {:>3}/{}  seats {}  {}{}{}  {} plies",
+        line.game + 1,
+        games,
+        seats.join(" "),
+        paint(&line.result, Paint::Bold),
+        who,
+        adjudicated,
+        line.opening_moves.len() + line.moves.len()
+    )
+}
+
+/// One game of the match by its index, on a thread's engines.
+type PlayOne<'a, A> = dyn Fn(&mut game::Engines<A>, u64) -> Result<GameLine, Fail> + Sync + 'a;
+
+/// Plays the games `jobs` (in this order, `concurrency` at a time, each thread with engines
+/// of its own for `engines` seats) and hands each finished game to `handle` on this thread,
+/// in the order they finish; no new game starts once `stop` is set.
+fn play_jobs<A: GameAdapter>(
+    concurrency: usize,
+    jobs: &[u64],
+    engines: usize,
+    stop: &AtomicBool,
+    play_one: &PlayOne<'_, A>,
+    handle: &mut dyn FnMut(Result<GameLine, Fail>),
+) {
+    if concurrency == 1 {
+        // One at a time, on this thread: nothing is played after the test stops.
+        let mut seats = game::Engines::new(engines);
+        for &g in jobs {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            handle(play_one(&mut seats, g));
+        }
+        return;
+    }
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<Result<GameLine, Fail>>();
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.min(jobs.len().max(1)) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
+                let mut seats = game::Engines::new(engines);
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&g) = jobs.get(i) else {
+                        break;
+                    };
+                    if tx.send(play_one(&mut seats, g)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for result in rx {
+            handle(result);
+        }
+    });
+}
+
+/// The runner's speed: games per second and where each game's time went.
+fn speed_line(
+    elapsed: Duration,
+    played: u64,
+    concurrency: usize,
+    think_ms: f64,
+    setup_ms: f64,
+) -> String {
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    let per = |x: f64| x / played as f64;
+    // Each of the `concurrency` threads had the match's wall time to share among its
+    // games; what the engines did not use of it went to the runner (or to waiting for a
+    // core).
+    let slot_ms = secs * 1000.0 * concurrency.min(played as usize).max(1) as f64;
+    format!(
+        "speed: {:.2} games/s with {} at once; per game: engines searching {:.2} ms, \
+         getting ready {:.2} ms (tables new or cleared), the rest {:.2} ms (the runner, \
+         and waiting for a core)",
+        played as f64 / secs,
+        concurrency,
+        per(think_ms),
+        per(setup_ms),
+        per(slot_ms - think_ms - setup_ms).max(0.0)
+    )
+}
+
+/// Runs `arena match`.
+///
+/// Long by design: after the plan and the announcement it is the life of one match's
+/// mutable state (the match file, the record file, the games so far, the test's tracker,
+/// the siblings' games, the counters), which the handler of finished games updates and the
+/// table at the end reads; split further, each piece would take most of that state by
+/// `&mut`.
+pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
+    let plan = plan::<A>(o)?;
+    let Plan {
+        specs,
+        schedule,
+        starts,
+        header,
+        ..
+    } = &plan;
+    let (sprt, games, fallback, opening) = (plan.sprt, plan.games, plan.fallback, plan.opening);
+    // The match file: new, or resumed.
+    let resumed = match &o.out {
+        Some(path) if o.resume => read_resumed(path, header)?,
+        Some(path) => {
+            if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+                return Err(Fail::usage(format!(
+                    "--out {}: the file exists (--resume continues its match; or remove it)",
+                    path.display()
+                )));
+            }
+            None
+        }
+        None => None,
+    };
+    let mut out = match &o.out {
+        Some(path) => Some(open_out(path, header, &resumed)?),
+        None => None,
+    };
+    let mut record_file = match &o.record {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).map_err(|e| {
+                Fail::runtime(format!("--record {}: {e}", path.display()))
+            })?))
+        }
+        None => None,
+    };
+    let mut all: BTreeMap<u64, GameLine> = resumed.map(|r| r.games).unwrap_or_default();
+    let earlier = all.len();
+    let mut siblings = match (&o.out, o.shard, sprt) {
+        (Some(path), Some(_), Some(_)) => Some(Siblings::new(path, &header.match_id)),
+        _ => None,
+    };
+    let mut foreign: BTreeMap<u64, GameLine> = BTreeMap::new();
+    let ctx_engines: Vec<String> = header.engines.clone();
+    let ctx = summary::Context {
+        engines: &ctx_engines,
+        players: A::PLAYERS,
+        schedule,
+        sprt,
+    };
+    // The test's stop, on the games at hand (this file's and, for a shard, its siblings').
+    let mut tracker = sprt.map(summary::Tracker::new);
+    if let Some(w) = siblings.as_mut() {
+        w.poll(&mut foreign);
+    }
+    let stop_before = tracker
+        .as_mut()
+        .and_then(|t| t.advance(schedule, either(&all, &foreign)));
+    let jobs: Vec<u64> = schedule
+        .games_for(o.shard)
+        .into_iter()
+        .filter(|g| !all.contains_key(g))
+        .filter(|&g| stop_before.map_or(true, |k| schedule.opening_of(g) < k))
+        .collect();
+
+    announce(o, &plan, earlier);
     // The openings of the games to play, built once per opening (by whichever game needs
     // it first: fair starts are solved, so this is work worth sharing).
     let openings: HashMap<u64, OnceLock<Record<A::Pos>>> = jobs
@@ -602,7 +769,7 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     };
     let setup = game::Setup {
         match_id: &header.match_id,
-        specs: &specs,
+        specs,
         fallback,
         threads: o.threads,
         seed: o.seed,
@@ -620,7 +787,6 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     bar.enable_steady_tick(Duration::from_millis(200));
 
     let started = Instant::now();
-    let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(stop_before.is_some());
     let mut error: Option<Fail> = None;
     let mut played = 0u64;
@@ -650,30 +816,7 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
             }
         }
         if !o.quiet {
-            let seats: Vec<String> = line
-                .seats
-                .iter()
-                .enumerate()
-                .map(|(p, &s)| format!("{}={}", A::player_letter(p), s + 1))
-                .collect();
-            let who = match line.ending {
-                record::Ending::Win(seat) => format!(" (engine {})", line.seats[seat] + 1),
-                _ => String::new(),
-            };
-            let adjudicated = line
-                .adjudicated
-                .as_ref()
-                .map_or(String::new(), |a| format!(" [adjudicated: {a}]"));
-            let text = format!(
-                "game {:>3}/{}  seats {}  {}{}{}  {} plies",
-                line.game + 1,
-                games,
-                seats.join(" "),
-                paint(&line.result, Paint::Bold),
-                who,
-                adjudicated,
-                line.opening_moves.len() + line.moves.len()
-            );
+            let text = game_text::<A>(&line, games);
             bar.suspend(|| outln!("{text}"));
         }
         played += 1;
@@ -684,7 +827,7 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
             w.poll(&mut foreign);
         }
         if let (Some(t), false) = (tracker.as_mut(), stop.load(Ordering::Relaxed)) {
-            if let Some(k) = t.advance(&schedule, either(&all, &foreign)) {
+            if let Some(k) = t.advance(schedule, either(&all, &foreign)) {
                 stop.store(true, Ordering::Relaxed);
                 bar.set_message(format!(
                     "SPRT decided after {k} pairs: finishing the games under way"
@@ -698,44 +841,14 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
         let from = openings[&op].get_or_init(|| build_opening(op));
         game::play::<A>(&setup, engines, g, op, schedule.seats_of(g), from)
     };
-    if o.concurrency == 1 {
-        // One at a time, on this thread: nothing is played after the test stops.
-        let mut engines = game::Engines::new(specs.len());
-        for &g in &jobs {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            handle(play_one(&mut engines, g));
-        }
-    } else {
-        let (tx, rx) = mpsc::channel::<Result<GameLine, Fail>>();
-        std::thread::scope(|scope| {
-            for _ in 0..o.concurrency.min(jobs.len().max(1)) {
-                let tx = tx.clone();
-                let (jobs, next, stop, play_one) = (&jobs, &next, &stop, &play_one);
-                let n = specs.len();
-                scope.spawn(move || {
-                    let mut engines = game::Engines::new(n);
-                    loop {
-                        if stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&g) = jobs.get(i) else {
-                            break;
-                        };
-                        if tx.send(play_one(&mut engines, g)).is_err() {
-                            break;
-                        }
-                    }
-                });
-            }
-            drop(tx);
-            for result in rx {
-                handle(result);
-            }
-        });
-    }
+    play_jobs::<A>(
+        o.concurrency,
+        &jobs,
+        specs.len(),
+        &stop,
+        &play_one,
+        &mut handle,
+    );
     bar.finish_and_clear();
     if let Some(mut f) = record_file {
         f.flush()
@@ -770,21 +883,9 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
         );
     }
     if played > 0 {
-        let secs = elapsed.as_secs_f64().max(1e-9);
-        let per = |x: f64| x / played as f64;
-        // Each of the `concurrency` threads had the match's wall time to share among its
-        // games; what the engines did not use of it went to the runner (or to waiting for a
-        // core).
-        let slot_ms = secs * 1000.0 * o.concurrency.min(played as usize).max(1) as f64;
         outln!(
-            "speed: {:.2} games/s with {} at once; per game: engines searching {:.2} ms, \
-             getting ready {:.2} ms (tables new or cleared), the rest {:.2} ms (the runner, \
-             and waiting for a core)",
-            played as f64 / secs,
-            o.concurrency,
-            per(think_ms),
-            per(setup_ms),
-            per(slot_ms - think_ms - setup_ms).max(0.0)
+            "{}",
+            speed_line(elapsed, played, o.concurrency, think_ms, setup_ms)
         );
     }
     summary::print(&ctx, &f);

@@ -161,8 +161,8 @@ struct Current<A: GameAdapter> {
     refused: bool,
 }
 
-/// Plays on the server at `o.addr` until it says goodbye (or `--games` are played).
-pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
+/// The player of `arena connect`'s options (checked here), and the safety margin.
+fn make_brain<A: GameAdapter>(o: &ConnectOptions) -> Result<(Brain<A>, Duration), Fail> {
     let margin = parse_duration(&o.margin).map_err(|e| Fail::usage(format!("--margin: {e}")))?;
     if !wire::valid_name(&o.name) {
         return Err(Fail::usage(format!(
@@ -183,7 +183,7 @@ pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
         }
         None => Spec::default_engine(),
     };
-    let mut brain: Brain<A> = match spec.kind {
+    let brain: Brain<A> = match spec.kind {
         Kind::Search(_) => Brain::Search(
             Box::new(Engine::try_new(
                 spec.config::<A>(Some(o.threads)),
@@ -199,22 +199,11 @@ pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
         ))),
     };
 
-    let stream = TcpStream::connect(&o.addr)
-        .map_err(|e| Fail::runtime(format!("cannot connect to {}: {e}", o.addr)))?;
-    let _ = stream.set_nodelay(true);
-    let writer = stream
-        .try_clone()
-        .map_err(|e| Fail::runtime(format!("socket: {e}")))?;
-    let mut conn = Conn {
-        reader: BufReader::new(stream),
-        writer,
-    };
-    let log = |text: String| {
-        if !o.quiet {
-            eprintln!("{text}");
-        }
-    };
+    Ok((brain, margin))
+}
 
+/// The handshake: the server's hello checked (protocol version, game), ours sent.
+fn greet<A: GameAdapter>(conn: &mut Conn, o: &ConnectOptions) -> Result<(), Fail> {
     let first = conn
         .recv()?
         .ok_or_else(|| Fail::runtime("the server closed the connection at once"))?;
@@ -245,6 +234,56 @@ pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
         _ => return Err(Fail::runtime(format!("not an arena server: {first:?}"))),
     }
     conn.send(&format!("hello {} {}", wire::VERSION, o.name))?;
+    Ok(())
+}
+
+/// How a finished game went for us: 0 won, 1 another result, 2 lost; and the result in
+/// words (the rules' own when they ended it).
+fn game_over<A: GameAdapter>(c: &Current<A>, reason: &str, result: &str) -> (usize, String) {
+    let mine = A::player_letter(c.me);
+    let outcome = if result == format!("winner {mine}") {
+        0
+    } else if result.starts_with("winner") || result == format!("loss {mine}") {
+        2
+    } else {
+        1
+    };
+    let words = match c
+        .record
+        .as_ref()
+        .and_then(|r| r.result())
+        .filter(|_| reason == "rules")
+    {
+        Some(o) => result_words::<A>(o),
+        None => result.to_string(),
+    };
+    (outcome, words)
+}
+
+/// Plays on the server at `o.addr` until it says goodbye (or `--games` are played).
+///
+/// Long by design: the client's loop is one `match` over the server's line words, each arm
+/// a few lines on the shared state of the game being played (the setup, the handshake and
+/// the scoring of a finished game are functions of their own).
+pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
+    let (mut brain, margin) = make_brain::<A>(o)?;
+    let stream = TcpStream::connect(&o.addr)
+        .map_err(|e| Fail::runtime(format!("cannot connect to {}: {e}", o.addr)))?;
+    let _ = stream.set_nodelay(true);
+    let writer = stream
+        .try_clone()
+        .map_err(|e| Fail::runtime(format!("socket: {e}")))?;
+    let mut conn = Conn {
+        reader: BufReader::new(stream),
+        writer,
+    };
+    let log = |text: String| {
+        if !o.quiet {
+            eprintln!("{text}");
+        }
+    };
+
+    greet::<A>(&mut conn, o)?;
 
     let mut name = o.name.clone();
     let mut current: Option<Current<A>> = None;
@@ -373,24 +412,8 @@ pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
                 // over REASON RESULT
                 let (reason, result) = rest.split_once(' ').unwrap_or((rest, ""));
                 if let Some(c) = current.take() {
-                    let mine = A::player_letter(c.me);
-                    let outcome = if result == format!("winner {mine}") {
-                        0
-                    } else if result.starts_with("winner") || result == format!("loss {mine}") {
-                        2
-                    } else {
-                        1
-                    };
+                    let (outcome, words) = game_over(&c, reason, result);
                     points[outcome] += 1;
-                    let words = match c
-                        .record
-                        .as_ref()
-                        .and_then(|r| r.result())
-                        .filter(|_| reason == "rules")
-                    {
-                        Some(o) => result_words::<A>(o),
-                        None => result.to_string(),
-                    };
                     log(format!("game {} over: {words} ({reason})", c.id));
                 }
                 if o.games.is_some_and(|g| played >= g) {

@@ -292,6 +292,10 @@ async fn writer(mut w: OwnedWriteHalf, mut rx: mpsc::Receiver<Out>, bytes: Arc<A
 
 /// The session of one accepted connection from `ip` (already counted by
 /// [`Shared::admit`]).
+///
+/// Long by design: one connection's state machine (hello, waiting, seated, leaving) as one
+/// `select!` loop over the socket, the game's messages, the deadlines and the server's
+/// closing; its state is the loop's local variables, which every arm reads and changes.
 pub(crate) async fn session(stream: TcpStream, ip: IpAddr, shared: Arc<Shared>) {
     let _guard = OpenGuard(shared.clone(), ip);
     let _ = stream.set_nodelay(true);

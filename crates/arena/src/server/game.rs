@@ -176,6 +176,10 @@ fn letter<A: GameAdapter>(p: Player) -> &'static str {
 }
 
 /// Plays one game to its end and reports it.
+///
+/// Long by design: the life of one game in order (seating, a void game when a seat is gone,
+/// the start line, the play, the ending, the record's end line and fsync, the summary);
+/// the play itself is [`play`].
 pub(crate) async fn run<A: GameAdapter>(setup: Setup<A>) -> Summary {
     let Setup {
         ids,
@@ -333,6 +337,11 @@ fn moves_left(plies_left: usize, players: usize) -> u32 {
     plies_left.div_ceil(players) as u32
 }
 
+/// The moves of one game until it ends: the turn line, then one `select!` over the seats'
+/// messages, the mover's clock and the server's stop, until a move is made.
+///
+/// Long by design: each message kind (a move, a move out of turn, `moves`, `position`, a
+/// seat gone) is a short arm on the same clocks and record.
 async fn play<A: GameAdapter>(
     t: &mut Table<A>,
     record: &mut Record<A::Pos>,

@@ -424,6 +424,10 @@ impl<A: GameAdapter> Server<A> {
 }
 
 /// Runs the server until its games are played or Ctrl-C.
+///
+/// Long by design: the server's main loop, one `select!` over new connections, agents
+/// ready to be seated, games ending and Ctrl-C, on the lobby's state (the roster, the
+/// schedule, the standings), which every arm changes.
 pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -> Result<(), Fail> {
     let listener = TcpListener::bind(settings.addr)
         .await

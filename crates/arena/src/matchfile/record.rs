@@ -38,11 +38,11 @@ use super::schedule::Shard;
 use super::sprt::Sprt;
 
 /// The version of the format; a file of another version is refused.
-pub(crate) const FORMAT: u64 = 1;
+pub const FORMAT: u64 = 1;
 
 /// The first line of a match file.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Header {
+pub struct Header {
     /// The match id.
     pub match_id: String,
     /// The game's name on the command line.
@@ -63,7 +63,7 @@ pub(crate) struct Header {
 
 /// How a game ended, by seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Ending {
+pub enum Ending {
     /// The player in this seat won.
     Win(usize),
     /// Nobody won.
@@ -76,7 +76,7 @@ pub(crate) enum Ending {
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct GameLine {
+pub struct GameLine {
     /// The match id.
     pub match_id: String,
     /// The game's index in the match.
@@ -115,7 +115,7 @@ pub(crate) struct GameLine {
 
 /// One line of a match file.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Line {
+pub enum Line {
     /// The header.
     Header(Header),
     /// A game.
@@ -134,7 +134,7 @@ impl Ending {
 }
 
 /// The header as one line of JSON (no newline).
-pub(crate) fn header_json(h: &Header) -> String {
+pub fn header_json(h: &Header) -> String {
     let sprt = h.sprt.map_or(
         Value::Null,
         |s| json!({"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta}),
@@ -155,7 +155,7 @@ pub(crate) fn header_json(h: &Header) -> String {
 }
 
 /// A game as one line of JSON (no newline).
-pub(crate) fn game_json(g: &GameLine) -> String {
+pub fn game_json(g: &GameLine) -> String {
     let winner = match g.ending {
         Ending::Win(s) => json!(s),
         _ => Value::Null,
@@ -245,7 +245,7 @@ fn match_id(o: &Map<String, Value>) -> Result<String, String> {
 }
 
 /// Reads one line of a match file. The error says what is wrong with it.
-pub(crate) fn parse_line(text: &str) -> Result<Line, String> {
+pub fn parse_line(text: &str) -> Result<Line, String> {
     let value: Value = serde_json::from_str(text).map_err(|e| format!("not a JSON object: {e}"))?;
     let o = value
         .as_object()
@@ -419,14 +419,14 @@ fn parse_game(o: &Map<String, Value>) -> Result<GameLine, String> {
 
 /// The complete lines of a text, each with its number (from 1), and the byte length up to
 /// the end of the last complete line.
-pub(crate) type Parsed = (Vec<(usize, Line)>, usize);
+pub type Parsed = (Vec<(usize, Line)>, usize);
 
 /// The lines of a file's text: each complete line parsed (its number from 1 with it), and
 /// the byte length of the text up to the end of its last complete line. A last line without
 /// its newline is a write cut short (a killed process): it is left out, and a resumed match
 /// cuts the file back to that length before appending. A malformed complete line is an
 /// error naming its number.
-pub(crate) fn parse_text(text: &str) -> Result<Parsed, (usize, String)> {
+pub fn parse_text(text: &str) -> Result<Parsed, (usize, String)> {
     let mut lines = Vec::new();
     let mut complete = 0;
     for (i, chunk) in text.split_inclusive('\n').enumerate() {

@@ -16,7 +16,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The seatings of one cycle: for each game, the spec index in each seat.
-pub(crate) fn seatings(players: usize, specs: usize) -> Vec<Vec<usize>> {
+pub fn seatings(players: usize, specs: usize) -> Vec<Vec<usize>> {
     match (players, specs) {
         (2, 2) => vec![vec![0, 1], vec![1, 0]],
         (3, 2) => vec![
@@ -41,7 +41,7 @@ pub(crate) fn seatings(players: usize, specs: usize) -> Vec<Vec<usize>> {
 
 /// One slice of a match: shard `k` of `n` (from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Shard {
+pub struct Shard {
     /// This shard, 1 ..= n.
     pub k: u64,
     /// The number of shards.
@@ -50,7 +50,7 @@ pub(crate) struct Shard {
 
 impl Shard {
     /// True when opening `o` is this shard's.
-    pub(crate) fn has(&self, opening: u64) -> bool {
+    pub fn has(&self, opening: u64) -> bool {
         opening % self.n == self.k - 1
     }
 }
@@ -78,7 +78,7 @@ impl fmt::Display for Shard {
 
 /// The games of a match.
 #[derive(Clone, Debug)]
-pub(crate) struct Schedule {
+pub struct Schedule {
     /// The seat orders of one opening.
     pub cycle: Vec<Vec<usize>>,
     /// The most games.
@@ -87,33 +87,33 @@ pub(crate) struct Schedule {
 
 impl Schedule {
     /// Games per opening.
-    pub(crate) fn per_opening(&self) -> u64 {
+    pub fn per_opening(&self) -> u64 {
         self.cycle.len() as u64
     }
 
     /// The number of openings.
-    pub(crate) fn openings(&self) -> u64 {
+    pub fn openings(&self) -> u64 {
         self.games.div_ceil(self.per_opening())
     }
 
     /// The opening of game `g`.
-    pub(crate) fn opening_of(&self, g: u64) -> u64 {
+    pub fn opening_of(&self, g: u64) -> u64 {
         g / self.per_opening()
     }
 
     /// The seats of game `g`: the engine index in each seat.
-    pub(crate) fn seats_of(&self, g: u64) -> &[usize] {
+    pub fn seats_of(&self, g: u64) -> &[usize] {
         &self.cycle[(g % self.per_opening()) as usize]
     }
 
     /// The games of opening `o` (fewer for a last opening cut short by the maximum).
-    pub(crate) fn games_of(&self, o: u64) -> std::ops::Range<u64> {
+    pub fn games_of(&self, o: u64) -> std::ops::Range<u64> {
         let first = o * self.per_opening();
         first..(first + self.per_opening()).min(self.games)
     }
 
     /// Every game a shard plays (all of them without one), in order.
-    pub(crate) fn games_for(&self, shard: Option<Shard>) -> Vec<u64> {
+    pub fn games_for(&self, shard: Option<Shard>) -> Vec<u64> {
         (0..self.openings())
             .filter(|&o| shard.map_or(true, |s| s.has(o)))
             .flat_map(|o| self.games_of(o))

@@ -67,7 +67,7 @@
 
 /// Normalised Elo per unit of normalised t-value: `800 / ln 10` (fishtest's
 /// `nelo_divided_by_nt`).
-pub(crate) const NELO_PER_NT: f64 = 800.0 / std::f64::consts::LN_10;
+pub const NELO_PER_NT: f64 = 800.0 / std::f64::consts::LN_10;
 
 /// What a zero count becomes in the test (fishtest's regularisation).
 const ZERO_COUNT: f64 = 1e-3;
@@ -76,11 +76,11 @@ const ZERO_COUNT: f64 = 1e-3;
 const Z95: f64 = 1.959_963_984_540_054;
 
 /// Counts of game pairs by the candidate's score in the pair: 0, ½, 1, 3/2, 2.
-pub(crate) type Pentanomial = [u64; 5];
+pub type Pentanomial = [u64; 5];
 
 /// The settings of a test.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Sprt {
+pub struct Sprt {
     /// H0, in normalised Elo.
     pub elo0: f64,
     /// H1, in normalised Elo.
@@ -93,7 +93,7 @@ pub(crate) struct Sprt {
 
 /// Where a test stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Verdict {
+pub enum Verdict {
     /// H0 accepted: the candidate is not `ELO1` better.
     H0,
     /// H1 accepted: the candidate is better by `ELO1` or more.
@@ -104,7 +104,7 @@ pub(crate) enum Verdict {
 
 impl Sprt {
     /// Checks the settings; the error names the bad one.
-    pub(crate) fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
         if !elo0.is_finite() || !elo1.is_finite() {
             return Err("--sprt: ELO0 and ELO1 must be numbers".to_string());
         }
@@ -125,22 +125,22 @@ impl Sprt {
     }
 
     /// The lower bound `ln(β / (1 − α))`.
-    pub(crate) fn lower(&self) -> f64 {
+    pub fn lower(&self) -> f64 {
         (self.beta / (1.0 - self.alpha)).ln()
     }
 
     /// The upper bound `ln((1 − β) / α)`.
-    pub(crate) fn upper(&self) -> f64 {
+    pub fn upper(&self) -> f64 {
         ((1.0 - self.beta) / self.alpha).ln()
     }
 
     /// The log-likelihood ratio of these counts (0 before the first pair).
-    pub(crate) fn llr(&self, counts: &Pentanomial) -> f64 {
+    pub fn llr(&self, counts: &Pentanomial) -> f64 {
         llr_normalized(self.elo0, self.elo1, counts)
     }
 
     /// The verdict for a log-likelihood ratio.
-    pub(crate) fn verdict(&self, llr: f64) -> Verdict {
+    pub fn verdict(&self, llr: f64) -> Verdict {
         if llr >= self.upper() {
             Verdict::H1
         } else if llr <= self.lower() {
@@ -219,7 +219,7 @@ fn mle_t_value(phat: &[f64; 5], t: f64) -> Option<[f64; 5]> {
 
 /// The per-outcome jumps `ln(p1_i / p0_i)` of the test of `nelo0` against `nelo1`: what the
 /// LLR gains per pair with outcome `i`. `None` when a constrained maximum does not exist.
-pub(crate) fn llr_jumps(nelo0: f64, nelo1: f64, counts: &Pentanomial) -> Option<[f64; 5]> {
+pub fn llr_jumps(nelo0: f64, nelo1: f64, counts: &Pentanomial) -> Option<[f64; 5]> {
     let (_, phat) = regularised(counts);
     let t0 = nelo0 / NELO_PER_NT * std::f64::consts::SQRT_2;
     let t1 = nelo1 / NELO_PER_NT * std::f64::consts::SQRT_2;
@@ -230,7 +230,7 @@ pub(crate) fn llr_jumps(nelo0: f64, nelo1: f64, counts: &Pentanomial) -> Option<
 
 /// The generalised log-likelihood ratio of H1 `nElo = nelo1` against H0 `nElo = nelo0` for
 /// these pair counts (fishtest's `LLR_normalized` on a pentanomial); 0 with no pairs.
-pub(crate) fn llr_normalized(nelo0: f64, nelo1: f64, counts: &Pentanomial) -> f64 {
+pub fn llr_normalized(nelo0: f64, nelo1: f64, counts: &Pentanomial) -> f64 {
     if counts.iter().sum::<u64>() == 0 {
         return 0.0;
     }
@@ -243,7 +243,7 @@ pub(crate) fn llr_normalized(nelo0: f64, nelo1: f64, counts: &Pentanomial) -> f6
 
 /// Estimates from pair counts (unregularised): see the module docs.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Estimate {
+pub struct Estimate {
     /// Pairs.
     pub pairs: u64,
     /// Mean score per game of the candidate.
@@ -261,13 +261,13 @@ pub(crate) struct Estimate {
 }
 
 /// Logistic Elo of a mean score, the score kept within [0.001, 0.999] (as fishtest does).
-pub(crate) fn logistic_elo(score: f64) -> f64 {
+pub fn logistic_elo(score: f64) -> f64 {
     let s = score.clamp(1e-3, 1.0 - 1e-3);
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
 /// The estimates of these counts; `None` with no pairs.
-pub(crate) fn estimate(counts: &Pentanomial) -> Option<Estimate> {
+pub fn estimate(counts: &Pentanomial) -> Option<Estimate> {
     let pairs: u64 = counts.iter().sum();
     if pairs == 0 {
         return None;
@@ -291,7 +291,7 @@ pub(crate) fn estimate(counts: &Pentanomial) -> Option<Estimate> {
 /// The standard normal distribution function, from the complementary error function of
 /// W. J. Cody's rational approximation as given by Numerical Recipes (`erfcc`, relative
 /// error below 1.2e-7).
-pub(crate) fn normal_cdf(x: f64) -> f64 {
+pub fn normal_cdf(x: f64) -> f64 {
     0.5 * erfc(-x / std::f64::consts::SQRT_2)
 }
 
