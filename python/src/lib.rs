@@ -99,7 +99,7 @@ impl Game {
             .player_name(player_index(player, self.kind.players())?))
     }
 
-    /// True for the games with an exact solver (Jumpy3, Chaos Clock).
+    /// True for the games with an exact solver (Jumpy3, Chaos Clock, Throne).
     fn has_solver(&self) -> bool {
         self.kind.has_solver()
     }
@@ -612,7 +612,8 @@ impl Solution {
 }
 
 /// The exact value and every best move of the state's position, with its history (Jumpy3,
-/// Chaos Clock; `ValueError` for other games). `time` (seconds) bounds solvers that can give
+/// Chaos Clock, Throne by proof-number search, which may give up; `ValueError` for
+/// Chexers). `time` (seconds) bounds solvers that can give
 /// up. `table` is a file for solvers with a table (Jumpy3): read if it exists, else built and
 /// written there, so that later calls need not build it again. The GIL is released while it
 /// works.

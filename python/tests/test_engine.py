@@ -156,4 +156,4 @@ def test_engine_errors() -> None:
     with pytest.raises(ValueError, match="time"):
         eng.search(jumpy3.new_initial_state(), time=-1.0)
     with pytest.raises(ValueError, match="no exact solver"):
-        plyforge.solve(plyforge.load_game("throne").new_initial_state())
+        plyforge.solve(plyforge.load_game("chexers").new_initial_state())

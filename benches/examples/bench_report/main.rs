@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p benches --example bench_report [-- --quick] [--out PATH] [--arena PATH]
+//!     [--only SECTION,...]   (signature, games, engine, speedup, peer, peer-options, user)
 //! ```
 //!
 //! - the search signature: the fixed bench suite's total node count (`benches::signature`);
@@ -52,11 +53,24 @@ use minimax::{
 use search::synthetic::{Spec, Synthetic, SyntheticEval};
 use search::{Config, Limits, Search};
 
+/// The sections, by the names `--only` takes.
+const SECTIONS: [&str; 7] = [
+    "signature",
+    "games",
+    "engine",
+    "speedup",
+    "peer",
+    "peer-options",
+    "user",
+];
+
 struct Opts {
     quick: bool,
     out: PathBuf,
     /// The `arena` program for the figures of whole processes.
     arena: Option<PathBuf>,
+    /// Only these sections (`--only`), or all.
+    only: Option<Vec<String>>,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -67,6 +81,7 @@ fn parse_args() -> Result<Opts, String> {
             .join("target")
             .join("bench-report.md"),
         arena: None,
+        only: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -77,6 +92,19 @@ fn parse_args() -> Result<Opts, String> {
             }
             "--arena" => {
                 opts.arena = Some(PathBuf::from(args.next().ok_or("--arena needs a path")?));
+            }
+            "--only" => {
+                let list = args.next().ok_or("--only needs section names")?;
+                let names: Vec<String> = list.split(',').map(str::to_string).collect();
+                for n in &names {
+                    if !SECTIONS.contains(&n.as_str()) {
+                        return Err(format!(
+                            "--only {n:?}: sections are {}",
+                            SECTIONS.join(", ")
+                        ));
+                    }
+                }
+                opts.only = Some(names);
             }
             "--bench" => {} // passed by `cargo bench`; harmless
             other => {
@@ -890,25 +918,38 @@ fn main() -> ExitCode {
         ("engine", engine_section),
         ("speedup", speedup_section),
         ("peer", peer_section),
-        ("peer options", peer_options_section),
+        ("peer-options", peer_options_section),
     ];
+    let wanted = |name: &str| {
+        opts.only
+            .as_ref()
+            .is_none_or(|o| o.iter().any(|n| n == name))
+    };
     for (name, f) in sections {
+        if !wanted(name) {
+            continue;
+        }
         let t = Instant::now();
         eprintln!("bench_report: {name}...");
         f(&mut rep);
         eprintln!("bench_report: {name} done in {}", fmt_duration(t.elapsed()));
     }
-    let t = Instant::now();
-    eprintln!("bench_report: as a user meets it...");
-    user::section(&mut rep, opts.arena.as_deref());
-    eprintln!(
-        "bench_report: as a user meets it done in {}",
-        fmt_duration(t.elapsed())
-    );
+    if wanted("user") {
+        let t = Instant::now();
+        eprintln!("bench_report: as a user meets it...");
+        user::section(&mut rep, opts.arena.as_deref());
+        eprintln!(
+            "bench_report: as a user meets it done in {}",
+            fmt_duration(t.elapsed())
+        );
+    }
     targets_section(&mut rep);
 
     let mut head = String::new();
     let _ = writeln!(head, "# Benchmark report\n");
+    if let Some(only) = &opts.only {
+        let _ = writeln!(head, "- sections: only {} (`--only`)", only.join(", "));
+    }
     let _ = writeln!(
         head,
         "- mode: {}\n- build: {}\n- machine: {} logical CPUs; 1-minute load average {} at the \
