@@ -84,6 +84,21 @@ pub fn hex_board(
     out
 }
 
+/// The cells of a hexagonal board of this radius written as a notation's board field: rows
+/// `r = -radius ..= radius` separated by `/`, each from its smallest `q`, one character a
+/// cell. The function gives the character of cell `(q, r)` (`?` where the text has none), for
+/// [`hex_board`].
+pub(crate) fn hex_cells(field: &str, radius: i32) -> impl Fn(i32, i32) -> char + '_ {
+    let rows: Vec<Vec<char>> = field.split('/').map(|r| r.chars().collect()).collect();
+    move |q, r| {
+        let q0 = (-radius).max(-radius - r);
+        rows.get((r + radius) as usize)
+            .and_then(|row| row.get((q - q0) as usize))
+            .copied()
+            .unwrap_or('?')
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

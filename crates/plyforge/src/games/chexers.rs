@@ -5,7 +5,7 @@ use chexers::{DefaultEval, Move, Position, Weights};
 use search::Player;
 
 use crate::adapter::{CratePlayer, GameAdapter};
-use crate::draw::{hex_board, Paint};
+use crate::draw::{hex_board, hex_cells, Paint};
 use crate::GameKind;
 
 /// Chexers: three players on a hexagon of 37 hexes (COMP30024, 2019).
@@ -64,13 +64,11 @@ impl GameAdapter for Chexers {
     fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
         let text = pos.to_string();
         let fields: Vec<&str> = text.split(' ').collect();
-        let rows: Vec<Vec<char>> = fields[0].split('/').map(|r| r.chars().collect()).collect();
+        let cell = hex_cells(fields[0], 3);
         let board = hex_board(
             3,
             |q, r| {
-                let row = &rows[(r + 3) as usize];
-                let q0 = (-3).max(-3 - r);
-                let c = row.get((q - q0) as usize).copied().unwrap_or('?');
+                let c = cell(q, r);
                 (if c == '.' { '·' } else { c }, colour(c))
             },
             paint,

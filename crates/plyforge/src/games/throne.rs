@@ -5,7 +5,7 @@ use throne::players::Greedy;
 use throne::{DefaultEval, Move, Position, BLACK, WHITE};
 
 use crate::adapter::{CratePlayer, GameAdapter};
-use crate::draw::{hex_board, Paint};
+use crate::draw::{hex_board, hex_cells, Paint};
 use crate::GameKind;
 
 /// Throne: queens and soldiers race to the throne on a hexagon of 91 cells.
@@ -38,13 +38,11 @@ impl GameAdapter for Throne {
     fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
         let text = pos.to_string();
         let fields: Vec<&str> = text.split(' ').collect();
-        let rows: Vec<Vec<char>> = fields[0].split('/').map(|r| r.chars().collect()).collect();
+        let cell = hex_cells(fields[0], 5);
         let board = hex_board(
             5,
             |q, r| {
-                let row = &rows[(r + 5) as usize];
-                let q0 = (-5).max(-5 - r);
-                let c = row.get((q - q0) as usize).copied().unwrap_or('?');
+                let c = cell(q, r);
                 let p = match c {
                     'B' | 'b' => Paint::Cyan,
                     'W' | 'w' => Paint::Yellow,
