@@ -33,6 +33,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let out = crate::project_root().join("target").join("bench-report.md");
     let out = out.to_string_lossy().into_owned();
+    // The `arena` program for the report's figures of whole processes: the release build,
+    // or in quick mode the one `cargo test` built (skipped by the report if absent).
+    let arena = crate::project_root()
+        .join("target")
+        .join(if quick { "debug" } else { "release" })
+        .join("arena");
+    let arena = arena.to_string_lossy().into_owned();
     if quick {
         if criterion {
             // Without `--bench`, criterion runs every benchmark once, untimed. Only the
@@ -52,6 +59,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 "--quick",
                 "--out",
                 &out,
+                "--arena",
+                &arena,
             ],
             &[],
         )
@@ -59,6 +68,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         if criterion {
             cargo(&["bench", "-p", "benches"], &[])?;
         }
+        cargo(&["build", "--release", "-p", "plyforge-arena"], &[])?;
         cargo(
             &[
                 "run",
@@ -70,6 +80,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 "--",
                 "--out",
                 &out,
+                "--arena",
+                &arena,
             ],
             &[],
         )

@@ -4,6 +4,7 @@
 //!   docs with warnings denied, every crate packaged and built from its package alone, a
 //!   program outside the workspace on one game crate, and a quick run of the benchmarks so
 //!   they never rot. Fails fast.
+//! - `cargo xtask package`: the packaging step of `ci` alone.
 //! - `cargo xtask python`: the Python package alone (also part of `ci`): a venv under
 //!   `target/`, `pip install ./python`, mypy and pytest.
 //! - `cargo xtask web`: the browser tests of `arena web` alone (also part of `ci`): installs
@@ -11,12 +12,16 @@
 //!   `target/web-screenshots/`.
 //! - `cargo xtask bench [--quick] [--report-only]`: the benchmark suites and
 //!   `target/bench-report.md`.
+//! - `cargo xtask fuzz [--seconds N] [TARGET...]`: every fuzz target of `fuzz/` for N seconds
+//!   (default 30); `ci` runs each for 20 s.
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
+mod fuzz;
+mod matches;
 mod python;
 mod web;
 
@@ -25,11 +30,13 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
         Some("bench") => bench::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
         Some("python") => python::ci(),
+        Some("package") => package(),
         Some("web") => web::run_browser_tests(),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci | cargo xtask python | cargo xtask web | cargo xtask bench [--quick] [--report-only]"
+                "usage: cargo xtask ci | package | python | web | fuzz [--seconds N] [TARGET...] | bench [--quick] [--report-only]"
             );
             return ExitCode::from(2);
         }
@@ -81,6 +88,7 @@ fn ci() -> Result<(), String> {
         ],
         &[],
     )?;
+    matches::ci()?;
     cargo(&["test", "--workspace"], &[])?;
     web::run_browser_tests()?;
     cargo(
@@ -89,7 +97,47 @@ fn ci() -> Result<(), String> {
     )?;
     package()?;
     python::ci()?;
+    fuzz::ci()?;
     bench::run(&["--quick".to_string()])
+}
+
+/// Removes what an earlier `cargo package` left: its build folders and the copies of this
+/// workspace's packages it unpacked into cargo's registry folder. Cargo verifies a package against its siblings through a
+/// temporary local registry, and unpacks each sibling under `$CARGO_HOME/registry/src/`
+/// by name and version; a copy from an earlier run with the same version would be reused
+/// as it was (a run here built `plyforge-chaosclock` against a stale `plyforge-search`).
+/// None of our packages is on crates.io, so every `plyforge*` folder there is such a copy.
+fn forget_packaged_copies() -> Result<(), String> {
+    // And the build folder of the verification: it too takes a registry package of the
+    // same version for the one it built before.
+    for dir in ["package", "package-verify"] {
+        let built = project_root().join("target").join(dir);
+        if built.exists() {
+            std::fs::remove_dir_all(&built)
+                .map_err(|e| format!("cannot remove {}: {e}", built.display()))?;
+        }
+    }
+    let home = env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
+    let Some(src) = home.map(|h| h.join("registry").join("src")) else {
+        return Ok(());
+    };
+    let Ok(registries) = std::fs::read_dir(&src) else {
+        return Ok(());
+    };
+    for registry in registries.flatten() {
+        let Ok(entries) = std::fs::read_dir(registry.path()) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with("plyforge") {
+                std::fs::remove_dir_all(entry.path())
+                    .map_err(|e| format!("cannot remove {}: {e}", entry.path().display()))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The real test of `cargo add`: every library crate and the program packaged as crates.io
@@ -98,6 +146,9 @@ fn ci() -> Result<(), String> {
 /// packages); then a program outside the workspace that depends on one game crate alone
 /// builds and runs.
 fn package() -> Result<(), String> {
+    forget_packaged_copies()?;
+    let verify = project_root().join("target").join("package-verify");
+    let verify = verify.to_str().ok_or("the target path is not UTF-8")?;
     cargo(
         &[
             "package",
@@ -107,6 +158,8 @@ fn package() -> Result<(), String> {
             "--exclude",
             "xtask",
             "--allow-dirty",
+            "--target-dir",
+            verify,
         ],
         &[],
     )?;

@@ -5,7 +5,7 @@ use std::io::Write;
 
 /// Why the program stops early.
 #[derive(Debug)]
-pub(crate) enum Fail {
+pub enum Fail {
     /// Bad usage or bad input (exit code 2).
     Usage(String),
     /// Something went wrong while working, such as a file that cannot be written (exit code 1).
@@ -14,15 +14,15 @@ pub(crate) enum Fail {
 
 impl Fail {
     /// A bad-input failure.
-    pub(crate) fn usage(msg: impl Into<String>) -> Fail {
+    pub fn usage(msg: impl Into<String>) -> Fail {
         Fail::Usage(msg.into())
     }
     /// A runtime failure.
-    pub(crate) fn runtime(msg: impl Into<String>) -> Fail {
+    pub fn runtime(msg: impl Into<String>) -> Fail {
         Fail::Runtime(msg.into())
     }
     /// The exit code.
-    pub(crate) fn code(&self) -> i32 {
+    pub fn code(&self) -> i32 {
         match self {
             Fail::Usage(_) => 2,
             Fail::Runtime(_) => 1,
@@ -53,7 +53,7 @@ impl fmt::Display for Fail {
 
 /// Writes to stdout and flushes; a closed pipe (`arena moves … | head -1`) ends the program
 /// quietly instead of panicking as `println!` would.
-pub(crate) fn emit(args: fmt::Arguments<'_>) {
+pub fn emit(args: fmt::Arguments<'_>) {
     let mut out = std::io::stdout().lock();
     if out.write_fmt(args).and_then(|()| out.flush()).is_err() {
         std::process::exit(0);
@@ -61,14 +61,16 @@ pub(crate) fn emit(args: fmt::Arguments<'_>) {
 }
 
 /// `println!` that survives a closed pipe.
+#[macro_export]
 macro_rules! outln {
     () => { $crate::fail::emit(format_args!("\n")) };
     ($($arg:tt)*) => { $crate::fail::emit(format_args!("{}\n", format_args!($($arg)*))) };
 }
 
 /// `print!` that survives a closed pipe (and flushes, for prompts).
+#[macro_export]
 macro_rules! out {
     ($($arg:tt)*) => { $crate::fail::emit(format_args!($($arg)*)) };
 }
 
-pub(crate) use {out, outln};
+pub use crate::{out, outln};

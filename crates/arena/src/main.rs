@@ -14,14 +14,15 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 mod analyse;
 mod draw;
 mod elo;
-mod fail;
 mod matchup;
 mod play;
-mod protocol;
 mod rules_cmd;
-mod server;
 mod solve;
 mod web;
+
+// The protocol, the server and the failures are in the internal library (src/lib.rs), where
+// the fuzz targets and the tests reach them.
+use plyforge_arena::{fail, protocol, server};
 
 use plyforge::games;
 
@@ -96,23 +97,77 @@ SPEC is KIND[,KEY=VALUE]...:
         reuse=on|off tree=MIB
 A search spec without depth, time or nodes thinks --time per move.
 
-Seats: with two specs A and B in a two-player game, games alternate A-B and B-A from the
-same opening. In Chexers (three seats) two specs rotate through ABB BAB BBA BAA ABA AAB, so
+Seats: with two specs A and B in a two-player game, games come in pairs from one opening,
+A-B then B-A. In Chexers (three seats) two specs rotate through ABB BAB BBA BAA ABA AAB, so
 each plays every seat, in the majority and in the minority; three specs rotate through all
-six orders. Each pair of seatings (a cycle) starts from the same opening: --opening random
-plies (seeded), or for Chaos Clock without --position the random start Position::random(seed
-+ cycle number).
+six orders. Each opening is its own start (--book: the book's next position; --position: that
+one; Chaos Clock without either: the random start Position::random(seed + opening number);
+`--position fair`: the fair start of seed + opening number) followed by --opening random
+plies (seeded).
+
+Openings and books: --book FILE has one position per line in the game's notation (or
+`start`, `random:SEED`, `fair:SEED`; blank lines and # comments skipped), used in file order
+or, with --book-order random, in a seeded shuffle; when used up it starts over. `fair:SEED`
+(Chaos Clock) is the first of a seeded series of random deals that the exact solver proves
+\"both win\", so that neither side is favoured.
 
 Scores: a win counts 1, a loss 0, any other result (draws, both win, both lose) ½. The Elo
 difference of each pair of specs comes from their head-to-head score: the spec whose seat
-won beats every other spec in that game; other results count ½.
+won beats every other spec in that game; other results count ½. With two engines in a
+two-player game the table adds the pentanomial (pairs by engine 1's score in the pair: LL,
+LD, DD+WL, WD, WW), Elo, normalised Elo and LOS on pairs. In Chexers a ranking by places
+(winner 1st, losers ordered by exits). Chexers has no SPRT: three players give no pairs
+with the seats swapped and no single Elo difference to test.
+
+SPRT: --sprt ELO0 ELO1 tests H0 nElo = ELO0 against H1 nElo = ELO1 for engine 1 (normalised
+Elo, pentanomial model on pairs, log-likelihood ratio as fishtest computes it; bounds from
+--alpha and --beta). The pairs are taken in schedule order: the match stops at the first
+pair whose complete prefix crosses a bound, and counts exactly those pairs, however many
+games run at once. --games is then the most games (default 10000).
+
+Concurrency: --concurrency N plays N games at once, each in its own thread; each engine's
+threads (threads=N in the spec, or --threads) count against the cores: N games with T
+threads each want N x T cores, or timed engines think less than asked (a warning says so).
+Each thread keeps its engines from game to game and clears their tables before each game (a
+cleared engine plays as a new one): for engines of a few hundred nodes a move the clearing
+costs more than the searching, and a small table (tt=1 in the spec) is many times faster.
+
+Files: --out FILE writes a header line, then every game as one JSON line (engines, seats,
+opening, moves, result, time, nodes and score per move) as it finishes, flushed per game.
+--resume continues the match of FILE (same options: the match id in every line must agree),
+playing only the games not there; a line cut short by a kill is dropped and replayed.
+--shard K/N plays only openings K-1, K-1+N, K-1+2N, ... of the match, so N processes play
+each game once; `arena merge` combines their files. A shard of a test with --out reads the
+other .jsonl files beside its own every few seconds, so that on a shared volume all shards
+stop once the test is decided on their games together.
+
+Adjudication: --max-plies N ends a game after N plies with the game's move-limit result;
+--resign MOVES,SCORE and --draw PLY,MOVES,SCORE judge two-player games by both engines'
+scores (players that do not search have none, and are never adjudicated this way).
 
 Examples:
   arena match chexers
   arena match chexers --engine paranoid --engine brs --engine maxn --games 12
   arena match jumpy3 --engine engine,depth=6 --engine engine,depth=6,eval=sheet --games 40
+  arena match jumpy3 --engine engine,depth=7 --engine engine,depth=6 --sprt 0 10 \\
+      --concurrency 2 --out test.jsonl --quiet
+  arena match throne --engine engine,depth=3 --engine greedy --book openings.txt \\
+      --book-order random --max-plies 200 --resign 3,800
+  arena match jumpy3 --sprt 0 5 --games 10000 --shard 3/8 --out results/3.jsonl --resume
+  arena merge results/*.jsonl
   arena match chaosclock --engine maxn --engine random --games 20 --record games.txt")]
     Match(MatchArgs),
+    /// Combine the match files of a match's shards into one table (same figures, Elo, SPRT).
+    #[command(after_help = "\
+Reads the files `arena match --out FILE` wrote (the shards of one match, or one match resumed),
+refuses files of different matches (every line names its match), counts a game found in
+several files once, and prints the table of the whole match: the same figures, Elo and SPRT
+verdict as the match played in one process. --out writes the merged match file.
+
+Examples:
+  arena merge results/shard-*.jsonl
+  arena merge a.jsonl b.jsonl --out whole.jsonl")]
+    Merge(MergeArgs),
     /// Exact game-theoretic value and every best move (the two-player games).
     #[command(after_help = "\
 Output: `value: …` (Jumpy3: `win N`, `loss N` or `draw` for the side to move, N plies to the
@@ -179,12 +234,17 @@ language; docs/example_client.py is one in Python). The server seats waiting age
 arrival order (or, with --round-robin K, waits for K agents and plays every seating among
 them) and enforces the rules and the clock: each side has --time for the whole game, the
 clock runs only for the side to move, an illegal move is refused (the turn does not pass,
-the clock runs on), a side whose clock reaches zero loses, an agent that leaves loses. A game
-ends by its rules or after --moves moves each (default: the game's own limit, Throne 150 and
-Chexers 256, else 150; the result then is Throne's score comparison, else a draw).
+the clock runs on), a side whose clock reaches zero loses, an agent that leaves loses (before
+its first move, the game is void instead: it never started). A game ends by its rules or
+after --moves moves each (default: the game's own limit, Throne 150 and Chexers 256, else
+150; the result then is Throne's score comparison, else a draw). Everything an agent controls
+is limited (--max-clients, --max-per-address, --max-games, --idle, line length, refused
+lines in a row), each refusal an `error limit …` line.
 
 The first line printed is `listening ADDR`. Every game is appended to the record file as it
-is played (default: arena-serve-GAME-YYYYMMDD-HHMMSS.txt in the current directory). The
+is played (default: arena-serve-GAME-YYYYMMDD-HHMMSS.txt in the current directory), and made
+durable at its end; a server started on the record of one that crashed first marks the games
+it left unfinished (`end crashed aborted`). The
 standings are printed at the end: after --games games, after the round robin, or on Ctrl-C.
 
 Examples:
@@ -275,30 +335,92 @@ struct MatchArgs {
     /// game.
     #[arg(long, value_name = "SPEC")]
     engine: Vec<String>,
-    /// Number of games.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    games: usize,
+    /// Number of games (with --sprt the most; default 10, with --sprt 10000).
+    #[arg(long, value_name = "N")]
+    games: Option<usize>,
     /// Thinking time per move for specs without their own limit.
     #[arg(long, value_name = "T", default_value = "50ms")]
     time: String,
     /// Worker threads per engine unless its spec says otherwise.
     #[arg(long, value_name = "N", default_value_t = 1)]
     threads: usize,
-    /// Start every game here instead of the start position.
-    #[arg(long, value_name = "P")]
+    /// Start every game here instead of the start position (`random` or `fair`: a new
+    /// seeded one per opening, for games that start at random).
+    #[arg(long, value_name = "P", allow_hyphen_values = true)]
     position: Option<String>,
-    /// Random plies played at the start of each cycle of games (default per game).
+    /// Random plies played at the start of each opening (default per game; 0 with a book or
+    /// a position).
     #[arg(long, value_name = "PLIES")]
     opening: Option<usize>,
-    /// Seed of openings, random starts and random players.
+    /// Seed of openings, book order, random starts and random players.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
-    /// Write every game to this file.
+    /// Write every game to this file (text: start, result, moves).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// No line per game, only the table.
     #[arg(long)]
     quiet: bool,
+    /// Games played at once.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    concurrency: usize,
+    /// Opening book: one position per line in the game's notation.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// The order the book's positions are used in.
+    #[arg(long, value_name = "ORDER", value_enum, default_value_t = BookOrder::Sequential)]
+    book_order: BookOrder,
+    /// Sequential probability ratio test of H0 nElo = ELO0 against H1 nElo = ELO1 for
+    /// engine 1 (normalised Elo, pentanomial model on game pairs); stops when decided.
+    #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
+    sprt: Option<Vec<f64>>,
+    /// The test's chance of accepting H1 when H0 holds.
+    #[arg(long, value_name = "P", default_value_t = 0.05)]
+    alpha: f64,
+    /// The test's chance of accepting H0 when H1 holds.
+    #[arg(long, value_name = "P", default_value_t = 0.05)]
+    beta: f64,
+    /// Write every game as one JSON line to this file, as it finishes.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Continue the match of --out FILE: play only the games not in it.
+    #[arg(long)]
+    resume: bool,
+    /// Play only slice K of N of the match (whole openings; N processes play each game of
+    /// the match once).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// End a game after this many plies (the opening's included) with the game's result for
+    /// a move limit (a draw; Throne: the score comparison).
+    #[arg(long, value_name = "N")]
+    max_plies: Option<usize>,
+    /// Resign rule MOVES,SCORE: a game is lost for the side whose last MOVES scores are all
+    /// at most -SCORE while its opponent's are all at least SCORE.
+    #[arg(long, value_name = "MOVES,SCORE")]
+    resign: Option<String>,
+    /// Draw rule PLY,MOVES,SCORE: from ply PLY on, a game is drawn when both sides' last
+    /// MOVES scores are all within +-SCORE.
+    #[arg(long, value_name = "PLY,MOVES,SCORE")]
+    draw: Option<String>,
+}
+
+/// How a book is walked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum BookOrder {
+    /// In file order, from the top again when used up.
+    Sequential,
+    /// A seeded shuffle (--seed), shuffled anew each time the book is used up.
+    Random,
+}
+
+#[derive(Args, Debug)]
+struct MergeArgs {
+    /// Match files written by `arena match --out` (the shards of one match).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Write the merged match file here.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -391,8 +513,8 @@ struct ServeArgs {
     /// Record file (appended to).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
-    /// Start position of every game: notation, `start`, or `random` (a new seeded start per
-    /// game, for games that start at random).
+    /// Start position of every game: notation, `start`, or `random` / `fair` (a new seeded
+    /// random / fair start per game, for games that have them).
     #[arg(long, value_name = "P")]
     position: Option<String>,
     /// Seed of random starts.
@@ -401,6 +523,15 @@ struct ServeArgs {
     /// Most connections at once; more are turned away.
     #[arg(long, value_name = "N", default_value_t = 512)]
     max_clients: usize,
+    /// Most connections at once from one IP address; more are turned away.
+    #[arg(long, value_name = "N", default_value_t = 128)]
+    max_per_address: usize,
+    /// Most games at once; agents beyond wait their turn.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    max_games: usize,
+    /// An agent silent this long outside a game is closed (`ping` keeps it).
+    #[arg(long, value_name = "T", default_value = "10m")]
+    idle: String,
 }
 
 #[derive(Args, Debug)]
@@ -539,6 +670,24 @@ fn run(cli: Cli) -> Result<(), Fail> {
             with_game!(a.game, A => play::play::<A>(&opts))
         }
         Command::Match(a) => {
+            let adjudication = matchup::game::Adjudication {
+                max_plies: a.max_plies,
+                resign: a
+                    .resign
+                    .as_deref()
+                    .map(matchup::game::Resign::parse)
+                    .transpose()
+                    .map_err(Fail::usage)?,
+                draw: a
+                    .draw
+                    .as_deref()
+                    .map(matchup::game::DrawRule::parse)
+                    .transpose()
+                    .map_err(Fail::usage)?,
+            };
+            if a.max_plies == Some(0) {
+                return Err(Fail::usage("--max-plies must be at least 1"));
+            }
             let opts = matchup::Options {
                 engines: a.engine,
                 games: a.games,
@@ -549,9 +698,30 @@ fn run(cli: Cli) -> Result<(), Fail> {
                 seed: a.seed,
                 record: a.record,
                 quiet: a.quiet,
+                concurrency: a.concurrency,
+                book: a.book,
+                book_order: match a.book_order {
+                    BookOrder::Sequential => matchup::book::Order::Sequential,
+                    BookOrder::Random => matchup::book::Order::Random,
+                },
+                sprt: a.sprt.map(|v| (v[0], v[1])),
+                alpha: a.alpha,
+                beta: a.beta,
+                out: a.out,
+                resume: a.resume,
+                shard: a
+                    .shard
+                    .as_deref()
+                    .map(|s| s.parse().map_err(|e| Fail::usage(format!("--shard: {e}"))))
+                    .transpose()?,
+                adjudication,
             };
             with_game!(a.game, A => matchup::run_match::<A>(&opts))
         }
+        Command::Merge(a) => matchup::merge::merge(&matchup::merge::Options {
+            files: a.files,
+            out: a.out,
+        }),
         Command::Engine(a) => {
             let threads = threads_ok(a.threads)?;
             with_game!(a.game, A => protocol::serve_stdio::<A>(threads, a.engine.as_deref()))
@@ -568,6 +738,9 @@ fn run(cli: Cli) -> Result<(), Fail> {
                 position: a.position,
                 seed: a.seed,
                 max_clients: a.max_clients,
+                max_per_address: a.max_per_address,
+                max_games: a.max_games,
+                idle: a.idle,
             };
             with_game!(a.game, A => server::serve::<A>(&opts))
         }

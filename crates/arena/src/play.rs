@@ -93,9 +93,18 @@ pub(crate) fn play<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
         Some(d) => Limits::depth(d),
         None => Limits::movetime(time.max(Duration::from_millis(1))),
     };
-    let mut agents: Vec<Option<Agent<A>>> = (0..A::PLAYERS)
-        .map(|p| (!humans[p]).then(|| Agent::new(&spec, limits, Some(o.threads), p as u64 + 1)))
-        .collect();
+    let mut agents: Vec<Option<Agent<A>>> = Vec::new();
+    for (p, &human) in humans.iter().enumerate() {
+        agents.push(match human {
+            true => None,
+            false => Some(Agent::try_new(
+                &spec,
+                limits,
+                Some(o.threads),
+                p as u64 + 1,
+            )?),
+        });
+    }
     let mut record = Record::<A::Pos>::new(start.clone());
     let mut lines = std::io::stdin().lock().lines();
 

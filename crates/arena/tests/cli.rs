@@ -203,6 +203,26 @@ fn results_and_moves_after_the_end() {
 // Bad input: exit code 2, a message naming what is wrong, never a panic.
 
 #[test]
+fn throne_gives_no_side_a_151st_move() {
+    // The start board with Black to move at ply 299 (White's ply in a game from the start):
+    // Black's pass is its 150th move and ends the game (issue 22, defect 5).
+    let start = ok(&["apply", "throne", "start"])[0].clone();
+    let board = start.split(' ').next().unwrap();
+    let out = ok(&["apply", "throne", &format!("{board} b 299 0 0 0 0"), "pass"]);
+    assert_eq!(out[1], "result: draw score", "{out:?}");
+    bad(
+        &[
+            "apply",
+            "throne",
+            &format!("{board} b 299 0 0 0 0"),
+            "pass",
+            "pass",
+        ],
+        &["over"],
+    );
+}
+
+#[test]
 fn bad_input_is_named() {
     bad(&["moves", "jumpy3", "Wwww........bbbB"], &["position"]);
     bad(&["moves", "jumpy3", "Wwww........bbbB x"], &["position"]);
@@ -215,6 +235,33 @@ fn bad_input_is_named() {
         &["move 2", "\"12\"", "12"],
     );
     bad(&["apply", "jumpy3", "start", "x"], &["move 1", "\"x\""]);
+    // The square is quoted as typed, however long (issue 22, defect 7).
+    bad(
+        &["apply", "jumpy3", "start", "99999999999999999999999"],
+        &["square 99999999999999999999999 is off the board"],
+    );
+    // Impossible positions (issue 22, defect 6), and Throne's ply parity (defect 5).
+    bad(
+        &[
+            "moves",
+            "chexers",
+            "..../...../....../......./....../...../.... r 0,0,0 0",
+        ],
+        &["no piece on the board"],
+    );
+    bad(
+        &[
+            "apply",
+            "chexers",
+            "..../...../....../r....../....../...../.... g 4,0,0 1",
+        ],
+        &["r has 4 exits but has taken only 1 turns"],
+    );
+    bad(&["moves", "jumpy3", "W............... b"], &["king"]);
+    bad(
+        &["moves", "chaosclock", "8,0,1,11,9,10,12,7,4,2,3,5;1;6"],
+        &["piece 6 is not on the board"],
+    );
     bad(&["apply", "jumpy3", "start", "4", ""], &["move 2"]);
     bad(
         &[
@@ -406,13 +453,14 @@ fn analyse_prints_a_line_per_depth() {
     assert!(out[0].contains("result: winner w"), "{out:?}");
 }
 
-/// Before the iterations, a mate search reports a forced result with its exact distance,
-/// or that none is forced within the depth; its line agrees with the exact solver.
+/// Before the iterations of an analysis by time, a mate search reports a forced result with
+/// its exact distance, or that none is forced within the depth it reached; its line agrees
+/// with the exact solver. An analysis to a fixed depth searches only to that depth.
 #[test]
 fn analyse_proves_forced_results_first() {
     let pos = ".B..........W... w";
     let solved = ok(&["solve", "jumpy3", pos]);
-    let out = ok(&["analyse", "jumpy3", pos, "--depth", "9"]);
+    let out = ok(&["analyse", "jumpy3", pos, "--time", "3s"]);
     let proof = out
         .iter()
         .find(|l| l.starts_with("proof"))
@@ -431,13 +479,15 @@ fn analyse_proves_forced_results_first() {
     .concat());
     // A loss for White in 4: the line ends with Black's win.
     assert_eq!(played.last().unwrap(), "result: winner b", "{played:?}");
-    // From the start nothing is forced within 5 plies.
-    let out = ok(&["analyse", "jumpy3", "start", "--depth", "5"]);
+    // From the start nothing is forced within the first plies.
+    let out = ok(&["analyse", "jumpy3", "start", "--time", "30ms"]);
     assert!(
-        out.iter()
-            .any(|l| l.starts_with("proof none within depth 5")),
+        out.iter().any(|l| l.starts_with("proof none within depth")),
         "{out:?}"
     );
+    // A fixed-depth analysis searches to that depth only.
+    let out = ok(&["analyse", "jumpy3", pos, "--depth", "5"]);
+    assert!(!out.iter().any(|l| l.starts_with("proof")), "{out:?}");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -641,12 +691,15 @@ position startpos
     // 4 then 13, by hand: White 4 -> 5; Black 13 -> 12.
     assert_eq!(out[4], "info string position Www.w......b.bbB w");
     assert_eq!(out[5], "info string error: unknown command frobnicate");
+    // A `go` that cannot be read is refused, and answered (so that nobody waits for it).
     assert!(out[6].starts_with("info string error: go"), "{text}");
     assert_eq!(out[7], "bestmove none");
+    // The game is over.
+    assert_eq!(out[8], "bestmove none");
     // Win in one: the search finds 16.
     let bests: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
-    assert_eq!(bests.len(), 3, "{text}");
-    assert_eq!(bests[1], "bestmove 16");
+    assert_eq!(bests.len(), 4, "{text}");
+    assert_eq!(bests[2], "bestmove 16");
     assert!(out.contains(&"readyok".to_string()));
     // Nothing after quit.
     assert_eq!(out.last().unwrap(), "readyok", "{text}");

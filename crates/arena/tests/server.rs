@@ -500,7 +500,13 @@ fn an_illegal_move_is_refused_and_the_clock_keeps_running() {
     let turn = white.until("turn ");
     assert!(turn.starts_with("turn w b="), "{turn}");
     assert!(turn.ends_with(" w=5000 left=150"), "{turn}");
-    // White resigns by quitting.
+    // White plays a move, then resigns by quitting (before a move of its own, quitting
+    // would void the game instead: see `limits.rs`).
+    white.send("moves");
+    let legal = white.until("legal ");
+    let first_w = legal["legal ".len()..].split(';').next().expect("a move");
+    white.send(&format!("move {first_w}"));
+    assert_eq!(white.until("moved "), format!("moved w {first_w}"));
     white.send("quit");
     assert_eq!(white.until("bye "), "bye quit");
     assert_eq!(black.until("over "), "over quit winner b");
@@ -509,7 +515,7 @@ fn an_illegal_move_is_refused_and_the_clock_keeps_running() {
     let g = &parse_record(&record)[&1];
     assert_eq!(g.illegal.len(), 2, "{:?}", g.illegal);
     assert!(g.illegal[0].starts_with("b "));
-    assert_eq!(g.moves.len(), 1);
+    assert_eq!(g.moves.len(), 2);
     assert!(
         g.moves[0].1 >= 300,
         "the move's time counts the refused attempts"
@@ -588,7 +594,11 @@ fn a_disconnected_agent_loses() {
     let mut black = Peer::join(&server.addr, "leaver");
     let mut white = Peer::join(&server.addr, "stayer");
     black.until("turn b ");
-    white.until("turn b ");
+    black.send("move -2,4>-2,3");
+    black.until("turn w ");
+    white.until("turn w ");
+    white.send("move 0,-5>0,-4");
+    black.until("turn b ");
     drop(black);
     assert_eq!(white.until("over "), "over disconnect winner w");
     let (status, out, record) = server.finish();
@@ -689,7 +699,11 @@ fn floods_and_slow_readers_do_not_stop_the_server() {
     for _ in 0..60 {
         let mut p = Peer::connect(&server.addr);
         match p.line().as_str() {
-            "bye full" => refused += 1,
+            l if l.starts_with("error limit ") => {
+                assert!(l.contains("40 connections"), "{l}");
+                assert_eq!(p.line(), "bye full");
+                refused += 1
+            }
             l => {
                 assert!(l.starts_with("hello arena-server"), "{l}");
                 idle.push(p)
@@ -711,7 +725,7 @@ fn floods_and_slow_readers_do_not_stop_the_server() {
                 // Sessions of the closed connections end asynchronously: retry a little.
                 for _ in 0..100 {
                     let mut p = Peer::connect(&addr);
-                    if p.line() == "bye full" {
+                    if p.line().starts_with("error limit ") {
                         thread::sleep(Duration::from_millis(50));
                         continue;
                     }

@@ -99,6 +99,17 @@ fn position_errors_name_the_field() {
             text: "y".into()
         }
     );
+    // Issue 22, defect 6: the piece moved last (6) is in a hand, which no move leaves it in.
+    assert_eq!(
+        err("8,0,1,11,9,10,12,7,4,2,3,5;1;6"),
+        ParsePositionError::LastNotOnBoard(6)
+    );
+    assert!(err("8,0,1,11,9,10,12,7,4,2,3,5;1;6")
+        .to_string()
+        .contains("piece 6 is not on the board"));
+    // Piece 12 walks off the board: it may have moved last from a hand.
+    assert!("8,0,1,11,9,10,0,7,4,2,3,5;1;12".parse::<Position>().is_ok());
+    assert!("8,0,1,11,9,10,12,7,4,2,3,5;1;8".parse::<Position>().is_ok());
     assert_eq!(
         err("1,2,3,4,5,6,7,8,9,10,11,99999999999;1;0"),
         ParsePositionError::NotANumber {

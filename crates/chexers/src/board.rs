@@ -25,6 +25,8 @@ pub const STEPS: [(i8, i8); 6] = [(-1, 0), (0, -1), (1, -1), (1, 0), (0, 1), (-1
 pub struct Hex(u8);
 
 const fn on_board(q: i8, r: i8) -> bool {
+    // In i16: -q - r overflows i8 for coordinates far off the board (82, 61).
+    let (q, r) = (q as i16, r as i16);
     let s = -q - r;
     q >= -3 && q <= 3 && r >= -3 && r <= 3 && s >= -3 && s <= 3
 }

@@ -457,6 +457,28 @@ pub enum ParsePositionError {
         /// Pieces on the board plus exits made.
         count: u32,
     },
+    /// Board field: no piece at all. Pieces leave the board only by exiting and the game
+    /// ends at a fourth exit, so at least two remain in every game; with none, nobody could
+    /// ever do anything but pass.
+    EmptyBoard,
+    /// Exits field against turns field: a player has more exits than turns it has taken
+    /// (every exit is one of its own actions).
+    ExitsBeyondTurns {
+        /// Whose exits.
+        player: &'static str,
+        /// Its exits.
+        exits: u32,
+        /// The turns it has taken in `turns` turns.
+        taken: u32,
+    },
+    /// Exits field against player field: a player with 4 exits won on its own action, so
+    /// the player after it must be to move.
+    WinnerNotLast {
+        /// The player with 4 exits.
+        winner: &'static str,
+        /// The player to move given.
+        to_move: &'static str,
+    },
 }
 
 impl fmt::Display for ParsePositionError {
@@ -500,6 +522,22 @@ impl fmt::Display for ParsePositionError {
             TooManyPieces { count } => write!(
                 f,
                 "board: {count} pieces on the board and exited, the game has only 12"
+            ),
+            EmptyBoard => write!(
+                f,
+                "board: no piece on the board (pieces leave only by exiting, and the game ends at the fourth exit)"
+            ),
+            ExitsBeyondTurns {
+                player,
+                exits,
+                taken,
+            } => write!(
+                f,
+                "exits: {player} has {exits} exits but has taken only {taken} turns (each exit is one of its turns)"
+            ),
+            WinnerNotLast { winner, to_move } => write!(
+                f,
+                "player to move: {winner} has 4 exits, so the game ended on its turn and the player after it is to move, not {to_move}"
             ),
         }
     }
@@ -587,6 +625,26 @@ impl FromStr for Position {
             + exits.iter().map(|&e| e as u32).sum::<u32>();
         if count > 12 {
             return Err(TooManyPieces { count });
+        }
+        if pieces.iter().all(|&b| b == 0) {
+            return Err(EmptyBoard);
+        }
+        for (p, &e) in exits.iter().enumerate() {
+            // Turns 0, 1, 2, ... are Red's, Green's, Blue's, ...
+            let taken = turns / 3 + u32::from((p as u32) < turns % 3);
+            if u32::from(e) > taken {
+                return Err(ExitsBeyondTurns {
+                    player: player_letter(p),
+                    exits: u32::from(e),
+                    taken,
+                });
+            }
+            if e >= EXITS_TO_WIN && (p + 1) % PLAYERS != to_move as usize {
+                return Err(WinnerNotLast {
+                    winner: player_letter(p),
+                    to_move: player_letter(to_move as usize),
+                });
+            }
         }
         Ok(Position::from_parts(pieces, exits, turns as u16))
     }

@@ -6,10 +6,11 @@ use plyforge_chexers::{Move, ParseMoveError, ParsePositionError, Position};
 fn valid_positions_round_trip() {
     for text in [
         "gggg/...../....../r.....b/r....b/r...b/r..b r 0,0,0 0",
-        "..../...../....../......./....../...../.... g 0,0,0 1",
         "..../.gb../....../......b/..b..b/.b..b/..b. b 0,4,0 740",
         "..../...../....../....rr./rrr.../...../.... r 3,1,3 768",
         "rrrr/rrrrr/rrr.../......./....../...../.... r 0,0,0 3",
+        "gggg/...../....../......b/.....b/....b/...b r 0,1,0 3",
+        "..../...../....../r....../....../...../.... g 4,0,0 10",
     ] {
         let p: Position = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(p.to_string(), text);
@@ -104,6 +105,44 @@ fn invalid_positions_name_the_field() {
             "gggg/...../....../r.....b/r....b/r...b/r..b r 1,0,0 0",
             TooManyPieces { count: 13 },
             "board:",
+        ),
+        // Impossible positions (issue 22, defect 6): no pieces and no exits; more exits than
+        // turns taken; a winner that was not the last to move.
+        (
+            "..../...../....../......./....../...../.... r 0,0,0 0",
+            EmptyBoard,
+            "board: no piece",
+        ),
+        (
+            "..../...../....../......./....../...../.... g 0,0,0 1",
+            EmptyBoard,
+            "board: no piece",
+        ),
+        (
+            "..../...../....../r....../....../...../.... g 4,0,0 1",
+            ExitsBeyondTurns {
+                player: "r",
+                exits: 4,
+                taken: 1,
+            },
+            "exits: r has 4 exits but has taken only 1 turns",
+        ),
+        (
+            "gggg/...../....../......b/.....b/....b/...b r 0,2,0 3",
+            ExitsBeyondTurns {
+                player: "g",
+                exits: 2,
+                taken: 1,
+            },
+            "exits:",
+        ),
+        (
+            "..../...../....../r....../....../...../.... b 4,0,0 11",
+            WinnerNotLast {
+                winner: "r",
+                to_move: "b",
+            },
+            "player to move: r has 4 exits",
         ),
     ];
     for (text, err, prefix) in cases {

@@ -280,7 +280,7 @@ fn pass_only_when_nothing_else_and_then_forced() {
 
 #[test]
 fn four_exits_win_at_once() {
-    let p = pos(&[(3, 0, 'r'), (0, 0, 'g'), (1, 1, 'b')], 'r', [3, 2, 2], 6);
+    let p = pos(&[(3, 0, 'r'), (0, 0, 'g'), (1, 1, 'b')], 'r', [3, 2, 2], 9);
     assert_eq!(p.outcome(), None);
     let mut q = p.clone();
     q.play(mv("EXIT 3 0"));

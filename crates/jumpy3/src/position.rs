@@ -86,8 +86,8 @@ pub enum ParseMoveError {
     Empty,
     /// The text is not a decimal number.
     NotANumber(String),
-    /// The number is not a square 1..=16.
-    OutOfRange(u64),
+    /// The number is not a square 1..=16 (the digits as typed).
+    OutOfRange(String),
 }
 
 impl fmt::Display for ParseMoveError {
@@ -97,7 +97,9 @@ impl fmt::Display for ParseMoveError {
             ParseMoveError::NotANumber(s) => {
                 write!(f, "move {s:?} is not a square number 1..16")
             }
-            ParseMoveError::OutOfRange(n) => write!(f, "square {n} is off the board (1..16)"),
+            ParseMoveError::OutOfRange(n) => {
+                write!(f, "square {n} is off the board (1..16)")
+            }
         }
     }
 }
@@ -111,18 +113,13 @@ impl FromStr for Move {
         if t.is_empty() {
             return Err(ParseMoveError::Empty);
         }
-        if !t.bytes().all(|c| c.is_ascii_digit()) || t.len() > 18 {
-            if t.bytes().all(|c| c.is_ascii_digit()) {
-                return Err(ParseMoveError::OutOfRange(u64::MAX));
-            }
+        if !t.bytes().all(|c| c.is_ascii_digit()) {
             return Err(ParseMoveError::NotANumber(t.to_string()));
         }
-        let n: u64 = t
-            .parse()
-            .map_err(|_| ParseMoveError::NotANumber(t.to_string()))?;
-        match u8::try_from(n).ok().and_then(Move::new) {
+        // Digits only: a number however long, quoted as typed when it is not a square.
+        match t.parse::<u8>().ok().and_then(Move::new) {
             Some(m) => Ok(m),
-            None => Err(ParseMoveError::OutOfRange(n)),
+            None => Err(ParseMoveError::OutOfRange(t.to_string())),
         }
     }
 }

@@ -296,11 +296,23 @@ fn bad_moves_name_the_problem() {
     assert_eq!("".parse::<Move>().unwrap_err(), ParseMoveError::Empty);
     assert_eq!(
         "0".parse::<Move>().unwrap_err(),
-        ParseMoveError::OutOfRange(0)
+        ParseMoveError::OutOfRange("0".into())
     );
     assert_eq!(
         "17".parse::<Move>().unwrap_err(),
-        ParseMoveError::OutOfRange(17)
+        ParseMoveError::OutOfRange("17".into())
+    );
+    // The message quotes what was typed, however long (issue 22, defect 7).
+    let long = "99999999999999999999999";
+    let err = long.parse::<Move>().unwrap_err();
+    assert_eq!(err, ParseMoveError::OutOfRange(long.into()));
+    assert_eq!(
+        err.to_string(),
+        format!("square {long} is off the board (1..16)")
+    );
+    assert_eq!(
+        "0017".parse::<Move>().unwrap_err().to_string(),
+        "square 0017 is off the board (1..16)"
     );
     assert_eq!(
         "a3".parse::<Move>().unwrap_err(),

@@ -100,11 +100,19 @@ pub trait GameAdapter: Send + Sync + 'static {
     /// True when [`solve`](GameAdapter::solve) has an exact solver (every two-player game
     /// has one: proof-number search, if not one of its own).
     const HAS_SOLVER: bool = Self::PLAYERS == 2;
+    /// True when [`fair_start`](GameAdapter::fair_start) gives fair starts.
+    const HAS_FAIR_START: bool = false;
 
     /// The rules' start position (Chaos Clock: the rules file's sample deal).
     fn start() -> Self::Pos;
     /// A seeded random start, for games whose rules start at random (Chaos Clock).
     fn random_start(_seed: u64) -> Option<Self::Pos> {
+        None
+    }
+    /// A seeded start that favours neither side, for games whose rules start at random and
+    /// can prove it (Chaos Clock: the first of a seeded sequence of random starts that the
+    /// exact solver proves to be "both win"). `None` for games without one.
+    fn fair_start(_seed: u64) -> Option<Self::Pos> {
         None
     }
     /// Parses a position in the game's notation; the error names the field.
@@ -167,6 +175,12 @@ pub trait GameAdapter: Send + Sync + 'static {
     /// Throne estimate the moves left and keep a reserve (their crates' `clock_limits`).
     fn clock_limits(_pos: &Self::Pos, remaining: Duration) -> Limits {
         Limits::clock(Clock::new(remaining))
+    }
+    /// How far a player got towards winning, to place the players a finished game did not
+    /// tell apart (Chexers: its exits, so that of two losers the one with more exits places
+    /// second). By default 0: players with the same result share their place.
+    fn progress(_pos: &Self::Pos, _player: Player) -> u32 {
+        0
     }
     /// The result when a match server's move limit ends a game that the rules have not
     /// ended: by default a draw by the turn limit.
@@ -231,7 +245,8 @@ pub fn player_letters<A: GameAdapter>() -> String {
 }
 
 /// Reads a position: the notation, or the word `start` (and for games that start at random,
-/// `random` or `random:SEED`).
+/// `random` or `random:SEED`, and where the game has them `fair` or `fair:SEED`, see
+/// [`GameAdapter::fair_start`]).
 pub fn read_position<A: GameAdapter>(text: &str) -> Result<A::Pos, Error> {
     let t = text.trim();
     let bad = |reason: String| Error::Position {
@@ -256,7 +271,30 @@ pub fn read_position<A: GameAdapter>(text: &str) -> Result<A::Pos, Error> {
             ))
         });
     }
+    if let Some(seed) = fair_seed(t).map_err(bad)? {
+        return A::fair_start(seed).ok_or_else(|| {
+            bad(format!(
+                "{} has no fair start (give a position or `start`)",
+                A::TITLE
+            ))
+        });
+    }
     A::parse_position(t).map_err(bad)
+}
+
+/// The seed of `fair` (1) or `fair:SEED`; `None` for other text.
+fn fair_seed(t: &str) -> Result<Option<u64>, String> {
+    match t.strip_prefix("fair") {
+        Some("") => Ok(Some(1)),
+        Some(rest) => match rest.strip_prefix(':') {
+            Some(s) => s
+                .parse::<u64>()
+                .map(Some)
+                .map_err(|_| "the seed after `fair:` must be a number".to_string()),
+            None => Ok(None),
+        },
+        None => Ok(None),
+    }
 }
 
 /// The text of a result in the result notation (`winner w`, `draw repetition`, ...).

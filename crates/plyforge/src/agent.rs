@@ -203,7 +203,11 @@ impl Spec {
                     }
                     spec.eval = Some(value.to_string())
                 }
-                "tt" => spec.tt_mib = Some(number(key, value)?),
+                "tt" => {
+                    let mib: usize = number(key, value)?;
+                    crate::memory::check_table_mib(mib).map_err(|e| format!("tt={value}: {e}"))?;
+                    spec.tt_mib = Some(mib)
+                }
                 "ordering" => spec.ordering = Some(on_off(key, value)?),
                 "aspiration" => spec.aspiration = Some(on_off(key, value)?),
                 "quiescence" | "qs" => spec.quiescence = Some(on_off(key, value)?),
@@ -363,6 +367,40 @@ impl<A: GameAdapter> Engine<A> {
         Engine { search }
     }
 
+    /// Forgets what earlier searches left behind (the table's entries, the move-ordering
+    /// tables), so that the next search is exactly a new engine's, without allocating the
+    /// table again (a match reuses its engines from game to game this way).
+    pub fn reset(&mut self) {
+        self.search.reset();
+    }
+
+    /// An engine whose table is allocated now: an [`Error::Resources`] when the table is
+    /// more than the memory available, or cannot be allocated, instead of an abort (or the
+    /// kernel's out-of-memory killer) later. [`Engine::new`] allocates on the first search
+    /// and searches without a table if the memory is not there.
+    ///
+    /// ```
+    /// use plyforge::agent::Engine;
+    /// use plyforge::games::Jumpy3;
+    /// use plyforge::GameAdapter;
+    /// let huge = Jumpy3::engine_config().with_tt_mib(1 << 40);
+    /// let err = Engine::<Jumpy3>::try_new(huge, Jumpy3::evaluator("default").unwrap()).err().unwrap();
+    /// assert!(matches!(err, plyforge::Error::Resources { .. }), "{err}");
+    /// ```
+    pub fn try_new(config: Config, eval: A::NamedEval) -> Result<Self, Error> {
+        let mib = config.tt_mib;
+        if config.use_tt && config.algorithm != Algorithm::MaxN {
+            crate::memory::check_available_mib(mib).map_err(|reason| Error::Resources {
+                reason: format!("transposition table: {reason}"),
+            })?;
+        }
+        let mut search = search::Search::try_new(config, eval).map_err(|e| Error::Resources {
+            reason: format!("transposition table: {mib} MiB cannot be allocated ({e})"),
+        })?;
+        search.set_maxn_bounds(A::maxn_bounds());
+        Ok(Engine { search })
+    }
+
     /// The flag that stops a running search.
     pub fn stop_handle(&self) -> Arc<AtomicBool> {
         self.search.stop_handle()
@@ -427,6 +465,27 @@ impl<A: GameAdapter> Agent<A> {
                 },
             },
             Kind::Random => Agent::Random(Rng::seeded(seed)),
+        }
+    }
+
+    /// The player a spec describes, as [`Agent::new`], with the search engine's table
+    /// allocated now ([`Engine::try_new`]): an error instead of an abort when the memory is
+    /// not there.
+    pub fn try_new(
+        spec: &Spec,
+        fallback: Limits,
+        threads: Option<usize>,
+        seed: u64,
+    ) -> Result<Self, Error> {
+        match spec.kind {
+            Kind::Search(_) => Ok(Agent::Search {
+                engine: Box::new(Engine::try_new(
+                    spec.config::<A>(threads),
+                    spec.evaluator::<A>(),
+                )?),
+                limits: spec.limits(fallback),
+            }),
+            _ => Ok(Agent::new(spec, fallback, threads, seed)),
         }
     }
 

@@ -660,8 +660,12 @@ impl Engine {
             type Output = Result<Engine, Error>;
             fn visit<A: GameAdapter>(self) -> Self::Output {
                 let spec = Spec::parse::<A>(self.0)?;
-                let agent =
-                    Agent::<A>::new(&spec, Limits::movetime(Duration::from_secs(1)), self.1, 1);
+                let agent = Agent::<A>::try_new(
+                    &spec,
+                    Limits::movetime(Duration::from_secs(1)),
+                    self.1,
+                    1,
+                )?;
                 Ok(Engine {
                     inner: Box::new(EngineOf::<A> { agent }),
                     spec,

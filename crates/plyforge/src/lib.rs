@@ -22,6 +22,7 @@ mod dynamic;
 pub mod encoding;
 mod error;
 pub mod games;
+pub mod memory;
 pub mod playout;
 pub mod view;
 

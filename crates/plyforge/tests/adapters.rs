@@ -29,3 +29,31 @@ fn move_limits_and_their_results() {
         Outcome::Draw(DrawKind::TurnLimit)
     );
 }
+
+#[test]
+fn fair_starts_where_the_game_has_them() {
+    use plyforge::games::ChaosClock;
+    use plyforge::read_position;
+    const { assert!(ChaosClock::HAS_FAIR_START && !Jumpy3::HAS_FAIR_START) };
+    assert_eq!(Jumpy3::fair_start(1), None);
+    let e = read_position::<Throne>("fair:3").unwrap_err().to_string();
+    assert!(e.contains("no fair start"), "{e}");
+    let e = read_position::<ChaosClock>("fair:three")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("fair:"), "{e}");
+    // A fair start is a "both win" deal (result code 3).
+    let fair = read_position::<ChaosClock>("fair").unwrap();
+    let solved = plyforge::chaosclock::solve::solve(&fair);
+    assert_eq!(solved.value.code(), 3);
+}
+
+#[test]
+fn progress_places_the_losers() {
+    let p: plyforge::chexers::Position = "gg../...../....../r.....b/.....b/....b/.... r 3,2,1 30"
+        .parse()
+        .expect("a position");
+    let exits: Vec<u32> = (0..3).map(|pl| Chexers::progress(&p, pl)).collect();
+    assert_eq!(exits, vec![3, 2, 1]);
+    assert_eq!(Jumpy3::progress(&plyforge::jumpy3::Position::start(), 0), 0);
+}

@@ -1,5 +1,6 @@
 //! [`Search`]: the engine object users hold, and one search run from start to report.
 
+use std::collections::TryReserveError;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -62,6 +63,29 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             forest: None,
             _game: PhantomData,
         }
+    }
+
+    /// An engine whose table is allocated now, so that a table size beyond the memory the
+    /// system will give is an error here instead of an abort later. ([`Search::new`]
+    /// allocates on the first run and, if the memory is not there, searches without a table.)
+    ///
+    /// ```
+    /// use plyforge_search::synthetic::{Spec, Synthetic, SyntheticEval};
+    /// use plyforge_search::{Config, Limits, Search};
+    /// let too_big = Config::default().with_tt_mib(usize::MAX >> 20);
+    /// assert!(Search::<Synthetic, _>::try_new(too_big.clone(), SyntheticEval).is_err());
+    /// assert!(Search::<Synthetic, _>::try_new(Config::default().with_tt_mib(1), SyntheticEval).is_ok());
+    /// // `new` defers the table to the first run, which goes without it.
+    /// let game = Synthetic::new(Spec::default());
+    /// let report = Search::new(too_big, SyntheticEval).run(&game, &[], Limits::depth(3), |_| {});
+    /// assert_eq!((report.depth, report.tt_hit_rate), (3, 0.0));
+    /// ```
+    pub fn try_new(config: Config, evaluator: E) -> Result<Self, TryReserveError> {
+        let mut s = Self::new(config, evaluator);
+        if s.config.use_tt && s.config.algorithm != Algorithm::MaxN {
+            s.table = Some(Table::try_new(s.config.tt_mib)?);
+        }
+        Ok(s)
     }
 
     /// The configuration.
@@ -128,6 +152,17 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         self.forest.as_ref().map_or_else(Vec::new, |f| f.root())
     }
 
+    /// Forgets everything earlier runs left behind: the table's entries, every thread's
+    /// killer and history tables, the table's age. The next run then searches exactly as a
+    /// new engine's first run would (with one thread: the same nodes, move and score), but
+    /// without allocating the table again: what a match wants between games, where a new
+    /// table per game can cost more than the game's searches.
+    pub fn reset(&mut self) {
+        self.clear();
+        self.locals.clear();
+        self.age = 0;
+    }
+
     /// Searches `game` within `limits` and returns the result of the last completed iteration.
     ///
     /// - `history`: repetition keys ([`Game::repetition_key`]) of the earlier positions of
@@ -164,7 +199,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         }
         if self.config.algorithm == Algorithm::Mcts {
             let threads = self.config.threads.max(1);
-            self.prepare(false, threads);
+            self.prepare(threads);
             let pool = self.pool.as_ref().filter(|_| threads > 1);
             return mcts::search(
                 &self.config,
@@ -180,13 +215,21 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             );
         }
         let maxn = self.config.algorithm == Algorithm::MaxN;
-        let use_tt = self.config.use_tt && !maxn;
+        let mut use_tt = self.config.use_tt && !maxn;
+        if use_tt && self.table.as_ref().map(Table::mib) != Some(self.config.tt_mib) {
+            // The old table goes first, so that both are never held at once; a size the
+            // memory cannot hold searches without a table rather than abort (see `try_new`).
+            self.table = None;
+            self.table = Table::try_new(self.config.tt_mib).ok();
+            use_tt = self.table.is_some();
+        }
+        self.age = (self.age + 1) & 63;
         let threads = if use_tt || maxn {
             self.config.threads.max(1)
         } else {
             1
         };
-        self.prepare(use_tt, threads);
+        self.prepare(threads);
         let sh = Shared {
             config: &self.config,
             eval: &self.evaluator,
@@ -243,13 +286,9 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         self.final_report(&sh, game, start, last)
     }
 
-    /// Allocates what a run needs and keeps it for the next: the table (when its size
-    /// changes), one thread's memory per thread, the pool of helper threads.
-    fn prepare(&mut self, use_tt: bool, threads: usize) {
-        if use_tt && self.table.as_ref().map(Table::mib) != Some(self.config.tt_mib) {
-            self.table = Some(Table::new(self.config.tt_mib));
-        }
-        self.age = (self.age + 1) & 63;
+    /// Allocates what a run needs and keeps it for the next: one thread's memory per
+    /// thread, the pool of helper threads (the table is allocated by `run`).
+    fn prepare(&mut self, threads: usize) {
         while self.locals.len() < threads {
             self.locals.push(Local::new());
         }

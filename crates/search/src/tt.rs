@@ -11,6 +11,7 @@
 //! entries and may hold several depths of one position (the search only cuts off on the
 //! exact remaining depth, so both a shallow and a deep entry of one position are useful).
 
+use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// "No move" in a table entry.
@@ -137,14 +138,23 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// A table of about `mib` MiB (at least one bucket).
-    pub fn new(mib: usize) -> Table {
+    /// A table of about `mib` MiB (at least one bucket), or the allocator's error when the
+    /// memory cannot be had (a size beyond the address space, or more than the system will
+    /// give): an error to report, where an infallible allocation would abort the process.
+    pub fn try_new(mib: usize) -> Result<Table, TryReserveError> {
         let n = (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(n);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n)?;
         // Before the first write, so that the kernel backs the table with huge pages.
         advise_huge_pages(buckets.as_ptr(), n * std::mem::size_of::<Bucket>());
         buckets.resize_with(n, Bucket::default);
-        Table { buckets, mib }
+        Ok(Table { buckets, mib })
+    }
+
+    /// A table of about `mib` MiB, for tests of small tables.
+    #[cfg(test)]
+    pub fn new(mib: usize) -> Table {
+        Self::try_new(mib).expect("a small table")
     }
 
     /// The size this table was made for.
@@ -266,6 +276,14 @@ mod tests {
         assert_eq!(std::mem::align_of::<Bucket>(), 64);
         let t = Table::new(1);
         assert_eq!(t.capacity(), (1 << 20) / 16);
+    }
+
+    #[test]
+    fn a_table_beyond_memory_is_an_error_not_an_abort() {
+        // More than any address space: the allocator refuses before touching memory.
+        assert!(Table::try_new(usize::MAX).is_err());
+        assert!(Table::try_new(usize::MAX >> 20).is_err());
+        assert_eq!(Table::try_new(1).map(|t| t.mib()), Ok(1));
     }
 
     #[test]

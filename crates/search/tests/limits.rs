@@ -127,6 +127,37 @@ fn one_thread_is_deterministic() {
     }
 }
 
+/// A reset engine searches as a new one does, whatever it searched before.
+#[test]
+fn a_reset_engine_searches_as_a_new_one() {
+    let other = Synthetic::new(Spec {
+        seed: 7,
+        min_branching: 3,
+        max_branching: 6,
+        width: 1 << 30,
+        length: 100,
+        ..Spec::default()
+    });
+    for algorithm in [Algorithm::AlphaBeta, Algorithm::MaxN] {
+        let report = |r: plyforge_search::Report<_>| (r.best, r.score, r.nodes, r.pv);
+        let fresh = report(engine(1, algorithm).run(&big(), &[], Limits::depth(4), |_| {}));
+        let mut used = engine(1, algorithm);
+        used.run(&other, &[], Limits::depth(5), |_| {});
+        used.run(&big(), &[], Limits::depth(3), |_| {});
+        let again = report(used.run(&big(), &[], Limits::depth(4), |_| {}));
+        used.reset();
+        let reset = report(used.run(&big(), &[], Limits::depth(4), |_| {}));
+        assert_eq!(fresh, reset, "{algorithm:?}");
+        // Without the reset the engine remembers (else this test would prove nothing).
+        if algorithm == Algorithm::AlphaBeta {
+            assert_ne!(
+                fresh.2, again.2,
+                "the table and ordering change the node count"
+            );
+        }
+    }
+}
+
 /// Beyond what brute force can check: helper threads do not change the value.
 #[test]
 fn threads_do_not_change_the_value() {

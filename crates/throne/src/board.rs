@@ -33,8 +33,10 @@ impl Cell {
 
     /// The cell at axial coordinates (q, r), if it is on the board.
     pub fn new(q: i32, r: i32) -> Option<Cell> {
+        // In i64: -q - r and abs() overflow i32 at its ends (i32::MIN, 0).
+        let (q, r) = (i64::from(q), i64::from(r));
         let s = -q - r;
-        let lim = RADIUS as i32;
+        let lim = i64::from(RADIUS);
         if q.abs() > lim || r.abs() > lim || s.abs() > lim {
             return None;
         }

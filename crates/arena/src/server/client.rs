@@ -35,7 +35,7 @@ pub(crate) fn clock_limits(remaining: Duration, left: u32, margin: Duration) -> 
 /// The player behind the connection.
 enum Brain<A: GameAdapter> {
     /// The search engine, thinking on the clock (and within the spec's own limits, if any).
-    Search(Box<Engine<A>>, Spec),
+    Search(Box<Engine<A>>, Box<Spec>),
     /// The greedy or random player.
     Other(Box<Agent<A>>),
 }
@@ -58,6 +58,57 @@ impl<A: GameAdapter> Brain<A> {
             }
             Brain::Other(agent) => agent.choose(record, |_| {}).0,
         }
+    }
+}
+
+/// Sends `ping` every [`PING_EVERY`] while the agent is not in a game (the server closes
+/// agents idle outside a game; see `--idle` of `arena serve`).
+struct Pinger {
+    in_game: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    done: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// How often an agent outside a game says `ping`.
+pub(crate) const PING_EVERY: Duration = Duration::from_secs(60);
+
+impl Pinger {
+    fn start(stream: &TcpStream) -> Result<Pinger, Fail> {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        let mut w = stream
+            .try_clone()
+            .map_err(|e| Fail::runtime(format!("socket: {e}")))?;
+        let in_game = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        let (g, d) = (in_game.clone(), done.clone());
+        std::thread::spawn(move || {
+            let step = Duration::from_millis(200);
+            let mut waited = Duration::ZERO;
+            while !d.load(Ordering::SeqCst) {
+                std::thread::sleep(step);
+                waited += step;
+                if g.load(Ordering::SeqCst) {
+                    waited = Duration::ZERO;
+                } else if waited >= PING_EVERY {
+                    waited = Duration::ZERO;
+                    // One write of a whole line: it cannot split another line.
+                    if w.write_all(b"ping\n").is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        Ok(Pinger { in_game, done })
+    }
+
+    fn in_game(&self, yes: bool) {
+        self.in_game.store(yes, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl Drop for Pinger {
+    fn drop(&mut self) {
+        self.done.store(true, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -134,11 +185,11 @@ pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
     };
     let mut brain: Brain<A> = match spec.kind {
         Kind::Search(_) => Brain::Search(
-            Box::new(Engine::new(
+            Box::new(Engine::try_new(
                 spec.config::<A>(Some(o.threads)),
                 spec.evaluator::<A>(),
-            )),
-            spec.clone(),
+            )?),
+            Box::new(spec.clone()),
         ),
         _ => Brain::Other(Box::new(Agent::new(
             &spec,
@@ -184,6 +235,13 @@ pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
             }
         }
         ["bye", reason] => return Err(Fail::runtime(format!("the server said bye: {reason}"))),
+        ["error", "limit", ..] => {
+            // Turned away (too many connections): the reason, then `bye`.
+            return Err(Fail::runtime(format!(
+                "the server turned us away: {}",
+                first.splitn(3, ' ').nth(2).unwrap_or("")
+            )));
+        }
         _ => return Err(Fail::runtime(format!("not an arena server: {first:?}"))),
     }
     conn.send(&format!("hello {} {}", wire::VERSION, o.name))?;
@@ -192,7 +250,31 @@ pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
     let mut current: Option<Current<A>> = None;
     let mut played: u64 = 0;
     let mut points = [0u32; 3]; // wins, other results, losses
-    while let Some(line) = conn.recv()? {
+                                // Outside a game an agent says nothing, and the server closes agents idle too long:
+                                // a `ping` now and then keeps us.
+    let pinger = Pinger::start(&conn.writer)?;
+    let lost = |current: &Option<Current<A>>, how: String| {
+        let during = match current {
+            Some(c) => {
+                let moves = c.record.as_ref().map_or(0, |r| r.moves().len());
+                format!(" during game {} (after {moves} moves)", c.id)
+            }
+            None => String::new(),
+        };
+        Fail::runtime(format!("lost the connection to {}{during}: {how}", o.addr))
+    };
+    loop {
+        pinger.in_game(current.is_some());
+        let line = match conn.recv() {
+            Ok(Some(line)) => line,
+            Ok(None) => {
+                return Err(lost(
+                    &current,
+                    "the server closed it without saying bye".to_string(),
+                ))
+            }
+            Err(e) => return Err(lost(&current, e.to_string())),
+        };
         let (word, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
         match word {
             "welcome" => name = rest.trim().to_string(),
@@ -315,7 +397,12 @@ pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
                     conn.send("quit")?;
                 }
             }
-            "bye" => break,
+            "bye" => {
+                if !rest.is_empty() && !matches!(rest.trim(), "quit" | "done" | "shutdown") {
+                    log(format!("server: bye {rest}"));
+                }
+                break;
+            }
             _ => {}
         }
     }

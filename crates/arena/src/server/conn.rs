@@ -2,8 +2,13 @@
 //! no game (`hello`, `ping`, errors), and passes game requests to the game the agent sits
 //! in. Another task writes the agent's lines from a bounded queue: an agent that does not
 //! read fills its queue and is dropped, so nobody ever waits for it.
+//!
+//! Everything an agent controls is bounded ([`Limits`], `docs/server-protocol.md`,
+//! "Limits"): line length, lines and bytes queued for it, connections from its address,
+//! time to say `hello`, time idle outside a game, refused lines in a row.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -11,7 +16,7 @@ use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::net::tcp::OwnedWriteHalf;
 use tokio::net::TcpStream;
-use tokio::sync::{mpsc, watch, Notify};
+use tokio::sync::{mpsc, oneshot, watch, Notify};
 use tokio::time::{sleep_until, timeout, Instant};
 
 use super::wire::{self, Input, LineReader, Refusal, Request};
@@ -19,8 +24,28 @@ use super::wire::{self, Input, LineReader, Refusal, Request};
 /// Lines queued for one agent before it counts as not reading (and is dropped).
 pub(crate) const OUT_QUEUE: usize = 1024;
 
+/// Bytes queued for one agent before it counts as not reading (and is dropped): with the
+/// line count, this bounds the server's memory per connection.
+pub(crate) const OUT_BYTES: usize = 256 * 1024;
+
 /// Time an agent has to say `hello` after connecting.
 pub(crate) const HELLO_TIME: Duration = Duration::from_secs(30);
+
+/// Refused lines in a row (syntax, unknown, long, state errors) after which an agent is
+/// closed (`bye errors`).
+pub(crate) const MAX_REFUSED: u32 = 64;
+
+/// Time a seat has to confirm that it is there before a game begins.
+const JOIN_TIME: Duration = Duration::from_secs(5);
+
+/// The limits of a server run that its options set.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    /// Connections at once from one IP address.
+    pub per_address: usize,
+    /// Time an agent that said hello may stay silent outside a game.
+    pub idle: Duration,
+}
 
 /// Time the writer gets to deliver a last line (`bye`) before the socket is dropped.
 const LAST_WORDS: Duration = Duration::from_secs(2);
@@ -53,8 +78,9 @@ pub(crate) type GameInbox = mpsc::Sender<(usize, SeatEvent)>;
 /// What the lobby and games tell a session.
 #[derive(Debug)]
 pub(crate) enum Ctrl {
-    /// Sit at this seat of this game: forward game requests there.
-    Join(GameInbox, usize),
+    /// Sit at this seat of this game: forward game requests there. The session answers
+    /// whether its connection is still there (a peer that has closed is not seated).
+    Join(GameInbox, usize, oneshot::Sender<bool>),
     /// The game is over: back to the lobby.
     Leave,
     /// Say `bye REASON` and close.
@@ -75,17 +101,47 @@ pub(crate) struct ConnHandle {
     pub id: u64,
     /// The agent's name (unique among the connections open at once).
     pub name: String,
-    out: mpsc::Sender<Out>,
+    out: Outbox,
     ctrl: mpsc::Sender<Ctrl>,
+}
+
+/// The queue of lines to one agent, bounded in lines and in bytes.
+#[derive(Clone, Debug)]
+struct Outbox {
+    tx: mpsc::Sender<Out>,
+    /// Bytes queued and not yet written.
+    bytes: Arc<AtomicUsize>,
+    /// Raised when the agent does not read: the session closes.
     kill: Arc<Notify>,
+}
+
+impl Outbox {
+    /// Queues a line; never waits. An agent whose queue is full is dropped.
+    fn send(&self, line: String) {
+        let len = line.len() + 1;
+        if self
+            .bytes
+            .fetch_add(len, Ordering::SeqCst)
+            .saturating_add(len)
+            > OUT_BYTES
+        {
+            self.bytes.fetch_sub(len, Ordering::SeqCst);
+            self.kill.notify_one();
+            return;
+        }
+        if let Err(e) = self.tx.try_send(Out::Line(line)) {
+            self.bytes.fetch_sub(len, Ordering::SeqCst);
+            if matches!(e, mpsc::error::TrySendError::Full(_)) {
+                self.kill.notify_one();
+            }
+        }
+    }
 }
 
 impl ConnHandle {
     /// Queues a line; never waits. An agent whose queue is full is dropped.
     pub(crate) fn send(&self, line: String) {
-        if let Err(mpsc::error::TrySendError::Full(_)) = self.out.try_send(Out::Line(line)) {
-            self.kill.notify_one();
-        }
+        self.out.send(line);
     }
 
     /// Tells the session something; false when the session has ended.
@@ -93,9 +149,19 @@ impl ConnHandle {
         self.ctrl.send(c).await.is_ok()
     }
 
-    /// The connection has closed.
+    /// Seats the agent at `seat` of the game with this inbox; false when its connection has
+    /// closed (or its session does not answer in time), in which case it is not seated.
+    pub(crate) async fn join(&self, inbox: GameInbox, seat: usize) -> bool {
+        let (tx, rx) = oneshot::channel();
+        if !self.control(Ctrl::Join(inbox, seat, tx)).await {
+            return false;
+        }
+        matches!(timeout(JOIN_TIME, rx).await, Ok(Ok(true)))
+    }
+
+    /// The connection has closed (its session has ended, or its writer has failed).
     pub(crate) fn is_gone(&self) -> bool {
-        self.ctrl.is_closed()
+        self.ctrl.is_closed() || self.out.tx.is_closed()
     }
 }
 
@@ -109,21 +175,57 @@ pub(crate) struct Shared {
     names: Mutex<HashSet<String>>,
     /// Connections open now.
     pub open: AtomicUsize,
+    /// Connections open now per address.
+    by_address: Mutex<HashMap<IpAddr, usize>>,
+    /// The limits set by the options.
+    pub limits: Limits,
     next_id: AtomicU64,
     /// Set when the server closes: every session says `bye REASON` and ends.
     closing: watch::Sender<Option<&'static str>>,
 }
 
 impl Shared {
-    pub(crate) fn new(game: &'static str, lobby: mpsc::Sender<ConnHandle>) -> Self {
+    pub(crate) fn new(game: &'static str, lobby: mpsc::Sender<ConnHandle>, limits: Limits) -> Self {
         Shared {
             game,
             lobby,
             names: Mutex::new(HashSet::new()),
             open: AtomicUsize::new(0),
+            by_address: Mutex::new(HashMap::new()),
+            limits,
             next_id: AtomicU64::new(1),
             closing: watch::channel(None).0,
         }
+    }
+
+    /// Counts a new connection from `ip` if the limits allow it: the connections at once
+    /// (`max`) and those from one address. The reason when they do not.
+    pub(crate) fn admit(&self, ip: IpAddr, max: usize) -> Result<(), String> {
+        let mut by = self.by_address.lock().unwrap_or_else(|e| e.into_inner());
+        if self.open.load(Ordering::SeqCst) >= max {
+            return Err(format!("the server has its {max} connections"));
+        }
+        let n = by.entry(ip).or_insert(0);
+        if *n >= self.limits.per_address {
+            return Err(format!(
+                "{} connections from {ip} already (at most {})",
+                *n, self.limits.per_address
+            ));
+        }
+        *n += 1;
+        self.open.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn release(&self, ip: IpAddr) {
+        let mut by = self.by_address.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = by.get_mut(&ip) {
+            *n -= 1;
+            if *n == 0 {
+                by.remove(&ip);
+            }
+        }
+        self.open.fetch_sub(1, Ordering::SeqCst);
     }
 
     /// Closes every session with `bye reason` and waits (a little) for them to end.
@@ -154,31 +256,31 @@ impl Shared {
     }
 }
 
-/// Counts an open connection until dropped.
-struct OpenGuard(Arc<Shared>);
+/// Counts an open connection (and its address) until dropped.
+struct OpenGuard(Arc<Shared>, IpAddr);
 
 impl Drop for OpenGuard {
     fn drop(&mut self) {
-        self.0.open.fetch_sub(1, Ordering::SeqCst);
+        self.0.release(self.1);
     }
 }
 
-/// Turns a connection away (`bye full`) without reading from it.
-pub(crate) async fn refuse(mut stream: TcpStream, reason: &'static str) {
-    let _ = timeout(
-        Duration::from_secs(1),
-        stream.write_all(format!("bye {reason}\n").as_bytes()),
-    )
-    .await;
+/// Turns a connection away without reading from it: `error limit REASON`, `bye full`.
+pub(crate) async fn refuse(mut stream: TcpStream, why: String) {
+    let text = format!("{}\nbye full\n", wire::error_line("limit", &why));
+    let _ = timeout(Duration::from_secs(1), stream.write_all(text.as_bytes())).await;
     let _ = stream.shutdown().await;
 }
 
-async fn writer(mut w: OwnedWriteHalf, mut rx: mpsc::Receiver<Out>) {
+async fn writer(mut w: OwnedWriteHalf, mut rx: mpsc::Receiver<Out>, bytes: Arc<AtomicUsize>) {
     while let Some(out) = rx.recv().await {
         match out {
             Out::Line(mut line) => {
+                let len = line.len() + 1;
                 line.push('\n');
-                if w.write_all(line.as_bytes()).await.is_err() {
+                let written = w.write_all(line.as_bytes()).await;
+                bytes.fetch_sub(len, Ordering::SeqCst);
+                if written.is_err() {
                     return;
                 }
             }
@@ -188,36 +290,61 @@ async fn writer(mut w: OwnedWriteHalf, mut rx: mpsc::Receiver<Out>) {
     let _ = w.shutdown().await;
 }
 
-/// The session of one accepted connection (already counted in `shared.open`).
-pub(crate) async fn session(stream: TcpStream, shared: Arc<Shared>) {
-    let _guard = OpenGuard(shared.clone());
+/// The session of one accepted connection from `ip` (already counted by
+/// [`Shared::admit`]).
+pub(crate) async fn session(stream: TcpStream, ip: IpAddr, shared: Arc<Shared>) {
+    let _guard = OpenGuard(shared.clone(), ip);
     let _ = stream.set_nodelay(true);
     let id = shared.next_id.fetch_add(1, Ordering::SeqCst);
     let (rd, wr) = stream.into_split();
     let (out_tx, out_rx) = mpsc::channel(OUT_QUEUE);
-    let mut writer_task = tokio::spawn(writer(wr, out_rx));
+    let bytes = Arc::new(AtomicUsize::new(0));
+    let mut writer_task = tokio::spawn(writer(wr, out_rx, bytes.clone()));
     let (ctrl_tx, mut ctrl_rx) = mpsc::channel::<Ctrl>(16);
     let kill = Arc::new(Notify::new());
-    let mut closing = shared.closing.subscribe();
-    let say = |line: String| {
-        if let Err(mpsc::error::TrySendError::Full(_)) = out_tx.try_send(Out::Line(line)) {
-            kill.notify_one();
-        }
+    let outbox = Outbox {
+        tx: out_tx.clone(),
+        bytes,
+        kill: kill.clone(),
     };
+    let mut closing = shared.closing.subscribe();
+    let say = |line: String| outbox.send(line);
     say(wire::hello_line(shared.game));
 
     let mut reader = LineReader::new(rd);
     let hello_deadline = Instant::now() + HELLO_TIME;
+    let idle = shared.limits.idle;
+    let mut idle_deadline = Instant::now() + idle;
+    let mut refused = 0u32;
     let mut name: Option<String> = None;
     let mut ctrl_tx = Some(ctrl_tx);
     let mut seat: Option<(GameInbox, usize)> = None;
     let mut bye: Option<&'static str> = None;
     let leaving = loop {
+        if refused >= MAX_REFUSED {
+            say(wire::error_line(
+                "limit",
+                &format!("{MAX_REFUSED} refused lines in a row"),
+            ));
+            bye = Some("errors");
+            break Leaving::Disconnect;
+        }
         tokio::select! {
             biased;
             c = ctrl_rx.recv() => match c {
-                Some(Ctrl::Join(inbox, s)) => seat = Some((inbox, s)),
-                Some(Ctrl::Leave) => seat = None,
+                Some(Ctrl::Join(inbox, s, ack)) => {
+                    // A peer that has closed (its end of input already here) is not seated.
+                    let alive = !peer_closed(reader.get_ref().as_ref());
+                    let _ = ack.send(alive);
+                    if !alive {
+                        break Leaving::Disconnect;
+                    }
+                    seat = Some((inbox, s));
+                }
+                Some(Ctrl::Leave) => {
+                    seat = None;
+                    idle_deadline = Instant::now() + idle;
+                }
                 Some(Ctrl::Close(reason)) => {
                     bye = Some(reason);
                     break Leaving::Disconnect;
@@ -236,10 +363,20 @@ pub(crate) async fn session(stream: TcpStream, shared: Arc<Shared>) {
                 bye = Some("timeout");
                 break Leaving::Disconnect;
             }
+            () = sleep_until(idle_deadline), if name.is_some() && seat.is_none() => {
+                say(wire::error_line(
+                    "limit",
+                    &format!("idle for {} s outside a game", idle.as_secs()),
+                ));
+                bye = Some("idle");
+                break Leaving::Disconnect;
+            }
             input = reader.next() => {
+                idle_deadline = Instant::now() + idle;
                 let line = match input {
                     Ok(Input::Line(l)) => l,
                     Ok(Input::TooLong) => {
+                        refused += 1;
                         say(wire::error_line(
                             "long",
                             &format!("line longer than {} bytes ignored", wire::MAX_LINE),
@@ -247,6 +384,7 @@ pub(crate) async fn session(stream: TcpStream, shared: Arc<Shared>) {
                         continue;
                     }
                     Ok(Input::NotUtf8) => {
+                        refused += 1;
                         say(wire::error_line("syntax", "line is not UTF-8"));
                         continue;
                     }
@@ -255,10 +393,12 @@ pub(crate) async fn session(stream: TcpStream, shared: Arc<Shared>) {
                 let req = match wire::parse_request(&line) {
                     Ok(r) => r,
                     Err(refusal) => {
+                        refused += 1;
                         say(refusal.line());
                         continue;
                     }
                 };
+                refused = 0;
                 match req {
                     Request::Empty => {}
                     Request::Ping => say("pong".to_string()),
@@ -268,6 +408,7 @@ pub(crate) async fn session(stream: TcpStream, shared: Arc<Shared>) {
                     }
                     Request::Hello { version, name: wanted } => {
                         if name.is_some() {
+                            refused += 1;
                             say(Refusal::new("state", "hello was already said").line());
                         } else if version != wire::VERSION {
                             say(Refusal::new(
@@ -283,9 +424,8 @@ pub(crate) async fn session(stream: TcpStream, shared: Arc<Shared>) {
                             let handle = ConnHandle {
                                 id,
                                 name: n,
-                                out: out_tx.clone(),
+                                out: outbox.clone(),
                                 ctrl,
-                                kill: kill.clone(),
                             };
                             if shared.lobby.send(handle).await.is_err() {
                                 bye = Some("shutdown");
@@ -293,9 +433,15 @@ pub(crate) async fn session(stream: TcpStream, shared: Arc<Shared>) {
                             }
                         }
                     }
-                    Request::Move(text) => forward(&mut seat, SeatEvent::Move(text), &say, name.is_some()).await,
-                    Request::Moves => forward(&mut seat, SeatEvent::Moves, &say, name.is_some()).await,
-                    Request::Position => forward(&mut seat, SeatEvent::Position, &say, name.is_some()).await,
+                    Request::Move(text) => {
+                        refused += forward(&mut seat, SeatEvent::Move(text), &say, name.is_some()).await;
+                    }
+                    Request::Moves => {
+                        refused += forward(&mut seat, SeatEvent::Moves, &say, name.is_some()).await;
+                    }
+                    Request::Position => {
+                        refused += forward(&mut seat, SeatEvent::Position, &say, name.is_some()).await;
+                    }
                 }
             }
         }
@@ -308,7 +454,8 @@ pub(crate) async fn session(stream: TcpStream, shared: Arc<Shared>) {
     }
     drop(ctrl_rx);
     if let Some(reason) = bye {
-        let _ = out_tx.try_send(Out::Line(format!("bye {reason}")));
+        // Counted like every line (the writer takes each line's bytes off the count).
+        outbox.send(format!("bye {reason}"));
     }
     let _ = out_tx.try_send(Out::Close);
     drop(out_tx);
@@ -318,22 +465,93 @@ pub(crate) async fn session(stream: TcpStream, shared: Arc<Shared>) {
     }
 }
 
-/// Passes a game request to the game, or says why there is none.
+/// Whether the peer has closed its side, as the kernel knows it now (its end of input, or
+/// an error, is there to read), without waiting and without reading anything: a look
+/// (`MSG_PEEK`) through a second handle on the socket, since the runtime's own reads see only
+/// what its event loop has already reported.
+#[cfg(unix)]
+fn peer_closed(stream: &TcpStream) -> bool {
+    use std::os::fd::AsFd;
+    let Ok(fd) = stream.as_fd().try_clone_to_owned() else {
+        return false;
+    };
+    let probe = std::net::TcpStream::from(fd);
+    let mut byte = [0u8; 1];
+    match probe.peek(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+    }
+}
+
+/// Elsewhere: only what the session has read tells.
+#[cfg(not(unix))]
+fn peer_closed(_: &TcpStream) -> bool {
+    false
+}
+
+/// Passes a game request to the game, or says why there is none; 1 when refused.
 async fn forward(
     seat: &mut Option<(GameInbox, usize)>,
     ev: SeatEvent,
     say: &impl Fn(String),
     named: bool,
-) {
+) -> u32 {
     match seat {
         Some((inbox, s)) => {
             if inbox.send((*s, ev)).await.is_err() {
                 // The game ended between our Join and its Leave.
                 *seat = None;
                 say(wire::error_line("state", "no game in progress"));
+                return 1;
             }
+            0
         }
-        None if !named => say(wire::error_line("state", "say hello first")),
-        None => say(wire::error_line("state", "no game in progress")),
+        None if !named => {
+            say(wire::error_line("state", "say hello first"));
+            1
+        }
+        None => {
+            say(wire::error_line("state", "no game in progress"));
+            1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_outbox_counts_lines_and_bytes_and_drops_a_reader_that_lags() {
+        let (tx, mut rx) = mpsc::channel(OUT_QUEUE);
+        let bytes = Arc::new(AtomicUsize::new(0));
+        let kill = Arc::new(Notify::new());
+        let out = Outbox {
+            tx,
+            bytes: bytes.clone(),
+            kill: kill.clone(),
+        };
+        out.send("abc".to_string());
+        assert_eq!(bytes.load(Ordering::SeqCst), 4);
+        // What the writer does with a line: takes its bytes off.
+        let Some(Out::Line(l)) = rx.try_recv().ok() else {
+            panic!("a line")
+        };
+        bytes.fetch_sub(l.len() + 1, Ordering::SeqCst);
+        assert_eq!(bytes.load(Ordering::SeqCst), 0);
+        // Over the byte limit: not queued, and the session is told to close.
+        out.send("x".repeat(OUT_BYTES));
+        assert_eq!(bytes.load(Ordering::SeqCst), 0);
+        assert!(rx.try_recv().is_err());
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        rt.block_on(async {
+            timeout(Duration::from_secs(5), kill.notified())
+                .await
+                .expect("told to close");
+        });
     }
 }

@@ -2,6 +2,7 @@
 //! side that runs only while that side is to move, the server's move limit, and the record
 //! file's lines.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -27,6 +28,12 @@ pub(crate) enum Ending {
     Void,
     /// The server was stopped during the game: nobody scores.
     Stopped,
+    /// A seat left before making a move of its own (seating in arrival order): the game
+    /// never started for it, nobody scores, and the others wait for another game.
+    Unplayed(Player, Forfeit),
+    /// A seat's connection had closed when the game was to begin: no game at all (nothing
+    /// is recorded), and the others wait for another game.
+    Unseated,
 }
 
 /// Why a seat forfeited.
@@ -54,6 +61,8 @@ impl Ending {
             Ending::Forfeit(_, Forfeit::Absent) => "absent",
             Ending::Void => "absent",
             Ending::Stopped => "stopped",
+            Ending::Unplayed(s, why) => Ending::Forfeit(s, why).reason(),
+            Ending::Unseated => "unseated",
         }
     }
 
@@ -97,6 +106,7 @@ impl Ending {
 /// What a finished game reports to the lobby.
 #[derive(Debug)]
 pub(crate) struct Summary {
+    /// The game number (0 for [`Ending::Unseated`]: no game).
     pub id: u64,
     /// Names in seat order.
     pub names: Vec<String>,
@@ -118,8 +128,15 @@ pub(crate) struct Summary {
 
 /// Everything a game needs to start.
 pub(crate) struct Setup<A: GameAdapter> {
-    pub id: u64,
-    pub start: A::Pos,
+    /// Game numbers: the game takes the next once its seats are there.
+    pub ids: Arc<AtomicU64>,
+    /// Seating in arrival order (not a round robin): a game whose seats are not all there,
+    /// or that a seat leaves before the first move, does not count.
+    pub pairing: bool,
+    /// How each seat was given, for the `game N begins` line.
+    pub titles: Vec<String>,
+    /// Where games start (a random start is chosen by the game number).
+    pub starts: super::lobby::Starts<A>,
     pub time: Duration,
     /// Moves per side.
     pub moves: u32,
@@ -161,8 +178,10 @@ fn letter<A: GameAdapter>(p: Player) -> &'static str {
 /// Plays one game to its end and reports it.
 pub(crate) async fn run<A: GameAdapter>(setup: Setup<A>) -> Summary {
     let Setup {
-        id,
-        start,
+        ids,
+        pairing,
+        titles,
+        starts,
         time,
         moves: limit,
         seats,
@@ -173,10 +192,34 @@ pub(crate) async fn run<A: GameAdapter>(setup: Setup<A>) -> Summary {
     let (inbox, mut events) = mpsc::channel::<(usize, SeatEvent)>(64);
     let mut present = vec![true; players];
     for (s, c) in seats.iter().enumerate() {
-        present[s] = c.control(Ctrl::Join(inbox.clone(), s)).await;
+        present[s] = c.join(inbox.clone(), s).await;
     }
     drop(inbox);
     let names: Vec<String> = seats.iter().map(|c| c.name.clone()).collect();
+    if pairing && present.contains(&false) {
+        // A connection closed before the game began: no game. The others wait again.
+        let mut back = Vec::new();
+        for (s, c) in seats.iter().enumerate() {
+            if present[s] && c.control(Ctrl::Leave).await && !c.is_gone() {
+                back.push(c.clone());
+            }
+        }
+        return Summary {
+            id: 0,
+            names,
+            conns: seats.iter().map(|c| c.id).collect(),
+            ending: Ending::Unseated,
+            result: "void".to_string(),
+            plies: 0,
+            illegal: vec![0; players],
+            used: vec![Duration::ZERO; players],
+            moves: vec![0; players],
+            back,
+        };
+    }
+    let id = ids.fetch_add(1, Ordering::SeqCst) + 1;
+    super::lobby::say(&format!("game {id} begins: {}", titles.join(" vs ")));
+    let start = starts.for_game(id);
     let mut t = Table::<A> {
         id,
         seats,
@@ -234,8 +277,14 @@ pub(crate) async fn run<A: GameAdapter>(setup: Setup<A>) -> Summary {
         _ => Ending::Void,
     };
     // A seat that forfeited by leaving is gone already; say nothing more to it.
-    if let Ending::Forfeit(s, Forfeit::Disconnect | Forfeit::Quit) = ending {
+    let mut ending = ending;
+    if let Ending::Forfeit(s, why @ (Forfeit::Disconnect | Forfeit::Quit)) = ending {
         t.present[s] = false;
+        if pairing && made[s] == 0 {
+            // Left before making a move: the game never started for it (it may have left
+            // before it even knew it was seated); not a result.
+            ending = Ending::Unplayed(s, why);
+        }
     }
     let result = ending.result::<A>();
     let clock_text: Vec<String> = (0..players)
@@ -248,6 +297,8 @@ pub(crate) async fn run<A: GameAdapter>(setup: Setup<A>) -> Summary {
         record.moves().len(),
         clock_text.join(" ")
     ));
+    // The game's lines reach the disk before anybody hears that it is over.
+    t.recorder.sync().await;
     t.all(&format!("over {} {result}", ending.reason()));
     let mut back = Vec::new();
     for (s, c) in t.seats.iter().enumerate() {

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,44 +17,37 @@ use super::record::Recorder;
 use super::Settings;
 use crate::fail::Fail;
 use plyforge::duration::show_duration;
-use plyforge::{read_position, GameAdapter};
+use plyforge::GameAdapter;
 
-/// Where each game starts.
-pub(crate) enum Starts<A: GameAdapter> {
-    /// Every game from this position.
-    Fixed(A::Pos),
-    /// A new random start per game (games that start at random): seed + game number.
-    Random(u64),
+/// Where each game starts: `--position` as `arena match` reads it (a position, or `random`
+/// / `fair`: a new one per game, of seed + game number); without it the rules' start.
+pub(crate) struct Starts<A: GameAdapter>(crate::book::Starts<A>);
+
+impl<A: GameAdapter> Clone for Starts<A> {
+    fn clone(&self) -> Self {
+        Starts(self.0.clone())
+    }
 }
 
 impl<A: GameAdapter> Starts<A> {
     /// From `--position` and `--seed`.
     pub(crate) fn new(position: Option<&str>, seed: u64) -> Result<Self, Fail> {
-        match position.map(str::trim) {
-            None => Ok(Starts::Fixed(A::start())),
-            Some("random") => {
-                if A::random_start(seed).is_none() {
-                    return Err(Fail::usage(format!(
-                        "--position random: {} has no random start",
-                        A::TITLE
-                    )));
-                }
-                Ok(Starts::Random(seed))
-            }
-            Some(text) => Ok(Starts::Fixed(read_position::<A>(text)?)),
-        }
+        use crate::book::Starts as S;
+        Ok(Starts(match position {
+            None => S::Fixed(A::start()),
+            Some(_) => S::from_position(position, seed)?,
+        }))
     }
 
-    fn for_game(&self, id: u64) -> A::Pos {
-        match self {
-            Starts::Fixed(p) => p.clone(),
-            Starts::Random(seed) => A::random_start(seed.wrapping_add(id)).unwrap_or_else(A::start),
-        }
+    pub(crate) fn for_game(&self, id: u64) -> A::Pos {
+        // A fair start is solved: let the runtime move its other tasks off this thread
+        // meanwhile (the server's runtime has several).
+        tokio::task::block_in_place(|| self.0.start(id))
     }
 }
 
 /// Writes a line on stdout; a closed stdout does not stop the server.
-fn say(text: &str) {
+pub(crate) fn say(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{text}");
     let _ = out.flush();
@@ -207,24 +200,37 @@ struct Server<A: GameAdapter> {
     recorder: Arc<Recorder>,
     stop: watch::Sender<bool>,
     running: JoinSet<Summary>,
-    next_game: u64,
+    /// Game tasks started.
+    launched: u64,
+    /// Of those, games that do not count towards `--games`: seats that were not there, or
+    /// left before the first move (seating in arrival order).
+    void: u64,
+    /// Game numbers, taken by each game once its seats are there.
+    ids: Arc<AtomicU64>,
     table: Table,
     mode: Mode,
+    /// Ctrl-C: no new games.
+    stopping: bool,
 }
 
 impl<A: GameAdapter> Server<A> {
+    /// Games that count (or may yet count) towards `--games`.
+    fn games(&self) -> u64 {
+        self.launched - self.void
+    }
+
     fn start_game(&mut self, seats: Vec<ConnHandle>) {
-        self.next_game += 1;
-        let id = self.next_game;
-        let names: Vec<String> = seats
+        self.launched += 1;
+        let titles: Vec<String> = seats
             .iter()
             .enumerate()
             .map(|(s, c)| format!("{} ({})", c.name, A::player_letter(s)))
             .collect();
-        say(&format!("game {id} begins: {}", names.join(" vs ")));
         let setup = Setup::<A> {
-            id,
-            start: self.starts.for_game(id),
+            ids: self.ids.clone(),
+            pairing: matches!(self.mode, Mode::Pairs { .. }),
+            titles,
+            starts: self.starts.clone(),
             time: self.settings.time,
             moves: self.settings.moves,
             seats,
@@ -236,12 +242,18 @@ impl<A: GameAdapter> Server<A> {
 
     /// Starts every game that can start now.
     fn schedule(&mut self) {
+        if self.stopping {
+            return;
+        }
         let players = A::PLAYERS;
         match &mut self.mode {
             Mode::Pairs { queue, limit } => {
                 let mut ready = Vec::new();
+                let games = self.launched - self.void;
+                let room = self.settings.max_games.saturating_sub(self.running.len());
                 loop {
-                    if limit.is_some_and(|l| self.next_game + ready.len() as u64 >= l) {
+                    if limit.is_some_and(|l| games + ready.len() as u64 >= l) || ready.len() >= room
+                    {
                         break;
                     }
                     queue.retain(|c| !c.is_gone());
@@ -265,8 +277,9 @@ impl<A: GameAdapter> Server<A> {
                     return;
                 }
                 let mut ready = Vec::new();
+                let room = self.settings.max_games.saturating_sub(self.running.len());
                 let mut i = 0;
-                while i < schedule.len() {
+                while i < schedule.len() && ready.len() < room {
                     if schedule[i].iter().all(|&a| !busy[a]) {
                         let seating = schedule.remove(i).unwrap_or_default();
                         for &a in &seating {
@@ -288,7 +301,10 @@ impl<A: GameAdapter> Server<A> {
     fn arrive(&mut self, c: ConnHandle) {
         match &mut self.mode {
             Mode::Pairs { queue, limit } => {
-                if limit.is_some_and(|l| self.next_game >= l) {
+                // Games still going may yet turn out void: only finished games that count
+                // close the door; until then newcomers wait (and are told `bye done` at the
+                // end if no game needs them).
+                if limit.is_some_and(|l| self.table.games >= l) {
                     c.send(super::wire::error_line(
                         "state",
                         "the server plays no more games",
@@ -331,6 +347,31 @@ impl<A: GameAdapter> Server<A> {
 
     /// A game ended.
     fn finished(&mut self, s: Summary) {
+        if s.ending == Ending::Unseated {
+            // No game: those still there wait again, first in line.
+            self.void += 1;
+            let gone: Vec<&str> = s
+                .names
+                .iter()
+                .zip(&s.conns)
+                .filter(|(_, id)| !s.back.iter().any(|c| c.id == **id))
+                .map(|(n, _)| n.as_str())
+                .collect();
+            say(&format!(
+                "no game: {} had left before it began",
+                gone.join(", ")
+            ));
+            if let Mode::Pairs { queue, .. } = &mut self.mode {
+                for c in s.back.into_iter().rev() {
+                    queue.push_front(c);
+                }
+            }
+            self.schedule();
+            return;
+        }
+        if matches!(s.ending, Ending::Unplayed(..)) {
+            self.void += 1;
+        }
         let plural = if s.plies == 1 { "" } else { "s" };
         say(&format!(
             "game {} over: {} ({}) after {} move{plural}",
@@ -365,8 +406,13 @@ impl<A: GameAdapter> Server<A> {
         if !self.running.is_empty() {
             return false;
         }
+        if self.stopping {
+            // Stopped: once the games in progress have ended (however they end: one that
+            // ends void lowers the count of games, which must not keep the server waiting).
+            return true;
+        }
         match &self.mode {
-            Mode::Pairs { limit, .. } => limit.is_some_and(|l| self.next_game >= l),
+            Mode::Pairs { limit, .. } => limit.is_some_and(|l| self.games() >= l),
             Mode::RoundRobin {
                 size,
                 roster,
@@ -390,8 +436,23 @@ pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -
         super::wire::ms(settings.time),
         settings.moves
     );
-    let recorder = Arc::new(Recorder::open(&settings.record, A::NAME, &settings_text)?);
+    let letters: Vec<&str> = (0..A::PLAYERS).map(A::player_letter).collect();
+    let (recorder, recovered) =
+        Recorder::open(&settings.record, A::NAME, &letters, &settings_text)?;
+    let recorder = Arc::new(recorder);
     say(&format!("listening {local}"));
+    if !recovered.unfinished.is_empty() || recovered.torn_bytes > 0 {
+        say(&format!(
+            "record {}: the last run stopped without ending {} game(s) (marked `end crashed aborted`){}",
+            recorder.path().display(),
+            recovered.unfinished.len(),
+            if recovered.torn_bytes > 0 {
+                format!("; a last line cut short ({} bytes) was removed", recovered.torn_bytes)
+            } else {
+                String::new()
+            }
+        ));
+    }
     say(&format!(
         "arena serve {}: {} per side, {} moves each, record {}",
         A::NAME,
@@ -401,7 +462,7 @@ pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -
     ));
 
     let (lobby_tx, mut lobby_rx) = mpsc::channel::<ConnHandle>(256);
-    let shared = Arc::new(Shared::new(A::NAME, lobby_tx));
+    let shared = Arc::new(Shared::new(A::NAME, lobby_tx, settings.limits));
     let max_clients = settings.max_clients;
     let acceptor = tokio::spawn(accept(listener, shared.clone(), max_clients));
 
@@ -425,9 +486,12 @@ pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -
         recorder,
         stop,
         running: JoinSet::new(),
-        next_game: 0,
+        launched: 0,
+        void: 0,
+        ids: Arc::new(AtomicU64::new(0)),
         table: Table::default(),
         mode,
+        stopping: false,
     };
 
     let interrupted = tokio::signal::ctrl_c();
@@ -447,9 +511,11 @@ pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -
                 }
                 say("interrupted: stopping the games in progress");
                 stopping = true;
+                server.stopping = true;
                 let _ = server.stop.send(true);
+                let games = server.games();
                 if let Mode::Pairs { limit, .. } = &mut server.mode {
-                    *limit = Some(server.next_game);
+                    *limit = Some(games);
                 } else if let Mode::RoundRobin { schedule, size, roster, .. } = &mut server.mode {
                     schedule.clear();
                     *size = roster.len();
@@ -488,14 +554,14 @@ pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -
 async fn accept(listener: TcpListener, shared: Arc<Shared>, max_clients: usize) {
     loop {
         match listener.accept().await {
-            Ok((stream, _)) => {
-                if shared.open.load(Ordering::SeqCst) >= max_clients {
-                    tokio::spawn(conn::refuse(stream, "full"));
-                } else {
-                    shared.open.fetch_add(1, Ordering::SeqCst);
-                    tokio::spawn(conn::session(stream, shared.clone()));
+            Ok((stream, peer)) => match shared.admit(peer.ip(), max_clients) {
+                Ok(()) => {
+                    tokio::spawn(conn::session(stream, peer.ip(), shared.clone()));
                 }
-            }
+                Err(why) => {
+                    tokio::spawn(conn::refuse(stream, why));
+                }
+            },
             Err(e) => {
                 // Out of file descriptors and the like: wait a little, keep serving.
                 eprintln!("arena serve: accept: {e}");

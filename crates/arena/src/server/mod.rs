@@ -1,11 +1,12 @@
 //! The match server (`arena serve`) and our engine as its client (`arena connect`).
 //!
 //! Agents of any author connect over TCP and speak the line protocol of
-//! `docs/server-protocol.md` ([`wire`]). The server seats them ([`lobby`]: pairs in arrival
+//! `docs/server-protocol.md` ([`wire`]). The server seats them (`lobby`: pairs in arrival
 //! order, or a round robin), runs each game in its own task with a clock per side that runs
-//! only for the side to move ([`game`]), answers each connection from its own task so that
-//! a slow, silent or hostile peer cannot hold up anybody else ([`conn`]), and appends every
-//! event to a record file, flushed per line ([`record`]). [`client`] is `arena connect`.
+//! only for the side to move (`game`), answers each connection from its own task so that
+//! a slow, silent or hostile peer cannot hold up anybody else (`conn`), and appends every
+//! event to a record file, flushed per line ([`record`]; read back by [`reader`]). `client`
+//! is `arena connect`.
 //!
 //! Everything game-specific comes from the facade's [`GameAdapter`]s, among them the game's
 //! own move limit ([`GameAdapter::own_move_limit`]) and how a game ends when the server's move
@@ -23,18 +24,19 @@ mod client;
 mod conn;
 mod game;
 mod lobby;
-mod record;
-mod wire;
+pub mod reader;
+pub mod record;
+pub mod wire;
 
 /// The server's default address (loopback only: agents elsewhere need `--addr`).
-pub(crate) const DEFAULT_ADDR: &str = "127.0.0.1:7717";
+pub const DEFAULT_ADDR: &str = "127.0.0.1:7717";
 
 /// Moves per side when neither the game nor `--moves` gives a limit.
-pub(crate) const DEFAULT_MOVES: u32 = 150;
+pub const DEFAULT_MOVES: u32 = 150;
 
 /// The options of `arena serve`, as given on the command line.
 #[derive(Clone, Debug)]
-pub(crate) struct ServeOptions {
+pub struct ServeOptions {
     /// Address to listen on (`--addr`), default [`DEFAULT_ADDR`].
     pub addr: Option<String>,
     /// Port on 127.0.0.1 (`--port`), instead of `--addr`.
@@ -55,11 +57,17 @@ pub(crate) struct ServeOptions {
     pub seed: u64,
     /// Most connections at once.
     pub max_clients: usize,
+    /// Most connections at once from one IP address.
+    pub max_per_address: usize,
+    /// Most games at once (agents beyond wait their turn).
+    pub max_games: usize,
+    /// Time an agent may stay silent outside a game before it is closed (`10m`, `90s`).
+    pub idle: String,
 }
 
 /// The options of `arena connect`.
 #[derive(Clone, Debug)]
-pub(crate) struct ConnectOptions {
+pub struct ConnectOptions {
     /// The server's address.
     pub addr: String,
     /// The name to announce.
@@ -87,6 +95,8 @@ pub(crate) struct Settings {
     pub round_robin: Option<usize>,
     pub record: PathBuf,
     pub max_clients: usize,
+    pub max_games: usize,
+    pub limits: conn::Limits,
 }
 
 fn check_serve<A: GameAdapter>(o: &ServeOptions) -> Result<Settings, Fail> {
@@ -134,6 +144,16 @@ fn check_serve<A: GameAdapter>(o: &ServeOptions) -> Result<Settings, Fail> {
             A::PLAYERS
         )));
     }
+    if o.max_per_address == 0 {
+        return Err(Fail::usage("--max-per-address: at least 1"));
+    }
+    if o.max_games == 0 {
+        return Err(Fail::usage("--max-games: at least 1"));
+    }
+    let idle = parse_duration(&o.idle).map_err(|e| Fail::usage(format!("--idle: {e}")))?;
+    if idle < Duration::from_secs(1) {
+        return Err(Fail::usage("--idle: at least 1s"));
+    }
     let record = o
         .record
         .clone()
@@ -146,11 +166,16 @@ fn check_serve<A: GameAdapter>(o: &ServeOptions) -> Result<Settings, Fail> {
         round_robin: o.round_robin,
         record,
         max_clients: o.max_clients,
+        max_games: o.max_games,
+        limits: conn::Limits {
+            per_address: o.max_per_address,
+            idle,
+        },
     })
 }
 
 /// `arena serve GAME`: runs the server until its games are played or it is stopped (Ctrl-C).
-pub(crate) fn serve<A: GameAdapter>(o: &ServeOptions) -> Result<(), Fail> {
+pub fn serve<A: GameAdapter>(o: &ServeOptions) -> Result<(), Fail> {
     let settings = check_serve::<A>(o)?;
     let starts = lobby::Starts::<A>::new(o.position.as_deref(), o.seed)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -165,6 +190,6 @@ pub(crate) fn serve<A: GameAdapter>(o: &ServeOptions) -> Result<(), Fail> {
 }
 
 /// `arena connect GAME ADDR`: plays on a server with our engine until told goodbye.
-pub(crate) fn connect<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
+pub fn connect<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
     client::run::<A>(o)
 }

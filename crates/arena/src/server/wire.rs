@@ -7,17 +7,17 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 /// The protocol version this program speaks.
-pub(crate) const VERSION: u32 = 1;
+pub const VERSION: u32 = 1;
 
 /// The longest line accepted, without its line end, in bytes.
-pub(crate) const MAX_LINE: usize = 4096;
+pub const MAX_LINE: usize = 4096;
 
 /// The longest agent name.
-pub(crate) const MAX_NAME: usize = 32;
+pub const MAX_NAME: usize = 32;
 
 /// One read from a peer.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Input {
+pub enum Input {
     /// A complete line without its line end (`\n` or `\r\n`).
     Line(String),
     /// A line longer than [`MAX_LINE`]: it is skipped up to its end.
@@ -30,7 +30,7 @@ pub(crate) enum Input {
 
 /// Reads lines of at most [`MAX_LINE`] bytes from a stream. Cancel-safe: a `next` dropped
 /// before it finishes (in a `select!`) loses no input.
-pub(crate) struct LineReader<R> {
+pub struct LineReader<R> {
     inner: R,
     buf: Vec<u8>,
     /// Skipping the rest of an over-long line.
@@ -39,7 +39,7 @@ pub(crate) struct LineReader<R> {
 
 impl<R: AsyncRead + Unpin> LineReader<R> {
     /// A reader over `inner`.
-    pub(crate) fn new(inner: R) -> Self {
+    pub fn new(inner: R) -> Self {
         LineReader {
             inner,
             buf: Vec::new(),
@@ -47,8 +47,13 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         }
     }
 
+    /// The stream read from.
+    pub fn get_ref(&self) -> &R {
+        &self.inner
+    }
+
     /// The next line (or why there is none).
-    pub(crate) async fn next(&mut self) -> io::Result<Input> {
+    pub async fn next(&mut self) -> io::Result<Input> {
         loop {
             if let Some(nl) = self.buf.iter().position(|&b| b == b'\n') {
                 let mut line: Vec<u8> = self.buf.drain(..=nl).collect();
@@ -86,7 +91,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 
 /// What an agent may send.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Request {
+pub enum Request {
     /// `hello VERSION NAME`.
     Hello {
         /// The protocol version the agent speaks.
@@ -110,7 +115,7 @@ pub(crate) enum Request {
 
 /// A line the server does not accept: `error KIND MESSAGE`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Refusal {
+pub struct Refusal {
     /// `syntax`, `unknown`, `version`, ...
     pub kind: &'static str,
     /// Why, for a person.
@@ -118,7 +123,8 @@ pub(crate) struct Refusal {
 }
 
 impl Refusal {
-    pub(crate) fn new(kind: &'static str, message: impl Into<String>) -> Self {
+    /// A refusal of this kind, for this reason.
+    pub fn new(kind: &'static str, message: impl Into<String>) -> Self {
         Refusal {
             kind,
             message: message.into(),
@@ -126,13 +132,13 @@ impl Refusal {
     }
 
     /// The `error` line.
-    pub(crate) fn line(&self) -> String {
+    pub fn line(&self) -> String {
         error_line(self.kind, &self.message)
     }
 }
 
 /// Whether `name` is usable: 1 to [`MAX_NAME`] letters, digits, `_`, `-`, `.`.
-pub(crate) fn valid_name(name: &str) -> bool {
+pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= MAX_NAME
         && name
@@ -141,7 +147,7 @@ pub(crate) fn valid_name(name: &str) -> bool {
 }
 
 /// Parses one line from an agent.
-pub(crate) fn parse_request(line: &str) -> Result<Request, Refusal> {
+pub fn parse_request(line: &str) -> Result<Request, Refusal> {
     let t = line.trim();
     let (word, rest) = match t.split_once(char::is_whitespace) {
         Some((w, r)) => (w, r.trim()),
@@ -201,7 +207,7 @@ pub(crate) fn parse_request(line: &str) -> Result<Request, Refusal> {
 
 /// At most `max` characters of an agent's text, control characters replaced by `?`, for
 /// echoing it in an error line or the record.
-pub(crate) fn shown(text: &str, max: usize) -> String {
+pub fn shown(text: &str, max: usize) -> String {
     text.chars()
         .take(max)
         .map(|c| if c.is_control() { '?' } else { c })
@@ -209,24 +215,24 @@ pub(crate) fn shown(text: &str, max: usize) -> String {
 }
 
 /// `hello arena-server VERSION GAME`: the server's first line.
-pub(crate) fn hello_line(game: &str) -> String {
+pub fn hello_line(game: &str) -> String {
     format!("hello arena-server {VERSION} {game}")
 }
 
 /// `error KIND MESSAGE`.
-pub(crate) fn error_line(kind: &str, message: &str) -> String {
+pub fn error_line(kind: &str, message: &str) -> String {
     // A message never spans lines.
     let message = message.replace(['\n', '\r'], " ");
     format!("error {kind} {message}")
 }
 
 /// Milliseconds, rounded down, as the protocol writes times.
-pub(crate) fn ms(d: Duration) -> u128 {
+pub fn ms(d: Duration) -> u128 {
     d.as_millis()
 }
 
 /// `turn SIDE L1=MS L2=MS [L3=MS] left=N`.
-pub(crate) fn turn_line(side: &str, clocks: &[(&str, Duration)], left: u32) -> String {
+pub fn turn_line(side: &str, clocks: &[(&str, Duration)], left: u32) -> String {
     let mut line = format!("turn {side}");
     for (letter, t) in clocks {
         line.push_str(&format!(" {letter}={}", ms(*t)));

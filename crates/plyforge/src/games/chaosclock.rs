@@ -38,12 +38,16 @@ impl GameAdapter for ChaosClock {
     const TITLE: &'static str = "Chaos Clock";
     const PLAYERS: usize = 2;
     const HAS_SOLVER: bool = true;
+    const HAS_FAIR_START: bool = true;
 
     fn start() -> Position {
         Position::start()
     }
     fn random_start(seed: u64) -> Option<Position> {
         Some(Position::random(seed))
+    }
+    fn fair_start(seed: u64) -> Option<Position> {
+        Some(fair_start(seed))
     }
     fn parse_position(text: &str) -> Result<Position, String> {
         text.parse()
@@ -149,6 +153,21 @@ impl GameAdapter for ChaosClock {
     }
     fn default_opening_plies() -> usize {
         0
+    }
+}
+
+/// The fair start of `seed`: the rules' author suggests starting from random deals proven to
+/// be "both win" (result code 3), so that neither side is favoured. The candidates are the
+/// random starts [`Position::random`] of the seeds that [`search::rng::XorShift64Star`] seeded
+/// with `seed` draws, one after another; the first that the exact solver values "both win"
+/// is the fair start.
+fn fair_start(seed: u64) -> Position {
+    let mut seeds = search::rng::XorShift64Star::seeded(seed);
+    loop {
+        let candidate = Position::random(seeds.next_u64());
+        if chaosclock::solve::solve(&candidate).value == chaosclock::solve::Value::BothWin {
+            return candidate;
+        }
     }
 }
 

@@ -135,4 +135,7 @@ impl GameAdapter for Chexers {
     fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
         chexers::clock_limits(pos, remaining)
     }
+    fn progress(pos: &Position, player: Player) -> u32 {
+        pos.exits(player)
+    }
 }

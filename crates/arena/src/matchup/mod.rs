@@ -1,0 +1,795 @@
+//! `arena match`: engine specifications play each other from openings with the seats
+//! rotated, several games at once; a progress bar while they play, a table with Elo (and
+//! for two engines the pentanomial, normalised Elo and the SPRT) at the end; every game
+//! written to a file that a killed match resumes from and that `arena merge` combines
+//! across the shards of one match.
+//!
+//! The rooms: [`schedule`] (which games, which seats, which shard), [`book`] (where each
+//! opening starts), [`game`] (one game and its adjudication), [`record`] (the match file),
+//! [`sprt`] (the test), [`summary`] (figures and table), [`merge`] (`arena merge`), and this
+//! file, which runs a match.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, OnceLock};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use plyforge::agent::{Kind, Spec};
+use plyforge::duration::{parse_duration, show_duration};
+use plyforge::search::rng::XorShift64Star as Rng;
+use plyforge::search::{Limits, Record};
+use plyforge::GameAdapter;
+
+use crate::draw::{paint, Paint};
+use crate::fail::{outln, Fail};
+
+pub(crate) use plyforge_arena::book;
+pub(crate) mod game;
+pub(crate) mod merge;
+pub(crate) mod record;
+pub(crate) mod schedule;
+pub(crate) mod sprt;
+pub(crate) mod summary;
+
+use book::Starts;
+use game::Adjudication;
+use record::{GameLine, Header, Line};
+use schedule::{seatings, Schedule, Shard};
+use sprt::Sprt;
+
+/// The options of `arena match`.
+pub(crate) struct Options {
+    /// Engine specs as given.
+    pub engines: Vec<String>,
+    /// Number of games (the most, with a test); `None`: 10, or 10,000 with a test.
+    pub games: Option<usize>,
+    /// Default time per move.
+    pub time: String,
+    /// Default threads.
+    pub threads: usize,
+    /// A start position for every game (or `random` / `fair`: one per opening).
+    pub position: Option<String>,
+    /// Random opening plies per opening.
+    pub opening: Option<usize>,
+    /// Seed.
+    pub seed: u64,
+    /// Record file (text).
+    pub record: Option<PathBuf>,
+    /// No per-game lines.
+    pub quiet: bool,
+    /// Games at once.
+    pub concurrency: usize,
+    /// Opening book.
+    pub book: Option<PathBuf>,
+    /// How the book is walked.
+    pub book_order: book::Order,
+    /// `--sprt ELO0 ELO1`.
+    pub sprt: Option<(f64, f64)>,
+    /// `--alpha`.
+    pub alpha: f64,
+    /// `--beta`.
+    pub beta: f64,
+    /// The match file.
+    pub out: Option<PathBuf>,
+    /// Continue the match of `out`.
+    pub resume: bool,
+    /// This process's slice.
+    pub shard: Option<Shard>,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+}
+
+/// Table size of a match engine whose spec does not set one: many engines live at once.
+const MATCH_TT_MIB: usize = 16;
+
+/// The most games of a test without `--games`.
+const SPRT_GAMES: usize = 10_000;
+
+/// How often a shard of a test looks at its siblings' files.
+const WATCH_EVERY: Duration = Duration::from_secs(5);
+
+/// FNV-1a, 64 bits: the match id is the hash of the settings' text (stable across machines
+/// and versions of Rust, unlike `std`'s hasher).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The parsed engine specifications (table size capped for matches).
+fn parse_specs<A: GameAdapter>(texts: &[String]) -> Result<Vec<Spec>, Fail> {
+    let texts: Vec<String> = if texts.is_empty() {
+        A::default_match().iter().map(|s| s.to_string()).collect()
+    } else {
+        texts.to_vec()
+    };
+    let mut specs = Vec::new();
+    for t in &texts {
+        let mut s = Spec::parse::<A>(t)
+            .map_err(|e| Fail::usage(format!("--engine {t:?}: {}", e.reason())))?;
+        if s.tt_mib.is_none() {
+            s.tt_mib = Some(MATCH_TT_MIB.min(A::engine_config().tt_mib.max(1)));
+        }
+        specs.push(s);
+    }
+    Ok(specs)
+}
+
+/// Everything that decides which games a match plays and how, as text: the match id is its
+/// hash. Concurrency, the shard, the output files and `--quiet` are not in it (they do not
+/// change the games).
+#[allow(clippy::too_many_arguments)]
+fn settings_text<A: GameAdapter>(
+    o: &Options,
+    specs: &[Spec],
+    games: u64,
+    time: Duration,
+    opening: usize,
+    book_hash: Option<u64>,
+    sprt: Option<Sprt>,
+) -> String {
+    let mut s = format!(
+        "game={} engines={:?} games={} time={}us threads={} seed={} opening={}",
+        A::NAME,
+        specs.iter().map(|s| s.text.as_str()).collect::<Vec<_>>(),
+        games,
+        time.as_micros(),
+        o.threads,
+        o.seed,
+        opening,
+    );
+    if let Some(p) = &o.position {
+        s.push_str(&format!(" position={:?}", p.trim()));
+    }
+    if let Some(h) = book_hash {
+        let order = match o.book_order {
+            book::Order::Sequential => "sequential",
+            book::Order::Random => "random",
+        };
+        s.push_str(&format!(" book={h:016x} book-order={order}"));
+    }
+    let a = &o.adjudication;
+    if let Some(m) = a.max_plies {
+        s.push_str(&format!(" max-plies={m}"));
+    }
+    if let Some(r) = a.resign {
+        s.push_str(&format!(" resign={},{}", r.moves, r.score));
+    }
+    if let Some(d) = a.draw {
+        s.push_str(&format!(" draw={},{},{}", d.from_ply, d.moves, d.score));
+    }
+    if let Some(t) = sprt {
+        s.push_str(&format!(
+            " sprt={},{} alpha={} beta={}",
+            t.elo0, t.elo1, t.alpha, t.beta
+        ));
+    }
+    s
+}
+
+/// The games already in a match file being resumed, and where its complete lines end.
+struct Resumed {
+    games: BTreeMap<u64, GameLine>,
+    complete: u64,
+}
+
+/// Reads a match file to resume: the header must be this match's (and this shard's).
+fn read_resumed(path: &Path, header: &Header) -> Result<Option<Resumed>, Fail> {
+    let text = match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Fail::runtime(format!("--out {}: {e}", path.display()))),
+    };
+    let (lines, complete) = record::parse_text(&text)
+        .map_err(|(n, e)| Fail::usage(format!("--resume: {} line {n}: {e}", path.display())))?;
+    if lines.is_empty() {
+        return Ok(Some(Resumed {
+            games: BTreeMap::new(),
+            complete: 0,
+        }));
+    }
+    let mut games = BTreeMap::new();
+    for (n, line) in lines {
+        match line {
+            Line::Header(h) => {
+                if h.match_id != header.match_id {
+                    return Err(Fail::usage(format!(
+                        "--resume: {} holds match {} ({}), but these options make match {} ({})",
+                        path.display(),
+                        h.match_id,
+                        h.settings,
+                        header.match_id,
+                        header.settings
+                    )));
+                }
+                if h.shard != header.shard {
+                    let show = |s: Option<Shard>| s.map_or("none".to_string(), |s| s.to_string());
+                    return Err(Fail::usage(format!(
+                        "--resume: {} was written by shard {}, not {}",
+                        path.display(),
+                        show(h.shard),
+                        show(header.shard)
+                    )));
+                }
+            }
+            Line::Game(g) => {
+                if g.match_id != header.match_id {
+                    return Err(Fail::usage(format!(
+                        "--resume: {} line {n} belongs to match {}, not {}",
+                        path.display(),
+                        g.match_id,
+                        header.match_id
+                    )));
+                }
+                games.entry(g.game).or_insert(g);
+            }
+        }
+    }
+    Ok(Some(Resumed {
+        games,
+        complete: complete as u64,
+    }))
+}
+
+/// The match file: created with its header, or opened to append after its last complete line.
+fn open_out(
+    path: &Path,
+    header: &Header,
+    resumed: &Option<Resumed>,
+) -> Result<BufWriter<File>, Fail> {
+    let fail = |e: std::io::Error| Fail::runtime(format!("--out {}: {e}", path.display()));
+    let file = match resumed {
+        Some(r) if r.complete > 0 => {
+            let mut f = OpenOptions::new().write(true).open(path).map_err(fail)?;
+            f.set_len(r.complete).map_err(fail)?;
+            f.seek(SeekFrom::End(0)).map_err(fail)?;
+            return Ok(BufWriter::new(f));
+        }
+        _ => File::create(path).map_err(fail)?,
+    };
+    let mut w = BufWriter::new(file);
+    writeln!(w, "{}", record::header_json(header))
+        .and_then(|()| w.flush())
+        .map_err(fail)?;
+    Ok(w)
+}
+
+/// A shard of a test reads the other files of its directory (its siblings on a shared
+/// volume) for games of the same match, so that it stops when the test is decided on all
+/// the shards' games together.
+struct Siblings {
+    dir: PathBuf,
+    own: PathBuf,
+    match_id: String,
+    offsets: HashMap<PathBuf, u64>,
+    last: Option<Instant>,
+}
+
+impl Siblings {
+    fn new(own: &Path, match_id: &str) -> Siblings {
+        let dir = match own.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        Siblings {
+            dir,
+            own: own.file_name().map(PathBuf::from).unwrap_or_default(),
+            match_id: match_id.to_string(),
+            offsets: HashMap::new(),
+            last: None,
+        }
+    }
+
+    /// New games of this match in the sibling files, at most every [`WATCH_EVERY`].
+    fn poll(&mut self, into: &mut BTreeMap<u64, GameLine>) {
+        if self.last.is_some_and(|t| t.elapsed() < WATCH_EVERY) {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.file_name().map(PathBuf::from) == Some(self.own.clone())
+                || path.extension().and_then(|e| e.to_str()) != Some("jsonl")
+            {
+                continue;
+            }
+            let offset = self.offsets.get(&path).copied().unwrap_or(0);
+            let Ok(mut f) = File::open(&path) else {
+                continue;
+            };
+            let mut bytes = Vec::new();
+            if f.seek(SeekFrom::Start(offset)).is_err() || f.read_to_end(&mut bytes).is_err() {
+                continue;
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            let mut used = 0;
+            for chunk in text.split_inclusive('\n') {
+                if !chunk.ends_with('\n') {
+                    break;
+                }
+                used += chunk.len();
+                if let Ok(Line::Game(g)) = record::parse_line(chunk.trim()) {
+                    if g.match_id == self.match_id {
+                        into.entry(g.game).or_insert(g);
+                    }
+                }
+            }
+            self.offsets.insert(path, offset + used as u64);
+        }
+    }
+}
+
+/// Looks a game up in `a`, then in `b`.
+fn either<'a>(
+    a: &'a BTreeMap<u64, GameLine>,
+    b: &'a BTreeMap<u64, GameLine>,
+) -> impl Fn(u64) -> Option<&'a GameLine> + 'a {
+    move |g| a.get(&g).or_else(|| b.get(&g))
+}
+
+/// A game in the old text record format of `--record`.
+fn record_text(line: &GameLine, index: u64, letters: &dyn Fn(usize) -> &'static str) -> String {
+    let names: Vec<String> = line
+        .engines
+        .iter()
+        .enumerate()
+        .map(|(p, s)| format!("{}: {}", letters(p), s))
+        .collect();
+    let mut text = format!(
+        "# game {} | start: {} | result: {} | {} | opening: {} plies\n",
+        index + 1,
+        line.start,
+        line.result,
+        names.join(", "),
+        line.opening_moves.len()
+    );
+    for mv in line.opening_moves.iter().chain(&line.moves) {
+        text.push_str(mv);
+        text.push('\n');
+    }
+    text
+}
+
+/// Runs `arena match`.
+pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
+    let specs = parse_specs::<A>(&o.engines)?;
+    let cycle = seatings(A::PLAYERS, specs.len());
+    if cycle.is_empty() {
+        return Err(Fail::usage(format!(
+            "{} needs {} engine specifications (--engine SPEC, given {})",
+            A::TITLE,
+            if A::PLAYERS == 3 { "2 or 3" } else { "2" },
+            specs.len()
+        )));
+    }
+    let sprt = match o.sprt {
+        None => None,
+        Some(_) if A::PLAYERS != 2 => {
+            return Err(Fail::usage(format!(
+                "--sprt: {} has three players: no game pairs with the seats swapped and no \
+                 single Elo difference to test (the table ranks the engines instead)",
+                A::TITLE
+            )))
+        }
+        Some((e0, e1)) => Some(Sprt::new(e0, e1, o.alpha, o.beta).map_err(Fail::usage)?),
+    };
+    if sprt.is_none() && (o.alpha != 0.05 || o.beta != 0.05) {
+        return Err(Fail::usage("--alpha and --beta go with --sprt"));
+    }
+    if A::PLAYERS != 2 && (o.adjudication.resign.is_some() || o.adjudication.draw.is_some()) {
+        return Err(Fail::usage(format!(
+            "--resign and --draw judge two-player games by the engines' scores; {} has three \
+             players (--max-plies applies)",
+            A::TITLE
+        )));
+    }
+    let games = o
+        .games
+        .unwrap_or(if sprt.is_some() { SPRT_GAMES } else { 10 }) as u64;
+    if games == 0 {
+        return Err(Fail::usage("--games must be at least 1"));
+    }
+    if o.concurrency == 0 || o.concurrency > 1024 {
+        return Err(Fail::usage(format!(
+            "--concurrency {}: between 1 and 1024",
+            o.concurrency
+        )));
+    }
+    if o.resume && o.out.is_none() {
+        return Err(Fail::usage(
+            "--resume continues the match of --out FILE: give it",
+        ));
+    }
+    let time = parse_duration(&o.time).map_err(|e| Fail::usage(format!("--time: {e}")))?;
+    let fallback = Limits::movetime(time.max(Duration::from_millis(1)));
+    let schedule = Schedule { cycle, games };
+    if o.book.is_some() && o.position.is_some() {
+        return Err(Fail::usage(
+            "--book and --position both give the start: choose one",
+        ));
+    }
+    let (starts, book_hash) = match &o.book {
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| Fail::usage(format!("--book {}: {e}", path.display())))?;
+            (
+                Starts::<A>::book(path, o.book_order, o.seed, schedule.openings())?,
+                Some(fnv1a(&bytes)),
+            )
+        }
+        None => (
+            Starts::<A>::from_position(o.position.as_deref(), o.seed)?,
+            None,
+        ),
+    };
+    let opening = o
+        .opening
+        .unwrap_or(if starts.is_fixed() || starts.is_book() {
+            0
+        } else {
+            A::default_opening_plies()
+        });
+    let settings = settings_text::<A>(o, &specs, games, time, opening, book_hash, sprt);
+    let header = Header {
+        match_id: format!("{:016x}", fnv1a(settings.as_bytes())),
+        game: A::NAME.to_string(),
+        engines: specs.iter().map(|s| s.text.clone()).collect(),
+        games,
+        cycle: schedule.per_opening(),
+        sprt,
+        shard: o.shard,
+        settings,
+    };
+
+    // The match file: new, or resumed.
+    let resumed = match &o.out {
+        Some(path) if o.resume => read_resumed(path, &header)?,
+        Some(path) => {
+            if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+                return Err(Fail::usage(format!(
+                    "--out {}: the file exists (--resume continues its match; or remove it)",
+                    path.display()
+                )));
+            }
+            None
+        }
+        None => None,
+    };
+    let mut out = match &o.out {
+        Some(path) => Some(open_out(path, &header, &resumed)?),
+        None => None,
+    };
+    let mut record_file = match &o.record {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).map_err(|e| {
+                Fail::runtime(format!("--record {}: {e}", path.display()))
+            })?))
+        }
+        None => None,
+    };
+    let mut all: BTreeMap<u64, GameLine> = resumed.map(|r| r.games).unwrap_or_default();
+    let earlier = all.len();
+    let mut siblings = match (&o.out, o.shard, sprt) {
+        (Some(path), Some(_), Some(_)) => Some(Siblings::new(path, &header.match_id)),
+        _ => None,
+    };
+    let mut foreign: BTreeMap<u64, GameLine> = BTreeMap::new();
+    let ctx_engines: Vec<String> = header.engines.clone();
+    let ctx = summary::Context {
+        engines: &ctx_engines,
+        players: A::PLAYERS,
+        schedule: &schedule,
+        sprt,
+    };
+    // The test's stop, on the games at hand (this file's and, for a shard, its siblings').
+    let mut tracker = sprt.map(summary::Tracker::new);
+    if let Some(w) = siblings.as_mut() {
+        w.poll(&mut foreign);
+    }
+    let stop_before = tracker
+        .as_mut()
+        .and_then(|t| t.advance(&schedule, either(&all, &foreign)));
+    let jobs: Vec<u64> = schedule
+        .games_for(o.shard)
+        .into_iter()
+        .filter(|g| !all.contains_key(g))
+        .filter(|&g| stop_before.map_or(true, |k| schedule.opening_of(g) < k))
+        .collect();
+
+    // What is about to happen.
+    if sprt.is_some() {
+        outln!(
+            "{} match, at most {} games, {} per move unless the spec says otherwise",
+            paint(A::TITLE, Paint::Bold),
+            games,
+            show_duration(time)
+        );
+    } else {
+        outln!(
+            "{} match, {} games, {} per move unless the spec says otherwise",
+            paint(A::TITLE, Paint::Bold),
+            games,
+            show_duration(time)
+        );
+    }
+    for (i, s) in specs.iter().enumerate() {
+        outln!("  engine {}: {}", i + 1, s.text);
+    }
+    if let Some(path) = &o.book {
+        if let Starts::Book { positions, .. } = &starts {
+            outln!(
+                "  openings: {} ({} positions, {} order){}",
+                path.display(),
+                positions.len(),
+                match o.book_order {
+                    book::Order::Sequential => "sequential",
+                    book::Order::Random => "random",
+                },
+                if opening > 0 {
+                    format!(", then {opening} random plies")
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
+    if let Some(s) = o.shard {
+        outln!(
+            "  shard {s}: {} of the {games} games",
+            schedule.games_for(o.shard).len()
+        );
+    }
+    if let Some(path) = &o.out {
+        if earlier > 0 {
+            outln!(
+                "  games to {} (match {}; {} games there already)",
+                path.display(),
+                header.match_id,
+                earlier
+            );
+        } else {
+            outln!("  games to {} (match {})", path.display(), header.match_id);
+        }
+    }
+    let threads_per_game = specs
+        .iter()
+        .filter(|s| matches!(s.kind, Kind::Search(_)))
+        .map(|s| s.threads.unwrap_or(o.threads))
+        .max()
+        .unwrap_or(1);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if o.concurrency > 1 {
+        outln!(
+            "  {} games at once, each using up to {} thread{} while an engine thinks",
+            o.concurrency,
+            threads_per_game,
+            if threads_per_game == 1 { "" } else { "s" }
+        );
+    }
+    if o.concurrency * threads_per_game > cores {
+        eprintln!(
+            "arena: warning: --concurrency {} x {} thread{} per engine needs {} cores, and {} \
+             are available: games share cores, so timed engines think less than asked",
+            o.concurrency,
+            threads_per_game,
+            if threads_per_game == 1 { "" } else { "s" },
+            o.concurrency * threads_per_game,
+            cores
+        );
+    }
+
+    // The openings of the games to play, built once per opening (by whichever game needs
+    // it first: fair starts are solved, so this is work worth sharing).
+    let openings: HashMap<u64, OnceLock<Record<A::Pos>>> = jobs
+        .iter()
+        .map(|&g| (schedule.opening_of(g), OnceLock::new()))
+        .collect();
+    let build_opening = |o_index: u64| -> Record<A::Pos> {
+        let mut record = Record::<A::Pos>::new(starts.start(o_index));
+        let mut rng = Rng::seeded(o.seed.wrapping_mul(1_000_003).wrapping_add(o_index));
+        book::play_opening::<A>(&mut record, opening, &mut rng);
+        record
+    };
+    let setup = game::Setup {
+        match_id: &header.match_id,
+        specs: &specs,
+        fallback,
+        threads: o.threads,
+        seed: o.seed,
+        adjudication: o.adjudication,
+    };
+
+    let bar = ProgressBar::new(jobs.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games  {msg}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(stop_before.is_some());
+    let mut error: Option<Fail> = None;
+    let mut played = 0u64;
+    let mut setup_ms = 0.0;
+    let mut think_ms = 0.0;
+    // What is done with each finished game, in the order they finish.
+    let mut handle = |result: Result<GameLine, Fail>| {
+        let line = match result {
+            Ok(line) => line,
+            Err(e) => {
+                stop.store(true, Ordering::Relaxed);
+                error.get_or_insert(e);
+                return;
+            }
+        };
+        if let Some(f) = out.as_mut() {
+            if let Err(e) = writeln!(f, "{}", record::game_json(&line)).and_then(|()| f.flush()) {
+                stop.store(true, Ordering::Relaxed);
+                error.get_or_insert(Fail::runtime(format!("writing the match file: {e}")));
+            }
+        }
+        if let Some(f) = record_file.as_mut() {
+            let text = record_text(&line, line.game, &A::player_letter);
+            if let Err(e) = f.write_all(text.as_bytes()) {
+                stop.store(true, Ordering::Relaxed);
+                error.get_or_insert(Fail::runtime(format!("writing the record file: {e}")));
+            }
+        }
+        if !o.quiet {
+            let seats: Vec<String> = line
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(p, &s)| format!("{}={}", A::player_letter(p), s + 1))
+                .collect();
+            let who = match line.ending {
+                record::Ending::Win(seat) => format!(" (engine {})", line.seats[seat] + 1),
+                _ => String::new(),
+            };
+            let adjudicated = line
+                .adjudicated
+                .as_ref()
+                .map_or(String::new(), |a| format!(" [adjudicated: {a}]"));
+            let text = format!(
+                "game {:>3}/{}  seats {}  {}{}{}  {} plies",
+                line.game + 1,
+                games,
+                seats.join(" "),
+                paint(&line.result, Paint::Bold),
+                who,
+                adjudicated,
+                line.opening_moves.len() + line.moves.len()
+            );
+            bar.suspend(|| outln!("{text}"));
+        }
+        played += 1;
+        setup_ms += line.setup_ms;
+        think_ms += line.time_ms.iter().sum::<f64>();
+        all.insert(line.game, line);
+        if let Some(w) = siblings.as_mut() {
+            w.poll(&mut foreign);
+        }
+        if let (Some(t), false) = (tracker.as_mut(), stop.load(Ordering::Relaxed)) {
+            if let Some(k) = t.advance(&schedule, either(&all, &foreign)) {
+                stop.store(true, Ordering::Relaxed);
+                bar.set_message(format!(
+                    "SPRT decided after {k} pairs: finishing the games under way"
+                ));
+            }
+        }
+        bar.inc(1);
+    };
+    let play_one = |engines: &mut game::Engines<A>, g: u64| {
+        let op = schedule.opening_of(g);
+        let from = openings[&op].get_or_init(|| build_opening(op));
+        game::play::<A>(&setup, engines, g, op, schedule.seats_of(g), from)
+    };
+    if o.concurrency == 1 {
+        // One at a time, on this thread: nothing is played after the test stops.
+        let mut engines = game::Engines::new(specs.len());
+        for &g in &jobs {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            handle(play_one(&mut engines, g));
+        }
+    } else {
+        let (tx, rx) = mpsc::channel::<Result<GameLine, Fail>>();
+        std::thread::scope(|scope| {
+            for _ in 0..o.concurrency.min(jobs.len().max(1)) {
+                let tx = tx.clone();
+                let (jobs, next, stop, play_one) = (&jobs, &next, &stop, &play_one);
+                let n = specs.len();
+                scope.spawn(move || {
+                    let mut engines = game::Engines::new(n);
+                    loop {
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&g) = jobs.get(i) else {
+                            break;
+                        };
+                        if tx.send(play_one(&mut engines, g)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            for result in rx {
+                handle(result);
+            }
+        });
+    }
+    bar.finish_and_clear();
+    if let Some(mut f) = record_file {
+        f.flush()
+            .map_err(|e| Fail::runtime(format!("writing the record file: {e}")))?;
+    }
+    if let Some(e) = error {
+        return Err(e);
+    }
+
+    // The table: this match's games (for a shard, with its siblings' when it looked).
+    let elapsed = started.elapsed();
+    let mut table_games = all;
+    let mut from_siblings = 0;
+    for (g, l) in foreign {
+        if let std::collections::btree_map::Entry::Vacant(v) = table_games.entry(g) {
+            v.insert(l);
+            from_siblings += 1;
+        }
+    }
+    let f = summary::figures(&ctx, &table_games);
+    outln!();
+    outln!(
+        "{} games in {} ({} plies, {:.1} per game)",
+        f.games,
+        show_duration(elapsed),
+        f.plies,
+        f.plies as f64 / f.games.max(1) as f64
+    );
+    if earlier > 0 || from_siblings > 0 {
+        outln!(
+            "  of which played now {played}, earlier (in the file) {earlier}, by other shards {from_siblings}"
+        );
+    }
+    if played > 0 {
+        let secs = elapsed.as_secs_f64().max(1e-9);
+        let per = |x: f64| x / played as f64;
+        // Each of the `concurrency` threads had the match's wall time to share among its
+        // games; what the engines did not use of it went to the runner (or to waiting for a
+        // core).
+        let slot_ms = secs * 1000.0 * o.concurrency.min(played as usize).max(1) as f64;
+        outln!(
+            "speed: {:.2} games/s with {} at once; per game: engines searching {:.2} ms, \
+             getting ready {:.2} ms (tables new or cleared), the rest {:.2} ms (the runner, \
+             and waiting for a core)",
+            played as f64 / secs,
+            o.concurrency,
+            per(think_ms),
+            per(setup_ms),
+            per(slot_ms - think_ms - setup_ms).max(0.0)
+        );
+    }
+    summary::print(&ctx, &f);
+    if let Some(path) = &o.record {
+        outln!("games written to {}", path.display());
+    }
+    Ok(())
+}

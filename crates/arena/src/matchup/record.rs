@@ -1,0 +1,568 @@
+//! The match file of `arena match --out FILE`: one JSON object per line, flushed line by line.
+//!
+//! The first line of a file is the match's header; every further line is one finished game.
+//! Every line carries the match id (a hash of every setting that decides which games are
+//! played and how), so that `arena merge` and `--resume` can refuse files of other matches.
+//!
+//! ```text
+//! {"type":"match","format":1,"match":"5f0c…","game":"jumpy3","engines":["a","b"],
+//!  "games":100,"cycle":2,"sprt":{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05},
+//!  "shard":"2/4","settings":"…"}
+//! {"type":"game","match":"5f0c…","game":17,"opening":8,"seats":[1,0],
+//!  "engines":["b","a"],"outcome":"win","winner_seat":0,"result":"winner w",
+//!  "adjudicated":null,"places":[1,2],"start":"…","opening_moves":["4"],
+//!  "moves":["13","1",…],"time_ms":[0.41,…],"nodes":[112,…],"scores":[35,null,…],
+//!  "setup_ms":0.9,"wall_ms":3.2}
+//! ```
+//!
+//! - `game` is the game's index in the whole match (from 0), `opening` the index of its
+//!   opening (its pair, or its six seat orders in Chexers); `seats[s]` is the index in
+//!   `engines` of the engine in seat `s` (seat 0 moves first), and the game line's `engines`
+//!   are their specifications in seat order.
+//! - `outcome` is `win` (with `winner_seat`), `draw`, `both-win` or `both-lose`; `result` the
+//!   result in the rules' notation; `adjudicated` is `null` or why the match ended the game
+//!   (`max-plies`, `resign`, `draw`); `places[s]` is the place of seat `s` (1 the best;
+//!   tied seats share the better place).
+//! - `start` is the opening's start position, `opening_moves` the opening's random moves,
+//!   `moves` the engines' moves; `time_ms`, `nodes` and `scores` go with `moves`, one each
+//!   (a score is `null` for a player that does not search); `setup_ms` is the time the
+//!   players took to get ready (new engines, or kept ones cleared), `wall_ms` the whole
+//!   game's.
+//!
+//! [`parse_line`] is a pure function of one line (no file, no game knowledge): the match
+//! file is read only through it.
+
+use serde_json::{json, Map, Value};
+
+use super::schedule::Shard;
+use super::sprt::Sprt;
+
+/// The version of the format; a file of another version is refused.
+pub(crate) const FORMAT: u64 = 1;
+
+/// The first line of a match file.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Header {
+    /// The match id.
+    pub match_id: String,
+    /// The game's name on the command line.
+    pub game: String,
+    /// The engine specifications, in the order given.
+    pub engines: Vec<String>,
+    /// The most games of the match.
+    pub games: u64,
+    /// Games per opening (2 in two-player games; 6 in Chexers).
+    pub cycle: u64,
+    /// The test, if one was asked for.
+    pub sprt: Option<Sprt>,
+    /// The slice this file's process played (`None`: the whole match).
+    pub shard: Option<Shard>,
+    /// The settings the match id is the hash of, for people.
+    pub settings: String,
+}
+
+/// How a game ended, by seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// The player in this seat won.
+    Win(usize),
+    /// Nobody won.
+    Draw,
+    /// Both won (Chaos Clock).
+    BothWin,
+    /// Both lost (Chaos Clock).
+    BothLose,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct GameLine {
+    /// The match id.
+    pub match_id: String,
+    /// The game's index in the match.
+    pub game: u64,
+    /// The index of its opening.
+    pub opening: u64,
+    /// The engine index in each seat.
+    pub seats: Vec<usize>,
+    /// The engine specifications in seat order.
+    pub engines: Vec<String>,
+    /// How it ended.
+    pub ending: Ending,
+    /// The result in the rules' notation.
+    pub result: String,
+    /// Why the match ended the game, if it did.
+    pub adjudicated: Option<String>,
+    /// Place of each seat (1 the best).
+    pub places: Vec<u32>,
+    /// The opening's start position.
+    pub start: String,
+    /// The opening's random moves.
+    pub opening_moves: Vec<String>,
+    /// The engines' moves.
+    pub moves: Vec<String>,
+    /// Thinking time of each move, in milliseconds.
+    pub time_ms: Vec<f64>,
+    /// Nodes searched for each move (0 for players that do not search).
+    pub nodes: Vec<u64>,
+    /// The mover's score of each move, where it searched.
+    pub scores: Vec<Option<i32>>,
+    /// Time the players took to get ready, in milliseconds.
+    pub setup_ms: f64,
+    /// Wall time of the whole game (setup included), in milliseconds.
+    pub wall_ms: f64,
+}
+
+/// One line of a match file.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Line {
+    /// The header.
+    Header(Header),
+    /// A game.
+    Game(GameLine),
+}
+
+impl Ending {
+    fn word(self) -> &'static str {
+        match self {
+            Ending::Win(_) => "win",
+            Ending::Draw => "draw",
+            Ending::BothWin => "both-win",
+            Ending::BothLose => "both-lose",
+        }
+    }
+}
+
+/// The header as one line of JSON (no newline).
+pub(crate) fn header_json(h: &Header) -> String {
+    let sprt = h.sprt.map_or(
+        Value::Null,
+        |s| json!({"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta}),
+    );
+    json!({
+        "type": "match",
+        "format": FORMAT,
+        "match": h.match_id,
+        "game": h.game,
+        "engines": h.engines,
+        "games": h.games,
+        "cycle": h.cycle,
+        "sprt": sprt,
+        "shard": h.shard.map(|s| s.to_string()),
+        "settings": h.settings,
+    })
+    .to_string()
+}
+
+/// A game as one line of JSON (no newline).
+pub(crate) fn game_json(g: &GameLine) -> String {
+    let winner = match g.ending {
+        Ending::Win(s) => json!(s),
+        _ => Value::Null,
+    };
+    // Milliseconds to the microsecond: enough, and short.
+    let ms = |x: f64| (x * 1000.0).round() / 1000.0;
+    json!({
+        "type": "game",
+        "match": g.match_id,
+        "game": g.game,
+        "opening": g.opening,
+        "seats": g.seats,
+        "engines": g.engines,
+        "outcome": g.ending.word(),
+        "winner_seat": winner,
+        "result": g.result,
+        "adjudicated": g.adjudicated,
+        "places": g.places,
+        "start": g.start,
+        "opening_moves": g.opening_moves,
+        "moves": g.moves,
+        "time_ms": g.time_ms.iter().map(|&t| ms(t)).collect::<Vec<_>>(),
+        "nodes": g.nodes,
+        "scores": g.scores,
+        "setup_ms": ms(g.setup_ms),
+        "wall_ms": ms(g.wall_ms),
+    })
+    .to_string()
+}
+
+fn field<'a>(o: &'a Map<String, Value>, key: &str) -> Result<&'a Value, String> {
+    o.get(key).ok_or_else(|| format!("no field {key:?}"))
+}
+
+fn string(o: &Map<String, Value>, key: &str) -> Result<String, String> {
+    field(o, key)?
+        .as_str()
+        .map(str::to_string)
+        .ok_or_else(|| format!("field {key:?} must be a string"))
+}
+
+fn uint(o: &Map<String, Value>, key: &str) -> Result<u64, String> {
+    field(o, key)?
+        .as_u64()
+        .ok_or_else(|| format!("field {key:?} must be a whole number"))
+}
+
+fn number(v: &Value, key: &str) -> Result<f64, String> {
+    v.as_f64()
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| format!("field {key:?} must be a number"))
+}
+
+fn array<'a>(o: &'a Map<String, Value>, key: &str) -> Result<&'a Vec<Value>, String> {
+    field(o, key)?
+        .as_array()
+        .ok_or_else(|| format!("field {key:?} must be a list"))
+}
+
+fn strings(o: &Map<String, Value>, key: &str) -> Result<Vec<String>, String> {
+    array(o, key)?
+        .iter()
+        .map(|v| {
+            v.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("field {key:?} must be a list of strings"))
+        })
+        .collect()
+}
+
+fn optional_string(o: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(format!("field {key:?} must be a string or null")),
+    }
+}
+
+/// A match id: 16 lower-case hex digits.
+fn match_id(o: &Map<String, Value>) -> Result<String, String> {
+    let id = string(o, "match")?;
+    if id.len() == 16 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        Ok(id)
+    } else {
+        Err(format!("match id {id:?} is not 16 hex digits"))
+    }
+}
+
+/// Reads one line of a match file. The error says what is wrong with it.
+pub(crate) fn parse_line(text: &str) -> Result<Line, String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not a JSON object: {e}"))?;
+    let o = value
+        .as_object()
+        .ok_or_else(|| "not a JSON object".to_string())?;
+    match string(o, "type")?.as_str() {
+        "match" => parse_header(o).map(Line::Header),
+        "game" => parse_game(o).map(Line::Game),
+        other => Err(format!("unknown line type {other:?} (match, game)")),
+    }
+}
+
+fn parse_header(o: &Map<String, Value>) -> Result<Header, String> {
+    let match_id = match_id(o)?;
+    let format = uint(o, "format")?;
+    if format != FORMAT {
+        return Err(format!("format {format}: this arena reads format {FORMAT}"));
+    }
+    let engines = strings(o, "engines")?;
+    if !(2..=3).contains(&engines.len()) {
+        return Err(format!("{} engines: a match has 2 or 3", engines.len()));
+    }
+    let cycle = uint(o, "cycle")?;
+    if cycle == 0 || cycle > 6 {
+        return Err(format!("cycle {cycle}: between 1 and 6"));
+    }
+    let sprt = match field(o, "sprt")? {
+        Value::Null => None,
+        Value::Object(s) => {
+            let get = |k: &str| number(field(s, k)?, k);
+            Some(Sprt::new(
+                get("elo0")?,
+                get("elo1")?,
+                get("alpha")?,
+                get("beta")?,
+            )?)
+        }
+        _ => return Err("field \"sprt\" must be an object or null".to_string()),
+    };
+    let shard = match optional_string(o, "shard")? {
+        None => None,
+        Some(s) => Some(s.parse::<Shard>()?),
+    };
+    Ok(Header {
+        match_id,
+        game: string(o, "game")?,
+        engines,
+        games: uint(o, "games")?,
+        cycle,
+        sprt,
+        shard,
+        settings: string(o, "settings")?,
+    })
+}
+
+fn parse_game(o: &Map<String, Value>) -> Result<GameLine, String> {
+    let match_id = match_id(o)?;
+    let seats: Vec<usize> = array(o, "seats")?
+        .iter()
+        .map(|v| {
+            v.as_u64()
+                .filter(|&s| s < 3)
+                .map(|s| s as usize)
+                .ok_or_else(|| "field \"seats\" must list engine indices 0, 1 or 2".to_string())
+        })
+        .collect::<Result<_, _>>()?;
+    if !(2..=3).contains(&seats.len()) {
+        return Err(format!("{} seats: a game has 2 or 3", seats.len()));
+    }
+    let ending = match string(o, "outcome")?.as_str() {
+        "win" => {
+            let s = uint(o, "winner_seat")? as usize;
+            if s >= seats.len() {
+                return Err(format!("winner seat {s} of {} seats", seats.len()));
+            }
+            Ending::Win(s)
+        }
+        "draw" => Ending::Draw,
+        "both-win" => Ending::BothWin,
+        "both-lose" => Ending::BothLose,
+        other => {
+            return Err(format!(
+                "outcome {other:?} (win, draw, both-win, both-lose)"
+            ))
+        }
+    };
+    let places: Vec<u32> = array(o, "places")?
+        .iter()
+        .map(|v| {
+            v.as_u64()
+                .filter(|&p| p >= 1 && p as usize <= seats.len())
+                .map(|p| p as u32)
+                .ok_or_else(|| "field \"places\" must list places from 1".to_string())
+        })
+        .collect::<Result<_, _>>()?;
+    if places.len() != seats.len() {
+        return Err(format!("{} places for {} seats", places.len(), seats.len()));
+    }
+    let moves = strings(o, "moves")?;
+    let time_ms: Vec<f64> = array(o, "time_ms")?
+        .iter()
+        .map(|v| {
+            number(v, "time_ms").and_then(|t| {
+                if t >= 0.0 {
+                    Ok(t)
+                } else {
+                    Err("field \"time_ms\" must not be negative".to_string())
+                }
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let nodes: Vec<u64> = array(o, "nodes")?
+        .iter()
+        .map(|v| {
+            v.as_u64()
+                .ok_or_else(|| "field \"nodes\" must list whole numbers".to_string())
+        })
+        .collect::<Result<_, _>>()?;
+    let scores: Vec<Option<i32>> = array(o, "scores")?
+        .iter()
+        .map(|v| match v {
+            Value::Null => Ok(None),
+            v => v
+                .as_i64()
+                .and_then(|s| i32::try_from(s).ok())
+                .map(Some)
+                .ok_or_else(|| "field \"scores\" must list whole numbers or null".to_string()),
+        })
+        .collect::<Result<_, _>>()?;
+    for (name, len) in [
+        ("time_ms", time_ms.len()),
+        ("nodes", nodes.len()),
+        ("scores", scores.len()),
+    ] {
+        if len != moves.len() {
+            return Err(format!(
+                "field {name:?} has {len} entries for {} moves",
+                moves.len()
+            ));
+        }
+    }
+    let engines = strings(o, "engines")?;
+    if engines.len() != seats.len() {
+        return Err(format!(
+            "{} engines for {} seats",
+            engines.len(),
+            seats.len()
+        ));
+    }
+    let wall_ms = number(field(o, "wall_ms")?, "wall_ms")?;
+    let setup_ms = number(field(o, "setup_ms")?, "setup_ms")?;
+    Ok(GameLine {
+        match_id,
+        game: uint(o, "game")?,
+        opening: uint(o, "opening")?,
+        seats,
+        engines,
+        ending,
+        result: string(o, "result")?,
+        adjudicated: optional_string(o, "adjudicated")?,
+        places,
+        start: string(o, "start")?,
+        opening_moves: strings(o, "opening_moves")?,
+        moves,
+        time_ms,
+        nodes,
+        scores,
+        setup_ms,
+        wall_ms,
+    })
+}
+
+/// The complete lines of a text, each with its number (from 1), and the byte length up to
+/// the end of the last complete line.
+pub(crate) type Parsed = (Vec<(usize, Line)>, usize);
+
+/// The lines of a file's text: each complete line parsed (its number from 1 with it), and
+/// the byte length of the text up to the end of its last complete line. A last line without
+/// its newline is a write cut short (a killed process): it is left out, and a resumed match
+/// cuts the file back to that length before appending. A malformed complete line is an
+/// error naming its number.
+pub(crate) fn parse_text(text: &str) -> Result<Parsed, (usize, String)> {
+    let mut lines = Vec::new();
+    let mut complete = 0;
+    for (i, chunk) in text.split_inclusive('\n').enumerate() {
+        let Some(body) = chunk.strip_suffix('\n') else {
+            break;
+        };
+        complete += chunk.len();
+        let body = body.trim();
+        if body.is_empty() {
+            continue;
+        }
+        lines.push((i + 1, parse_line(body).map_err(|e| (i + 1, e))?));
+    }
+    Ok((lines, complete))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample_game() -> GameLine {
+        GameLine {
+            match_id: "0123456789abcdef".to_string(),
+            game: 17,
+            opening: 8,
+            seats: vec![1, 0],
+            engines: vec!["random".to_string(), "engine,depth=2".to_string()],
+            ending: Ending::Win(1),
+            result: "winner b".to_string(),
+            adjudicated: Some("resign".to_string()),
+            places: vec![2, 1],
+            start: "Wwww........bbbB w".to_string(),
+            opening_moves: vec!["4".to_string()],
+            moves: vec!["13".to_string(), "1".to_string()],
+            time_ms: vec![0.125, 3.5],
+            nodes: vec![0, 211],
+            scores: vec![None, Some(-35)],
+            setup_ms: 0.5,
+            wall_ms: 4.25,
+        }
+    }
+
+    fn sample_header() -> Header {
+        Header {
+            match_id: "0123456789abcdef".to_string(),
+            game: "jumpy3".to_string(),
+            engines: vec!["engine,depth=2".to_string(), "random".to_string()],
+            games: 100,
+            cycle: 2,
+            sprt: Some(Sprt::new(0.0, 5.0, 0.05, 0.1).unwrap()),
+            shard: Some("2/4".parse().unwrap()),
+            settings: "game=jumpy3".to_string(),
+        }
+    }
+
+    #[test]
+    fn lines_round_trip() {
+        let g = sample_game();
+        assert_eq!(parse_line(&game_json(&g)), Ok(Line::Game(g)));
+        let h = sample_header();
+        assert_eq!(parse_line(&header_json(&h)), Ok(Line::Header(h.clone())));
+        let mut whole = h.clone();
+        whole.shard = None;
+        whole.sprt = None;
+        assert_eq!(parse_line(&header_json(&whole)), Ok(Line::Header(whole)));
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong() {
+        let good = game_json(&sample_game());
+        let cases: Vec<(String, &str)> = vec![
+            ("".to_string(), "JSON"),
+            ("[1,2]".to_string(), "object"),
+            (good.replace("\"type\":\"game\"", "\"type\":\"gem\""), "gem"),
+            (
+                good.replace("\"match\":\"0123456789abcdef\"", "\"match\":\"xyz\""),
+                "xyz",
+            ),
+            (
+                good.replace("\"winner_seat\":1", "\"winner_seat\":5"),
+                "winner seat 5",
+            ),
+            (
+                good.replace("\"nodes\":[0,211]", "\"nodes\":[0]"),
+                "\"nodes\" has 1",
+            ),
+            (
+                good.replace("\"outcome\":\"win\"", "\"outcome\":\"tie\""),
+                "tie",
+            ),
+            (
+                good.replace("\"places\":[2,1]", "\"places\":[2,7]"),
+                "places",
+            ),
+            (
+                good.replace("\"seats\":[1,0]", "\"seats\":[1,0,4]"),
+                "seats",
+            ),
+            (
+                good.replace("\"time_ms\":[0.125,3.5]", "\"time_ms\":[-1,3.5]"),
+                "negative",
+            ),
+            (
+                good.replace(",\"start\":\"Wwww........bbbB w\"", ""),
+                "\"start\"",
+            ),
+            (
+                header_json(&sample_header()).replace("\"shard\":\"2/4\"", "\"shard\":\"5/4\""),
+                "5/4",
+            ),
+            (
+                header_json(&sample_header()).replace("\"format\":1", "\"format\":9"),
+                "format 9",
+            ),
+            (
+                header_json(&sample_header()).replace("\"alpha\":0.05", "\"alpha\":2"),
+                "--alpha",
+            ),
+        ];
+        for (line, want) in cases {
+            let e = parse_line(&line).expect_err(&line);
+            assert!(e.contains(want), "{line}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_line_cut_short_is_left_out() {
+        let g = game_json(&sample_game());
+        let h = header_json(&sample_header());
+        let text = format!("{h}\n{g}\n{}", &g[..g.len() / 2]);
+        let (lines, complete) = parse_text(&text).unwrap();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(complete, h.len() + g.len() + 2);
+        let bad = format!("{h}\n{{\"type\":\"game\"}}\n{g}\n");
+        let (line, e) = parse_text(&bad).unwrap_err();
+        assert_eq!(line, 2);
+        assert!(e.contains("\"match\""), "{e}");
+    }
+}
