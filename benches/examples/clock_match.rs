@@ -100,9 +100,7 @@ fn opts() -> Opts {
             "--record" => o.record = Some(val()),
             "--shard" => {
                 let v = val();
-                let (k, n) = v
-                    .split_once('/')
-                    .unwrap_or_else(|| usage("--shard K/N"));
+                let (k, n) = v.split_once('/').unwrap_or_else(|| usage("--shard K/N"));
                 o.shard = (num(flag, k.to_string()), num(flag, n.to_string()));
                 if o.shard.1 == 0 || o.shard.0 >= o.shard.1 {
                     usage("--shard K/N with K < N");
