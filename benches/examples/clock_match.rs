@@ -16,6 +16,8 @@
 //!   --seed S            seed of the openings and of the players (default 1)
 //!   --shard K/N         play only the games g with g % N == K (run shards side by side)
 //!   --record FILE       append each game's moves
+//!   --weights K=V,...   Chexers: the candidate's evaluation weights changed from the default
+//!                       (keys: the fields of `chexers::Weights`, e.g. contempt=0,hopeless=0)
 //!   --quiet             only the summary
 //! ```
 //! Seatings: with two opponents A and B in a three-player game, each cycle of six games puts
@@ -32,7 +34,8 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use plyforge::agent::{Agent, Spec};
+use plyforge::agent::{Agent, Engine, Spec};
+use plyforge::chexers::{DefaultEval, Weights};
 use plyforge::games::{ChaosClock, Chexers, Jumpy3, Throne};
 use plyforge::search::rng::XorShift64Star;
 use plyforge::search::{DrawKind, Game, Limits, Outcome, Record};
@@ -50,6 +53,7 @@ struct Opts {
     seed: u64,
     shard: (usize, usize),
     record: Option<String>,
+    weights: Option<String>,
     quiet: bool,
 }
 
@@ -71,6 +75,7 @@ fn opts() -> Opts {
         seed: 1,
         shard: (0, 1),
         record: None,
+        weights: None,
         quiet: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -98,6 +103,7 @@ fn opts() -> Opts {
             "--opening" => o.opening = Some(num(flag, val())),
             "--seed" => o.seed = num(flag, val()),
             "--record" => o.record = Some(val()),
+            "--weights" => o.weights = Some(val()),
             "--shard" => {
                 let v = val();
                 let (k, n) = v.split_once('/').unwrap_or_else(|| usage("--shard K/N"));
@@ -112,6 +118,36 @@ fn opts() -> Opts {
         i += 1;
     }
     o
+}
+
+/// The Chexers weights `K=V,...` changed from the default.
+fn parse_weights(text: &str) -> Weights {
+    let mut w = Weights::default();
+    for kv in text.split(',').filter(|s| !s.is_empty()) {
+        let (k, v) = kv
+            .split_once('=')
+            .unwrap_or_else(|| usage(&format!("--weights {kv}: K=V")));
+        let n: i32 = v
+            .parse()
+            .unwrap_or_else(|_| usage(&format!("--weights {kv}: not a number")));
+        match k {
+            "step" => w.step = n,
+            "missing_steps" => w.missing_steps = n,
+            "spare" => w.spare = n,
+            "short_piece" => w.short_piece = n,
+            "hopeless" => w.hopeless = n,
+            "threatened" => w.threatened = n,
+            "threatened_next" => w.threatened_next = n,
+            "short_threat" => w.short_threat = n,
+            "mobility" => w.mobility = n,
+            "against_best" => w.against_best = n != 0,
+            "relative" => w.relative = n != 0,
+            "draw_standing" => w.draw_standing = n,
+            "contempt" => w.contempt = n,
+            _ => usage(&format!("--weights: no weight {k}")),
+        }
+    }
+    w
 }
 
 /// The seatings of one cycle: for each game, the player (0 the candidate, 1.. the opponents)
@@ -164,6 +200,16 @@ fn run<A: GameAdapter>(o: &Opts) {
     for v in &vs {
         specs.push(Spec::parse::<A>(v).unwrap_or_else(|e| usage(&e.to_string())));
     }
+    // The candidate's evaluation with other weights (Chexers' evaluation only).
+    let candidate_eval = o.weights.as_deref().map(|text| {
+        let mut eval = specs[0].evaluator::<A>();
+        let any: &mut dyn std::any::Any = &mut eval;
+        match any.downcast_mut::<DefaultEval>() {
+            Some(d) => *d = DefaultEval::with_weights(parse_weights(text)),
+            None => usage("--weights: the candidate's evaluation is not Chexers' DefaultEval"),
+        }
+        eval
+    });
     let cycle = seatings(A::PLAYERS, vs.len());
     let opening = o.opening.unwrap_or_else(A::default_opening_plies);
     let movetime = Limits::movetime(Duration::from_millis(o.movetime.max(1)));
@@ -176,9 +222,13 @@ fn run<A: GameAdapter>(o: &Opts) {
             .unwrap_or_else(|e| usage(&format!("--record {p}: {e}")))
     });
     println!(
-        "{} | candidate {} | vs {} | {} | opening {} plies | seed {} | shard {}/{}",
+        "{} | candidate {}{} | vs {} | {} | opening {} plies | seed {} | shard {}/{}",
         A::TITLE,
         specs[0].text,
+        match &o.weights {
+            Some(w) => format!(" weights {w}"),
+            None => String::new(),
+        },
         vs.join(" + "),
         match clock {
             Some(c) if o.clock_all => format!("{:.0} s clock each", c.as_secs_f64()),
@@ -221,7 +271,16 @@ fn run<A: GameAdapter>(o: &Opts) {
                 } else {
                     movetime
                 };
-                Agent::new(&specs[who], fallback, Some(1), game_seed + seat as u64)
+                let seed = game_seed + seat as u64;
+                let mut agent = Agent::new(&specs[who], fallback, Some(1), seed);
+                if let (0, Some(eval), Agent::Search { engine, .. }) =
+                    (who, &candidate_eval, &mut agent)
+                {
+                    let mut config = specs[0].config::<A>(Some(1));
+                    config.mcts.seed = specs[0].seed.unwrap_or(seed);
+                    **engine = Engine::new(config, eval.clone());
+                }
+                agent
             })
             .collect();
         let mut left = vec![clock.unwrap_or_default(); A::PLAYERS];
