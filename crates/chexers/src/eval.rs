@@ -9,14 +9,15 @@ use crate::position::{Position, EXITS_TO_WIN, PLAYERS};
 /// Weights of the evaluation's terms, in evaluation points.
 ///
 /// A player's *absolute* value ([`DefaultEval::absolute`]) is
-/// `−step·work + spare·spare_pieces + short_piece·pieces_when_short − threat terms +
+/// `−step·work + spare·spare_pieces − short_piece·(3 − pieces)⁺ when short − threat terms +
 /// mobility·actions`, or `−hopeless` when it can no longer win:
 /// - `work`: the exits still needed (one action each) plus the distances to the exit edge of
 ///   the pieces that will make them (the closest), plus `missing_steps` per piece the player
 ///   still needs but does not own (it must be won by a converting jump first);
-/// - *short*: the player owns fewer pieces than the exits it still needs; then every piece on
-///   the board is worth `short_piece` more (it is what converts), so that an exit that leaves
-///   fewer pieces to convert with scores worse than keeping the piece;
+/// - *short*: the player owns fewer pieces than the exits it still needs; then each piece it
+///   owns fewer than three costs `short_piece` (its pieces are what converts), so that an
+///   exit that leaves fewer pieces to convert with scores worse than keeping the piece, and
+///   being short never scores better than not being short;
 /// - *hopeless*: exits plus pieces on the board plus the opponents' pieces it could still
 ///   convert cannot make four (in particular, no piece left and fewer than four exits):
 ///   exits made count for nothing then;
@@ -36,8 +37,8 @@ pub struct Weights {
     pub missing_steps: i32,
     /// Per piece owned beyond those needed (material to convert with and to block with).
     pub spare: i32,
-    /// Per own piece on the board while the player owns fewer pieces than the exits it still
-    /// needs (0 turns the "short" rule off).
+    /// While the player owns fewer pieces than the exits it still needs: the cost of each
+    /// piece it owns fewer than three (0 turns the "short" rule off).
     pub short_piece: i32,
     /// The value of a player that can no longer make four exits (0 turns the rule off).
     pub hopeless: i32,
@@ -213,7 +214,11 @@ impl DefaultEval {
             - w.threatened_next * threatened_next
             + w.mobility * mobility;
         if short {
-            v += w.short_piece * count as i32 - w.short_threat * threatened;
+            // Never a bonus for being short (a piece lost into it would look like a gain):
+            // each piece fewer than three costs `short_piece`, so that every exit made while
+            // short (one piece fewer, the shortfall the same) costs it.
+            let below_three = (EXITS_TO_WIN as i32 - 1 - count as i32).max(0);
+            v -= w.short_piece * below_three + w.short_threat * threatened;
         }
         v
     }

@@ -119,8 +119,7 @@ fn a_hopeless_player_scores_the_same_whatever_its_exits() {
 
 #[test]
 fn short_of_pieces_each_piece_is_worth_more() {
-    // Red needs two exits and owns one piece: short. Converting a piece (owning two) is
-    // worth more to it than the same step towards the exits without conversion.
+    // Red needs two exits and owns one piece: short, two pieces fewer than three.
     let eval = DefaultEval::default();
     let w = Weights::default();
     let short = pos("..../...../....../...r.../....g./..g../b... r 2,0,0 30");
@@ -130,10 +129,41 @@ fn short_of_pieces_each_piece_is_worth_more() {
         ..w
     });
     let d = eval.absolute(&short, 0) - plain.absolute(&short, 0);
-    assert_eq!(d, w.short_piece, "one piece on the board while short");
+    assert_eq!(d, -2 * w.short_piece, "one piece on the board while short");
     // Not short (two exits needed, two pieces): no difference.
     let enough = pos("..../...../....../...r.../..r.g./..g../b... r 2,0,0 30");
     assert_eq!(eval.absolute(&enough, 0), plain.absolute(&enough, 0));
+    // Exiting while short costs: one exit and two pieces on exit hexes; after an exit, two
+    // exits and one piece, whose value falls by the piece's cost, less the exit's step.
+    let before = pos("..../..g../.....r/...b..r/....../..g../b... r 1,0,0 30");
+    let mut after = before.clone();
+    after.play(mv("EXIT 3 -1"));
+    let gain = |e: &DefaultEval| e.absolute(&after, 0) - e.absolute(&before, 0);
+    assert!(
+        gain(&plain) > 0 && gain(&eval) < 0,
+        "{} {}",
+        gain(&plain),
+        gain(&eval)
+    );
+}
+
+#[test]
+fn losing_a_piece_never_scores_better() {
+    // Red's four pieces at the start, and the same with one of them converted by Green:
+    // three pieces for four exits is short, and must score below four (a bonus for being
+    // short would make the engine walk into conversions).
+    let four = pos("gggg/...../....../r.....b/r....b/r...b/r..b r 0,0,0 3");
+    let three = pos("gggg/...../....../g.....b/r....b/r...b/r..b r 0,0,0 3");
+    let two = pos("gggg/...../....../g.....b/g....b/r...b/r..b r 0,0,0 3");
+    for weights in [Weights::default(), Weights::before_issue_20()] {
+        let e = DefaultEval::with_weights(weights);
+        let (a, b, c) = (
+            e.absolute(&four, 0),
+            e.absolute(&three, 0),
+            e.absolute(&two, 0),
+        );
+        assert!(a > b && b > c, "{weights:?}: {a} {b} {c}");
+    }
 }
 
 #[test]
