@@ -105,6 +105,7 @@ fn opts() -> Opts {
                     threatened_next: w[4],
                     mobility: w[5],
                     against_best: w[6] != 0,
+                    ..Weights::default()
                 });
             }
             "--algos" => {

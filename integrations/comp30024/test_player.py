@@ -55,12 +55,43 @@ class RefereeLoopTest(unittest.TestCase):
 
     def test_three_players_play_legal_actions(self):
         os.environ.setdefault("ARENA_MOVETIME_MS", "50")
+        self.play(TURNS)
+
+    def test_the_game_clock_is_shared_out_and_never_overstepped(self):
+        saved = os.environ.pop("ARENA_MOVETIME_MS", None)
+        os.environ["ARENA_CLOCK_S"] = "4"
+        try:
+            players = self.play(TURNS)
+        finally:
+            del os.environ["ARENA_CLOCK_S"]
+            if saved is not None:
+                os.environ["ARENA_MOVETIME_MS"] = saved
+        for colour, p in players.items():
+            gos = p.gos
+            self.assertTrue(gos, colour)
+            times = []
+            for go in gos:
+                words = go.split()
+                self.assertEqual(words[:2], ["go", "time"], go)
+                times.append(int(words[2]))
+            # The clock left, as sent: below the 4 s, falling action by action.
+            self.assertLessEqual(times[0], 4000, colour)
+            self.assertEqual(times, sorted(times, reverse=True), colour)
+            self.assertGreater(times[-1], 0, colour)
+            self.assertGreater(p.remaining(), 0, colour)
+
+    def play(self, turns):
+        """Three Players through a minimal referee loop for `turns` turns; the players, with
+        every `go` each sent in `gos`."""
         players = {c: Player(c) for c in ("red", "green", "blue")}
+        for p in players.values():
+            p.gos = []
         try:
             position = START
-            for turn in range(TURNS):
+            for turn in range(turns):
                 colour = ("red", "green", "blue")[turn % 3]
                 action = players[colour].action()
+                players[colour].gos.append(players[colour].last_go)
                 self.assertIsInstance(action, tuple)
                 self.assertEqual(len(action), 2)
                 text = to_notation(action)
@@ -72,10 +103,11 @@ class RefereeLoopTest(unittest.TestCase):
                     p.update(colour, action)
                 if len(lines) > 1:  # "result: ..." (not expected within 10 turns)
                     break
-            self.assertTrue(position.endswith(" %d" % TURNS), position)
+            self.assertTrue(position.endswith(" %d" % turns), position)
         finally:
             for p in players.values():
                 p.close()
+        return players
 
 
 if __name__ == "__main__":

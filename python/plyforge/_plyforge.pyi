@@ -111,6 +111,7 @@ class Engine:
         time: Optional[float] = None,
         nodes: Optional[int] = None,
         on_iteration: Optional[Callable[[SearchResult], object]] = None,
+        clock: Optional[float] = None,
     ) -> SearchResult: ...
     def stop(self) -> None: ...
 

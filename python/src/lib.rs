@@ -13,7 +13,7 @@ use std::time::Duration;
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn};
 use plyforge::encoding::{KindEncoding, StateEncoding};
-use plyforge::{ExactValue, GameKind, Limits, SearchInfo, SolveSettings};
+use plyforge::{ExactValue, GameKind, SearchInfo, SolveSettings};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -459,11 +459,15 @@ impl Engine {
     }
 
     /// Chooses a move for the player to move in `state`. `depth`, `time` (seconds) and
-    /// `nodes` limit this search (None for all three: the spec's own limits, else 1 s).
+    /// `nodes` limit this search (None for all: the spec's own limits, else 1 s). `clock`
+    /// (seconds) is the time the player to move has left on a game clock for the rest of the
+    /// game: the engine takes this move's share of it by the game's clock policy and its time
+    /// manager, never overstepping it (not with `time`).
     /// `on_iteration(result)` is called after each completed iteration. The GIL is released
     /// while the engine thinks; Ctrl-C (KeyboardInterrupt) stops it promptly, and so does
     /// `stop()` from another thread.
-    #[pyo3(signature = (state, depth=None, time=None, nodes=None, on_iteration=None))]
+    #[pyo3(signature = (state, depth=None, time=None, nodes=None, on_iteration=None, clock=None))]
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
         py: Python<'_>,
@@ -472,25 +476,34 @@ impl Engine {
         time: Option<f64>,
         nodes: Option<u64>,
         on_iteration: Option<Py<PyAny>>,
+        clock: Option<f64>,
     ) -> PyResult<SearchResult> {
-        let movetime = match time {
-            Some(t) if !(t.is_finite() && t > 0.0) => {
-                return Err(PyValueError::new_err(format!(
-                    "time={t}: a number of seconds above 0"
-                )))
-            }
-            Some(t) => Some(Duration::from_secs_f64(t)),
-            None => None,
+        let seconds = |name: &str, v: Option<f64>| match v {
+            Some(t) if !(t.is_finite() && t > 0.0) => Err(PyValueError::new_err(format!(
+                "{name}={t}: a number of seconds above 0"
+            ))),
+            Some(t) => Ok(Some(Duration::from_secs_f64(t))),
+            None => Ok(None),
         };
+        let movetime = seconds("time", time)?;
+        let clock = seconds("clock", clock)?;
+        if movetime.is_some() && clock.is_some() {
+            return Err(PyValueError::new_err(
+                "time= and clock= together: give the time per move or the game clock, not both",
+            ));
+        }
         if depth == Some(0) {
             return Err(PyValueError::new_err("depth must be at least 1"));
         }
-        let limits = (depth.is_some() || movetime.is_some() || nodes.is_some()).then(|| {
-            Limits::default()
-                .with_depth(depth)
-                .with_nodes(nodes)
-                .with_movetime(movetime)
-        });
+        let limits = (depth.is_some() || movetime.is_some() || nodes.is_some() || clock.is_some())
+            .then(|| {
+                clock
+                    .map(|c| state.inner.clock_limits(c))
+                    .unwrap_or_default()
+                    .with_depth(depth)
+                    .with_nodes(nodes)
+                    .with_movetime(movetime)
+            });
         let snapshot = state.inner.clone();
         let mut engine = self
             .inner

@@ -119,6 +119,20 @@ impl Go {
     }
 }
 
+/// The limits of `go` for the side to move in `pos`: [`Go::limits`], where a game clock
+/// without increment or `movestogo` is planned by the game's clock policy
+/// ([`GameAdapter::clock_limits`]: the moves left estimated, a reserve kept), as the course
+/// agent's `go time MS` asks.
+pub fn planned<A: GameAdapter>(go: &Go, pos: &A::Pos) -> Limits {
+    let mut limits = go.limits(pos.to_move());
+    if let Some(c) = limits.clock {
+        if c.increment.is_zero() && c.moves_to_go.is_none() {
+            limits.clock = A::clock_limits(pos, c.remaining).clock;
+        }
+    }
+    limits
+}
+
 /// One command of the protocol, read from one line by [`parse_command`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -569,7 +583,7 @@ impl<A: GameAdapter> Session<A> {
             );
             return;
         }
-        let mut limits = go.limits(self.record.position().to_move());
+        let mut limits = planned::<A>(go, self.record.position());
         let mut infinite = go.infinite;
         if !infinite && go.is_bare() {
             // A bare `go`: the spec's own limits, else search until `stop`.
@@ -772,6 +786,23 @@ mod tests {
         assert!(p("setoption Hash 3").is_err());
         assert!(p("isready now").is_err());
         assert!(p("frob").unwrap_err().contains("unknown command frob"));
+    }
+
+    #[test]
+    fn a_bare_clock_is_planned_by_the_games_clock_policy() {
+        let go = parse_command::<Chexers>("go time 60000").unwrap();
+        let Command::Go(go) = go else { panic!("a go") };
+        let start = Chexers::start();
+        let want = Chexers::clock_limits(&start, Duration::from_secs(60));
+        assert_eq!(planned::<Chexers>(&go, &start), want);
+        assert_eq!(want.clock.unwrap().moves_to_go, Some(52));
+        // With movestogo or an increment, the clock as given.
+        for text in ["go time 60000 movestogo 5", "go time 60000 inc 10"] {
+            let Command::Go(go) = parse_command::<Chexers>(text).unwrap() else {
+                panic!("a go")
+            };
+            assert_eq!(planned::<Chexers>(&go, &start), go.limits(0), "{text}");
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The COMP30024 course-referee agent (integrations/comp30024) plays through this crate's
 //! `arena engine chexers`: its Python test plays 10 turns with three agents and checks every
-//! action with `arena moves`. Needs `python3` (standard library only).
+//! action with `arena moves`, per move and on the game clock (`go time MS`, falling, never
+//! overstepped). Needs `python3` (standard library only).
 
 use std::path::Path;
 use std::process::Command;
@@ -30,5 +31,9 @@ fn course_referee_agent_plays_legal_actions_through_the_engine() {
         stderr.contains("test_three_players_play_legal_actions"),
         "{stderr}"
     );
-    assert!(stderr.contains("Ran 2 tests"), "{stderr}");
+    assert!(
+        stderr.contains("test_the_game_clock_is_shared_out_and_never_overstepped"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Ran 3 tests"), "{stderr}");
 }

@@ -11,7 +11,7 @@ mod position;
 
 pub use action::{Move, ParseMoveError};
 pub use board::Hex;
-pub use eval::{DefaultEval, Weights};
+pub use eval::{remaining_work, DefaultEval, Weights};
 pub use position::{
     player_letter, player_name, ParsePositionError, Position, EXITS_TO_WIN, PLAYERS,
     REPETITION_LIMIT, TURN_KEY_WINDOW, TURN_LIMIT,
@@ -42,4 +42,45 @@ pub fn engine_config() -> search::Config {
         .with_threads(1)
         .with_tt_mib(32)
         .with_quiescence(false)
+}
+
+/// Moves of thinking time that [`clock_limits`] keeps in reserve: it plans as if this many
+/// more moves were to come.
+pub const CLOCK_RESERVE_MOVES: u32 = 8;
+
+/// Time that [`clock_limits`] does not plan to use.
+pub const CLOCK_FLOOR: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// The engine's limits for one action of the side to move on a game clock (the course
+/// referee's time budget per player and game, `-t`, 60 s in the course's tests) with
+/// `remaining` thinking time left: a clock whose moves to go `m` estimate the player's
+/// actions left, `m = clamp(3/2 · w + 10, 12, turns left)` with `w` = [`remaining_work`] (the
+/// actions four exits need if nobody stood in the way; 28 at the start, so `m` = 52 there),
+/// and whose time is a share of `remaining` above a floor `F` = [`CLOCK_FLOOR`]:
+/// `(r − F) · m / (m + R)` with `R` = [`CLOCK_RESERVE_MOVES`], never less than
+/// `r / (4 (m + R))`. The engine's time manager takes its slice of that and never oversteps
+/// it, so the clock is never overstepped by the search; the floor and the reserve are for
+/// what the time manager does not see (the caller's own work, a loaded machine), and for
+/// games longer than estimated, where the shares shrink as the clock does.
+///
+/// ```
+/// use std::time::Duration;
+/// use plyforge_chexers::{clock_limits, Position};
+/// let l = clock_limits(&Position::start(), Duration::from_secs(60));
+/// let c = l.clock.unwrap();
+/// assert_eq!(c.moves_to_go, Some(52));
+/// assert!(c.remaining < Duration::from_secs(60));
+/// ```
+pub fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
+    use search::Game;
+    let me = pos.to_move();
+    let turns_left = (TURN_LIMIT - pos.turns()).div_ceil(3).max(1);
+    let work = remaining_work(pos, me);
+    let moves = (work * 3 / 2 + 10).clamp(12, 256).min(turns_left).max(1);
+    let planned = (moves + CLOCK_RESERVE_MOVES) as f64;
+    let above_floor = remaining
+        .saturating_sub(CLOCK_FLOOR)
+        .mul_f64(moves as f64 / planned);
+    let minimum = remaining.mul_f64(1.0 / (4.0 * planned));
+    search::Limits::clock(search::Clock::new(above_floor.max(minimum)).with_moves_to_go(moves))
 }

@@ -161,11 +161,12 @@ fn evaluation_stays_within_bounds_and_prefers_progress() {
         .unwrap();
     let s = eval.evaluate(&pos);
     assert!(s[0] > 0 && s[1] < 0 && s[2] < 0 && s.iter().all(|v| v.abs() <= MAX_EVAL));
-    // One step closer to the exits is better for the mover, other things equal.
-    let near: Position = "..../...../....../...r.../....../...g./b... g 0,0,0 1"
+    // One step closer to the exits is better for the mover, other things equal (with an exit
+    // each: with none, one piece each could not make four and all three are hopeless).
+    let near: Position = "..../...../....../...r.../....../...g./b... g 1,1,1 7"
         .parse()
         .unwrap();
-    let far: Position = "..../...../....../..r..../....../...g./b... g 0,0,0 1"
+    let far: Position = "..../...../....../..r..../....../...g./b... g 1,1,1 7"
         .parse()
         .unwrap();
     assert!(eval.evaluate(&near)[0] > eval.evaluate(&far)[0]);

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
-use search::{Config, Evaluator, Game, MaxnBounds, Outcome, Player, Record};
+use search::{Clock, Config, Evaluator, Game, Limits, MaxnBounds, Outcome, Player, Record};
 
 use crate::draw::Paint;
 use crate::{Error, GameKind};
@@ -186,6 +186,13 @@ pub trait GameAdapter: Send + Sync + 'static {
     /// such a limit (Throne 150 moves each, Chexers 256 turns each).
     fn own_move_limit() -> Option<u32> {
         None
+    }
+    /// The engine's limits for one move of the side to move in `pos` on a game clock with
+    /// `remaining` thinking time left for the rest of the game (no increment): by default the
+    /// clock alone (the engine's time manager then plans for 30 more moves); Chexers and
+    /// Throne estimate the moves left and keep a reserve (their crates' `clock_limits`).
+    fn clock_limits(_pos: &Self::Pos, remaining: Duration) -> Limits {
+        Limits::clock(Clock::new(remaining))
     }
     /// How far a player got towards winning, to place the players a finished game did not
     /// tell apart (Chexers: its exits, so that of two losers the one with more exits places

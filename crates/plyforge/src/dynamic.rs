@@ -298,6 +298,7 @@ trait DynState: Send + Sync {
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
     fn solve(&self, settings: &SolveSettings<'_>) -> Result<SolutionText, Error>;
     fn key(&self) -> u64;
+    fn clock_limits(&self, remaining: Duration) -> Limits;
 }
 
 struct StateOf<A: GameAdapter> {
@@ -396,6 +397,9 @@ impl<A: GameAdapter> DynState for StateOf<A> {
     }
     fn key(&self) -> u64 {
         self.record.position().key()
+    }
+    fn clock_limits(&self, remaining: Duration) -> Limits {
+        A::clock_limits(self.record.position(), remaining)
     }
 }
 
@@ -526,6 +530,23 @@ impl State {
     /// The position's key (equal positions have equal keys).
     pub fn key(&self) -> u64 {
         self.inner.key()
+    }
+    /// The engine's limits for the side to move's next move on a game clock with
+    /// `remaining` thinking time left for the rest of the game (no increment), by the game's
+    /// clock policy ([`GameAdapter::clock_limits`]: Chexers and Throne estimate the moves
+    /// left and keep a reserve). The engine's time manager takes its share of that clock and
+    /// never oversteps it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use plyforge::GameKind;
+    /// let game = GameKind::Chexers.new_game();
+    /// let clock = game.clock_limits(Duration::from_secs(60)).clock.unwrap();
+    /// assert_eq!(clock.moves_to_go, Some(52));
+    /// assert!(clock.remaining < Duration::from_secs(60));
+    /// ```
+    pub fn clock_limits(&self, remaining: Duration) -> Limits {
+        self.inner.clock_limits(remaining)
     }
 }
 

@@ -14,7 +14,13 @@ Configuration, by environment variable:
 
 * ``ARENA``: path of the ``arena`` binary. Otherwise ``arena`` on ``PATH``, otherwise
   ``target/release/arena`` in the repository that holds this package.
-* ``ARENA_MOVETIME_MS``: thinking time per action in milliseconds (default 100).
+* ``ARENA_CLOCK_S``: the game clock in seconds (default 60): the referee's time budget per
+  player and game (its ``-t``, 60 s in the course's tests). The Player counts the wall-clock
+  time of its own calls (``__init__``, ``action``, ``update``) against it and sends the rest
+  as ``go time MS``; the engine plans this action's share by the game's clock policy (the
+  actions left estimated, a reserve kept) and its time manager never oversteps it.
+* ``ARENA_MOVETIME_MS``: a flat thinking time per action in milliseconds instead of the
+  clock.
 * ``ARENA_THREADS``: engine threads (default 1).
 * ``ARENA_ENGINE``: an engine specification passed as ``--engine`` (see ``arena match --help``).
 * ``ARENA_DEBUG``: if set, the engine's stderr is shown and the protocol is echoed to stderr.
@@ -26,6 +32,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 __all__ = ["Player", "find_arena", "to_notation", "from_notation", "EngineError"]
 
@@ -153,11 +160,21 @@ class Player:
     """A Chexers player for the COMP30024 referee, backed by the ``arena`` engine."""
 
     def __init__(self, colour):
+        started = time.perf_counter()
         if colour not in _COLOURS:
             raise ValueError("colour must be one of %s, not %r" % (", ".join(_COLOURS), colour))
         self.colour = colour
         self.moves = []  # every action so far, in the engine's notation
-        self.movetime_ms = int(os.environ.get("ARENA_MOVETIME_MS", "100"))
+        movetime = os.environ.get("ARENA_MOVETIME_MS")
+        #: Flat thinking time per action in milliseconds, or None for the game clock.
+        self.movetime_ms = int(movetime) if movetime else None
+        #: The game clock in seconds, and the seconds used of it by this player's calls.
+        self.clock = float(os.environ.get("ARENA_CLOCK_S", "60"))
+        if not self.clock > 0:
+            raise ValueError("ARENA_CLOCK_S must be above 0, not %r" % self.clock)
+        self.used = 0.0
+        #: The last ``go`` command sent to the engine.
+        self.last_go = None
         self.engine = _Engine(
             find_arena(),
             int(os.environ.get("ARENA_THREADS", "1")),
@@ -165,26 +182,43 @@ class Player:
             bool(os.environ.get("ARENA_DEBUG")),
         )
         self.engine.send("newgame")
+        self.used += time.perf_counter() - started
+
+    def remaining(self):
+        """Seconds left on this player's game clock."""
+        return self.clock - self.used
 
     def action(self):
         """This player's next action, as the referee expects it."""
-        engine = self.engine
-        command = "position startpos"
-        if self.moves:
-            command += " moves " + " ".join(self.moves)
-        engine.send(command)
-        engine.send("isready")
-        engine.wait_for("readyok")  # surfaces an `info string error` about the position
-        engine.send("go movetime %d" % self.movetime_ms)
-        line = engine.wait_for("bestmove")
-        best = line[len("bestmove"):].strip()
-        if best == "none" or not best:
-            raise EngineError("the engine sees no move (is the game over?)")
-        return from_notation(best)
+        started = time.perf_counter()
+        try:
+            engine = self.engine
+            command = "position startpos"
+            if self.moves:
+                command += " moves " + " ".join(self.moves)
+            engine.send(command)
+            engine.send("isready")
+            engine.wait_for("readyok")  # surfaces an `info string error` about the position
+            if self.movetime_ms is not None:
+                go = "go movetime %d" % self.movetime_ms
+            else:
+                left = self.remaining() - (time.perf_counter() - started)
+                go = "go time %d" % max(1, int(left * 1000))
+            self.last_go = go
+            engine.send(go)
+            line = engine.wait_for("bestmove")
+            best = line[len("bestmove"):].strip()
+            if best == "none" or not best:
+                raise EngineError("the engine sees no move (is the game over?)")
+            return from_notation(best)
+        finally:
+            self.used += time.perf_counter() - started
 
     def update(self, colour, action):
         """Records an action of any player (this one included)."""
+        started = time.perf_counter()
         self.moves.append(to_notation(action))
+        self.used += time.perf_counter() - started
 
     def close(self):
         """Stops the engine process (also done at garbage collection)."""

@@ -47,8 +47,12 @@ impl GameAdapter for Chexers {
     }
     fn evaluator_names() -> &'static [&'static str] {
         // `best` and `mean`: the relative view against the leading opponent or against the
-        // opponents' mean (the crate's default is one of them).
-        &["default", "best", "mean"]
+        // opponents' mean (the crate's default is one of them); `greedy`: exits and distances
+        // only, against the leading opponent (a simple course agent's evaluation);
+        // `selfish`: the same, each player for itself; `plain`: the
+        // default without the rules for being short of pieces, hopeless positions and draws
+        // (the evaluation before them, for comparison).
+        &["default", "best", "mean", "greedy", "selfish", "plain"]
     }
     type NamedEval = DefaultEval;
     fn evaluator(name: &str) -> Option<DefaultEval> {
@@ -58,6 +62,9 @@ impl GameAdapter for Chexers {
                 against_best: name == "best",
                 ..Weights::default()
             })),
+            "greedy" => Some(DefaultEval::with_weights(Weights::greedy())),
+            "selfish" => Some(DefaultEval::with_weights(Weights::greedy_absolute())),
+            "plain" => Some(DefaultEval::with_weights(Weights::before_issue_20())),
             _ => None,
         }
     }
@@ -107,6 +114,9 @@ impl GameAdapter for Chexers {
     }
     fn own_move_limit() -> Option<u32> {
         Some(chexers::TURN_LIMIT / 3)
+    }
+    fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
+        chexers::clock_limits(pos, remaining)
     }
     fn progress(pos: &Position, player: Player) -> u32 {
         pos.exits(player)

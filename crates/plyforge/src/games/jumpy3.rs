@@ -1,8 +1,11 @@
 //! Jumpy3 (`plyforge-jumpy3`).
 
-use jumpy3::solve::{Table, Value};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use jumpy3::solve::{Table, TableEval, Value};
 use jumpy3::{DefaultEval, Estimate, Move, Position, BLACK, WHITE};
-use search::Record;
+use search::{Evaluator, Record, Scores};
 
 use crate::adapter::{ExactValue, GameAdapter, Solution, SolveSettings};
 use crate::draw::Paint;
@@ -27,13 +30,21 @@ impl GameAdapter for Jumpy3 {
         DefaultEval::default()
     }
     fn evaluator_names() -> &'static [&'static str] {
-        &["default", "sheet"]
+        // `default`: the solved table where it is cached (`plyforge::cache_dir()`, written
+        // by the first `arena solve jumpy3` of a position with two pawns a side or more),
+        // else the crate's estimate; `estimate`: the estimate always; `sheet`: the course
+        // sheet's estimate.
+        &["default", "estimate", "sheet"]
     }
-    type NamedEval = Estimate;
-    fn evaluator(name: &str) -> Option<Estimate> {
+    type NamedEval = Jumpy3Eval;
+    fn evaluator(name: &str) -> Option<Jumpy3Eval> {
         match name {
-            "default" => Some(Estimate::Default),
-            "sheet" => Some(Estimate::Sheet),
+            "default" => Some(match cached_table() {
+                Some(table) => Jumpy3Eval::Table(TableEval::new(table)),
+                None => Jumpy3Eval::Estimate(Estimate::Default),
+            }),
+            "estimate" => Some(Jumpy3Eval::Estimate(Estimate::Default)),
+            "sheet" => Some(Jumpy3Eval::Estimate(Estimate::Sheet)),
             _ => None,
         }
     }
@@ -71,6 +82,72 @@ impl GameAdapter for Jumpy3 {
     fn default_opening_plies() -> usize {
         2
     }
+}
+
+/// Jumpy3's evaluations by name (the engine specs' `eval=`): an estimate, or the solved
+/// table, with which a search of depth 1 plays perfectly.
+#[derive(Clone, Debug)]
+pub enum Jumpy3Eval {
+    /// An estimate of the crate ([`Estimate`]).
+    Estimate(Estimate),
+    /// The solved table ([`TableEval`]; positions it does not cover get the estimate).
+    Table(TableEval),
+}
+
+impl Jumpy3Eval {
+    /// True when it reads the solved table.
+    pub fn is_table(&self) -> bool {
+        matches!(self, Jumpy3Eval::Table(_))
+    }
+}
+
+impl Evaluator<Position> for Jumpy3Eval {
+    fn evaluate(&self, p: &Position) -> Scores {
+        match self {
+            Jumpy3Eval::Estimate(e) => e.evaluate(p),
+            Jumpy3Eval::Table(t) => t.evaluate(p),
+        }
+    }
+    fn aspiration_window(&self) -> i32 {
+        match self {
+            Jumpy3Eval::Estimate(e) => e.aspiration_window(),
+            Jumpy3Eval::Table(t) => t.aspiration_window(),
+        }
+    }
+    fn move_hint(&self, p: &Position, mv: Move) -> i32 {
+        // The estimate's move ordering (kings first) either way.
+        match self {
+            Jumpy3Eval::Estimate(e) => e.move_hint(p, mv),
+            Jumpy3Eval::Table(_) => Estimate::Default.move_hint(p, mv),
+        }
+    }
+}
+
+impl Jumpy3 {
+    /// The name of the cached table file in [`crate::cache_dir`] (its format version is in
+    /// its header).
+    pub const TABLE_FILE: &'static str = TABLE_FILE;
+
+    /// The solved table cached on disk ([`crate::cache_dir`]), loaded once per process and
+    /// per cache folder; `None` while it is not there (or cannot be read). The default
+    /// engine's evaluation reads it when it is there.
+    pub fn cached_table() -> Option<Arc<Table>> {
+        cached_table()
+    }
+}
+
+fn cached_table() -> Option<Arc<Table>> {
+    static LOADED: Mutex<Option<(PathBuf, Arc<Table>)>> = Mutex::new(None);
+    let path = crate::cache_dir()?.join(TABLE_FILE);
+    let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((p, t)) = loaded.as_ref() {
+        if *p == path {
+            return Some(t.clone());
+        }
+    }
+    let table = Arc::new(Table::load(&path).ok()?);
+    *loaded = Some((path, table.clone()));
+    Some(table)
 }
 
 /// The table a solve uses: the one in `--table FILE` (solved and written there the first

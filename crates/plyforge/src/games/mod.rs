@@ -34,6 +34,6 @@ pub use self::chaosclock::ChaosClock;
 #[cfg(feature = "chexers")]
 pub use self::chexers::Chexers;
 #[cfg(feature = "jumpy3")]
-pub use self::jumpy3::Jumpy3;
+pub use self::jumpy3::{Jumpy3, Jumpy3Eval};
 #[cfg(feature = "throne")]
 pub use self::throne::Throne;

@@ -85,6 +85,9 @@ impl GameAdapter for Throne {
     fn own_move_limit() -> Option<u32> {
         Some(throne::MOVES_PER_SIDE)
     }
+    fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
+        throne::clock_limits(pos, remaining)
+    }
     /// Throne's own end after 150 moves each, brought forward: the higher score wins.
     fn limit_outcome(pos: &Position) -> Outcome {
         let (b, w) = (pos.score(BLACK), pos.score(WHITE));

@@ -1,0 +1,252 @@
+//! The evaluation knows what a win needs (issue 20): exits count only while exits plus
+//! pieces can still make four, a hopeless player is scored as such, no search exits its last
+//! pieces into a position that cannot win, and draws are scored from each player's standing,
+//! with the searches still equal to their brute-force definitions through repetitions.
+
+use plyforge_chexers::search::{
+    reference, Algorithm, DrawKind, Evaluator, Game, Limits, Record, Search,
+};
+use plyforge_chexers::{engine_config, DefaultEval, Move, Position, Weights};
+
+const ALGOS: [Algorithm; 3] = [Algorithm::Paranoid, Algorithm::BestReply, Algorithm::MaxN];
+
+fn pos(text: &str) -> Position {
+    text.parse().unwrap()
+}
+
+fn mv(text: &str) -> Move {
+    text.parse().unwrap()
+}
+
+fn best(algo: Algorithm, weights: Weights, p: &Position, depth: u32) -> Option<Move> {
+    let mut c = engine_config();
+    c.algorithm = algo;
+    Search::new(c, DefaultEval::with_weights(weights))
+        .run(p, &[], Limits::depth(depth), |_| {})
+        .best
+}
+
+/// Red: two exits and one piece, on its exit hex (3, -1); Green and Blue have pieces Red
+/// could still convert. Exiting would leave Red three exits and nothing to make the fourth.
+const LAST_PIECE: &str = "..../..g../.....r/...b.../....../..g../b... r 2,0,0 30";
+
+#[test]
+fn no_search_exits_the_last_piece_into_a_position_that_cannot_win() {
+    let p = pos(LAST_PIECE);
+    let exit = mv("EXIT 3 -1");
+    assert_eq!(p.why_illegal(exit), None);
+    let mut after = p.clone();
+    after.play(exit);
+    assert!(DefaultEval::can_win(&p, 0));
+    assert!(!DefaultEval::can_win(&after, 0));
+    for algo in ALGOS {
+        for depth in 1..=3 {
+            let got = best(algo, Weights::default(), &p, depth).expect("a move");
+            assert_ne!(got, exit, "{algo:?} depth {depth}");
+            assert_eq!(p.why_illegal(got), None);
+        }
+    }
+    // The evaluation before issue 20 counts the exit whatever is left: it takes it.
+    assert_eq!(
+        best(Algorithm::Paranoid, Weights::before_issue_20(), &p, 1),
+        Some(exit)
+    );
+}
+
+#[test]
+fn nor_the_last_two_pieces_from_one_exit() {
+    // The issue's case: one exit, two pieces on exit hexes (3, -1) and (3, 0). Exiting both
+    // cannot win; in two of Red's turns (depth 4) no search plans it, and the first exit (two
+    // exits, one piece left) is scored below keeping both.
+    let p = pos("..../..g../.....r/...b..r/....../..g../b... r 1,0,0 30");
+    let eval = DefaultEval::default();
+    let mut one = p.clone();
+    one.play(mv("EXIT 3 -1"));
+    assert!(DefaultEval::can_win(&one, 0));
+    let both = pos("..../..g../....../...b.../....../..g../b... r 3,0,0 33");
+    assert!(!DefaultEval::can_win(&both, 0));
+    assert_eq!(eval.absolute(&both, 0), -Weights::default().hopeless);
+    assert!(eval.absolute(&one, 0) > eval.absolute(&both, 0));
+    for algo in ALGOS {
+        let mut c = engine_config();
+        c.algorithm = algo;
+        let r = Search::new(c, DefaultEval::default()).run(&p, &[], Limits::depth(4), |_| {});
+        let pv = r.pv;
+        // Red's own moves in the principal variation: never two exits.
+        let red_exits = pv
+            .iter()
+            .step_by(3)
+            .filter(|m| matches!(m, Move::Exit(_)))
+            .count();
+        assert!(red_exits < 2, "{algo:?} plans {pv:?}");
+    }
+}
+
+#[test]
+fn a_hopeless_player_scores_the_same_whatever_its_exits() {
+    let eval = DefaultEval::default();
+    let hopeless = -Weights::default().hopeless;
+    // No piece and fewer than four exits.
+    for text in [
+        "..../..g../....../...b.../....../..g../b... r 0,0,0 30",
+        "..../..g../....../...b.../....../..g../b... r 3,0,0 30",
+    ] {
+        let p = pos(text);
+        assert!(!DefaultEval::can_win(&p, 0), "{text}");
+        assert_eq!(eval.absolute(&p, 0), hopeless, "{text}");
+    }
+    // One exit, one piece and one other piece on the board: three at most.
+    let p = pos("..../...../....../...r.../....../...../b... r 1,0,0 30");
+    assert!(!DefaultEval::can_win(&p, 0));
+    assert_eq!(eval.absolute(&p, 0), hopeless);
+    // Blue, the same position: one piece, the red one to convert, no exit: two at most.
+    assert!(!DefaultEval::can_win(&p, 2));
+    // The same with two opponents' pieces: four can still be made (by converting both).
+    let p = pos("..../...../....../...r.../....../..g../b... r 1,0,0 30");
+    assert!(DefaultEval::can_win(&p, 0));
+    assert!(eval.absolute(&p, 0) > hopeless);
+    // Hopeless is below every reachable value of a player that can win, and the
+    // relative scores of the others rise when one becomes hopeless.
+    let live = pos("..../..g../.....r/...b.../....../..g../b... r 2,0,0 30");
+    let mut dead = live.clone();
+    dead.play(mv("EXIT 3 -1"));
+    let (a, b) = (eval.evaluate(&live), eval.evaluate(&dead));
+    assert!(b[0] < a[0], "{a:?} {b:?}");
+    // The rule can be turned off: then the exits count.
+    let plain = DefaultEval::with_weights(Weights::before_issue_20());
+    assert!(plain.absolute(&dead, 0) > plain.absolute(&live, 0));
+}
+
+#[test]
+fn short_of_pieces_each_piece_is_worth_more() {
+    // Red needs two exits and owns one piece: short, two pieces fewer than three.
+    let eval = DefaultEval::default();
+    let w = Weights::default();
+    let short = pos("..../...../....../...r.../....g./..g../b... r 2,0,0 30");
+    let plain = DefaultEval::with_weights(Weights {
+        short_piece: 0,
+        short_threat: 0,
+        ..w
+    });
+    let d = eval.absolute(&short, 0) - plain.absolute(&short, 0);
+    assert_eq!(d, -2 * w.short_piece, "one piece on the board while short");
+    // Not short (two exits needed, two pieces): no difference.
+    let enough = pos("..../...../....../...r.../..r.g./..g../b... r 2,0,0 30");
+    assert_eq!(eval.absolute(&enough, 0), plain.absolute(&enough, 0));
+    // Exiting while short costs: one exit and two pieces on exit hexes; after an exit, two
+    // exits and one piece, whose value falls by the piece's cost, less the exit's step.
+    let before = pos("..../..g../.....r/...b..r/....../..g../b... r 1,0,0 30");
+    let mut after = before.clone();
+    after.play(mv("EXIT 3 -1"));
+    let gain = |e: &DefaultEval| e.absolute(&after, 0) - e.absolute(&before, 0);
+    assert!(
+        gain(&plain) > 0 && gain(&eval) < 0,
+        "{} {}",
+        gain(&plain),
+        gain(&eval)
+    );
+}
+
+#[test]
+fn losing_a_piece_never_scores_better() {
+    // Red's four pieces at the start, and the same with one of them converted by Green:
+    // three pieces for four exits is short, and must score below four (a bonus for being
+    // short would make the engine walk into conversions).
+    let four = pos("gggg/...../....../r.....b/r....b/r...b/r..b r 0,0,0 3");
+    let three = pos("gggg/...../....../g.....b/r....b/r...b/r..b r 0,0,0 3");
+    let two = pos("gggg/...../....../g.....b/g....b/r...b/r..b r 0,0,0 3");
+    for weights in [Weights::default(), Weights::before_issue_20()] {
+        let e = DefaultEval::with_weights(weights);
+        let (a, b, c) = (
+            e.absolute(&four, 0),
+            e.absolute(&three, 0),
+            e.absolute(&two, 0),
+        );
+        assert!(a > b && b > c, "{weights:?}: {a} {b} {c}");
+    }
+}
+
+#[test]
+fn draws_are_scored_from_each_players_standing() {
+    let eval = DefaultEval::default();
+    let w = Weights::default();
+    // Level: a draw is worth the contempt less than the (level) evaluation to everybody.
+    let start = Position::start();
+    for kind in [DrawKind::Repetition, DrawKind::TurnLimit] {
+        assert_eq!(eval.draw_scores(&start, kind), [-w.contempt; 3]);
+    }
+    // Red leads (three exits and a piece next to the exits), Blue is far behind.
+    let p = pos("..../...../.....r/..g..../....../..b../g... r 3,1,0 201");
+    let e = eval.evaluate(&p);
+    let d = eval.draw_scores(&p, DrawKind::Repetition);
+    assert!(e[0] > 0 && e[2] < e[1], "{e:?}");
+    for i in 0..3 {
+        assert_eq!(
+            d[i],
+            -e[i] * w.draw_standing / 100 - w.contempt,
+            "player {i}"
+        );
+    }
+    // A draw is bad for the leader, good for the one far behind.
+    assert!(d[0] < e[0]);
+    assert!(d[2] > e[2]);
+    // The evaluation before issue 20 scores every draw 0.
+    let plain = DefaultEval::with_weights(Weights::before_issue_20());
+    assert_eq!(plain.draw_scores(&p, DrawKind::Repetition), [0; 3]);
+    // The standing is relative even where the evaluation is not.
+    let selfish = DefaultEval::with_weights(Weights {
+        draw_standing: 50,
+        ..Weights::greedy_absolute()
+    });
+    let s = selfish.draw_scores(&p, DrawKind::TurnLimit);
+    assert!(s[0] < 0 && s[2] > 0, "{s:?}");
+}
+
+/// Red (two exits), Green and Blue (one each) step back and forth: after `cycles` cycles the start has occurred
+/// `cycles + 1` times.
+fn shuffled(cycles: usize) -> Record<Position> {
+    let start = pos("..../..g../....../...r.../....../...../b... r 2,1,1 30");
+    let mut rec = Record::new(start);
+    let there = ["MOVE 0 0 1 0", "MOVE 1 -2 2 -2", "MOVE -3 3 -2 3"];
+    let back = ["MOVE 1 0 0 0", "MOVE 2 -2 1 -2", "MOVE -2 3 -3 3"];
+    for _ in 0..cycles {
+        for m in there.iter().chain(back.iter()) {
+            assert_eq!(rec.play(mv(m)).unwrap(), None, "{m}");
+        }
+    }
+    rec
+}
+
+#[test]
+fn repetition_draws_scored_by_standing_keep_the_searches_equal_to_the_brute_force() {
+    // Two cycles played: the start has occurred three times; a search from it meets the
+    // fourth occurrence (a draw) at depth 6, and every position of the cycle at depth 5.
+    let rec = shuffled(2);
+    assert_eq!(rec.occurrences(), 3);
+    let p = rec.position().clone();
+    let history = rec.history_keys().to_vec();
+    // Red (two exits) leads: the draws the history makes near cost it value.
+    let eval = DefaultEval::default();
+    let fresh = &history[history.len() - 1..];
+    for depth in [5, 6] {
+        let with = reference::maxn(&p, &eval, depth, &history, false);
+        let without = reference::maxn(&p, &eval, depth, fresh, false);
+        assert!(with[0] < without[0], "depth {depth}: {with:?} {without:?}");
+    }
+    for weights in [Weights::default(), Weights::before_issue_20()] {
+        let eval = DefaultEval::with_weights(weights);
+        for depth in [3, 6] {
+            let engine = |algo| {
+                let mut c = engine_config();
+                c.algorithm = algo;
+                Search::new(c, eval).run(&p, &history, Limits::depth(depth), |_| {})
+            };
+            let want = reference::paranoid(&p, &eval, depth, &history, false);
+            assert_eq!(engine(Algorithm::Paranoid).score, want, "paranoid {depth}");
+            let want = reference::best_reply(&p, &eval, depth, &history, false);
+            assert_eq!(engine(Algorithm::BestReply).score, want, "brs {depth}");
+            let want = reference::maxn(&p, &eval, depth, &history, false);
+            assert_eq!(engine(Algorithm::MaxN).scores, want, "maxn {depth}");
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Jumpy3's default engine plays from the solved table once it is cached on disk
+//! (`plyforge::cache_dir()`): with it, a search of depth 1 plays a perfect move.
+
+use plyforge::games::Jumpy3;
+use plyforge::jumpy3::solve::Table;
+use plyforge::jumpy3::Position;
+use plyforge::{Engine, GameAdapter, GameKind};
+
+/// Positions with the two kings and at most one pawn a side (those a small table covers).
+fn small_positions() -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, (w, b)) in [(0, 15), (3, 12), (5, 9), (1, 14), (6, 10)]
+        .iter()
+        .enumerate()
+    {
+        for wp in 0..16 {
+            for bp in 0..16 {
+                let mut sq = ['.'; 16];
+                sq[*w] = 'W';
+                sq[*b] = 'B';
+                if sq[wp] != '.' || sq[bp] != '.' || wp == bp {
+                    continue;
+                }
+                sq[wp] = 'w';
+                sq[bp] = 'b';
+                let side = if (wp + bp + i) % 2 == 0 { 'w' } else { 'b' };
+                let text = format!("{} {side}", sq.iter().collect::<String>());
+                if text.parse::<Position>().is_ok() {
+                    out.push(text);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_default_engine_plays_from_the_cached_table() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("jumpy3-table-cache");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::env::set_var("PLYFORGE_CACHE_DIR", &dir);
+
+    // No table cached: the estimate.
+    assert!(Jumpy3::cached_table().is_none());
+    assert!(!Jumpy3::evaluator("default").unwrap().is_table());
+    let mut estimate = Engine::new(GameKind::Jumpy3, "engine,depth=1", Some(1)).unwrap();
+
+    // The table cached (a small one, of one pawn a side at most): the default reads it.
+    let table = Table::build_up_to(1);
+    table.save(dir.join(Jumpy3::TABLE_FILE)).unwrap();
+    assert!(Jumpy3::cached_table().is_some());
+    assert!(Jumpy3::evaluator("default").unwrap().is_table());
+    assert!(!Jumpy3::evaluator("estimate").unwrap().is_table());
+    let mut perfect = Engine::new(GameKind::Jumpy3, "engine,depth=1", Some(1)).unwrap();
+
+    let (mut tried, mut estimate_missed) = (0, 0);
+    for text in small_positions() {
+        let pos: Position = text.parse().unwrap();
+        let best: Vec<String> = table
+            .best_moves(&pos)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        if !table.covers(&pos) || best.is_empty() {
+            continue;
+        }
+        let state = GameKind::Jumpy3.game_from(&text).unwrap();
+        if state.is_over() {
+            continue;
+        }
+        tried += 1;
+        let got = perfect
+            .search(&state, None, &mut |_| {})
+            .unwrap()
+            .best
+            .unwrap();
+        assert!(best.contains(&got), "{text}: {got} not in {best:?}");
+        let e = estimate
+            .search(&state, None, &mut |_| {})
+            .unwrap()
+            .best
+            .unwrap();
+        if !best.contains(&e) {
+            estimate_missed += 1;
+        }
+    }
+    assert!(tried > 100, "{tried} positions");
+    // The estimate at depth 1 is not perfect: the table is what makes the difference.
+    assert!(estimate_missed > 0, "the estimate missed none of {tried}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
