@@ -923,7 +923,7 @@ fn main() -> ExitCode {
     let wanted = |name: &str| {
         opts.only
             .as_ref()
-            .is_none_or(|o| o.iter().any(|n| n == name))
+            .map_or(true, |o| o.iter().any(|n| n == name))
     };
     for (name, f) in sections {
         if !wanted(name) {
