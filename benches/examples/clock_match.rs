@@ -184,6 +184,10 @@ struct Tally {
     plies: usize,
 }
 
+/// Plays the match and prints its games and summary.
+///
+/// Long by design: a straight script (seatings, openings, the players of each game, the
+/// game loop with its clocks, the tallies and the summary lines) over one set of counters.
 fn run<A: GameAdapter>(o: &Opts) {
     let mut vs = o.vs.clone();
     if vs.is_empty() {

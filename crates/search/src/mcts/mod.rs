@@ -436,6 +436,11 @@ fn decided<M: Copy>(
 }
 
 /// One Monte Carlo tree search from `game` (see the module documentation).
+///
+/// Long by design: one run in order (the kept trees found or new roots, the shared `Run`,
+/// the threads' loop of iterations with the main thread's polling and reports, the final
+/// report and the trees kept for the next search); the loop's closures share the run's
+/// state, and an iteration itself lives in `worker`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<G: Game, E: Evaluator<G>>(
     config: &Config,
