@@ -16,7 +16,7 @@
 mod common;
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -27,54 +27,6 @@ const GAMES: usize = 200;
 
 /// The server's peak memory must stay below this (it is about 20 MiB).
 const MEMORY_BOUND_KIB: u64 = 256 * 1024;
-
-/// Where the clients wait until all of them are seated (200 games at once): a countdown that
-/// a client leaving before its first game counts down too, and that gives up after
-/// [`GATE_TIMEOUT`], so that no client can keep the others waiting for ever (with a
-/// `Barrier`, one client that gave up before its first game kept the other 399 waiting).
-struct Gate {
-    left: Mutex<usize>,
-    all: Condvar,
-}
-
-/// The longest a client waits at the [`Gate`].
-const GATE_TIMEOUT: Duration = Duration::from_secs(60);
-
-impl Gate {
-    fn new(n: usize) -> Gate {
-        Gate {
-            left: Mutex::new(n),
-            all: Condvar::new(),
-        }
-    }
-
-    /// Counts this client as arrived (seated or gone).
-    fn arrive(&self) {
-        let mut left = self.left.lock().unwrap_or_else(|e| e.into_inner());
-        *left = left.saturating_sub(1);
-        if *left == 0 {
-            self.all.notify_all();
-        }
-    }
-
-    /// Arrives, and waits until every client has arrived (or [`GATE_TIMEOUT`] has passed).
-    fn arrive_and_wait(&self) {
-        self.arrive();
-        let deadline = Instant::now() + GATE_TIMEOUT;
-        let mut left = self.left.lock().unwrap_or_else(|e| e.into_inner());
-        while *left > 0 {
-            let now = Instant::now();
-            if now >= deadline {
-                return;
-            }
-            left = self
-                .all
-                .wait_timeout(left, deadline - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -106,8 +58,8 @@ fn kind(i: usize) -> Kind {
 }
 
 /// One client: plays `rounds` games as its kind, then quits; what it saw of each. Once
-/// seated the first time it waits at `gate` (all 400 are seated: 200 games at once).
-fn client(addr: &str, i: usize, rounds: usize, gate: &Gate) -> Vec<Seen> {
+/// seated the first time it waits at `barrier` (all 400 are seated: 200 games at once).
+fn client(addr: &str, i: usize, rounds: usize, barrier: &Barrier) -> Vec<Seen> {
     let k = kind(i);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (i as u64 + 1));
     let mut p = Peer::connect(addr);
@@ -135,9 +87,6 @@ fn client(addr: &str, i: usize, rounds: usize, gate: &Gate) -> Vec<Seen> {
             Ok(Some(l)) => l,
             // Dropped (a flooder) or closed: what we saw of the game so far.
             Ok(None) => {
-                if first {
-                    gate.arrive();
-                }
                 if seen.id != 0 {
                     games.push(seen);
                 }
@@ -152,18 +101,10 @@ fn client(addr: &str, i: usize, rounds: usize, gate: &Gate) -> Vec<Seen> {
                     ),
                     "{e}"
                 );
-                if first {
-                    gate.arrive();
-                }
                 p.send("quit");
                 return games;
             }
-            Err(e) => {
-                if first {
-                    gate.arrive();
-                }
-                panic!("c{i}: {e}")
-            }
+            Err(e) => panic!("c{i}: {e}"),
         };
         let w: Vec<&str> = l.split(' ').collect();
         match w[0] {
@@ -176,7 +117,7 @@ fn client(addr: &str, i: usize, rounds: usize, gate: &Gate) -> Vec<Seen> {
                 };
                 my_moves = 0;
                 if std::mem::take(&mut first) {
-                    gate.arrive_and_wait();
+                    barrier.wait();
                 }
             }
             "moved" => seen.moves.push(w[2..].join(" ")),
@@ -314,14 +255,14 @@ fn two_hundred_games_at_once_with_misbehaving_clients() {
             })
         })
         .collect();
-    let gate = Arc::new(Gate::new(2 * GAMES));
+    let barrier = Arc::new(Barrier::new(2 * GAMES));
     let clients: Vec<_> = (0..2 * GAMES)
         .map(|i| {
             let addr = server.addr.clone();
-            let gate = gate.clone();
+            let barrier = barrier.clone();
             thread::Builder::new()
                 .stack_size(256 * 1024)
-                .spawn(move || client(&addr, i, rounds, &gate))
+                .spawn(move || client(&addr, i, rounds, &barrier))
                 .expect("a thread")
         })
         .collect();
