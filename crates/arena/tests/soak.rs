@@ -9,9 +9,10 @@
 //! (the games counted, each agent's games and the points).
 //!
 //! Bounded in time: the stalling clients lose on a 10 s clock, so about 12 s on an idle
-//! machine, a few tens on a loaded 2-core one. Longer by hand:
-//! `ARENA_SOAK_ROUNDS=20 cargo test -p plyforge-arena --test soak -- --nocapture` (each
-//! client plays that many games). The figures are printed (`--nocapture` shows them).
+//! machine, a few tens on a loaded 2-core one. The figures are printed (`--nocapture` shows
+//! them). `ARENA_SOAK_ROUNDS=N` makes each client play N games: **known to hang** for N = 3
+//! and 5 (test and server alive and idle; the cause is not found yet), so only the one-round
+//! soak is run.
 
 mod common;
 
