@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Barrier, Mutex, MutexGuard};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod common;
 
@@ -33,9 +33,6 @@ static HEAVY: Mutex<()> = Mutex::new(());
 fn heavy() -> MutexGuard<'static, ()> {
     HEAVY.lock().unwrap_or_else(|e| e.into_inner())
 }
-
-/// Longest a server may run in any test before it is killed and the test fails.
-const SERVER_DEADLINE: Duration = Duration::from_secs(60);
 
 /// Longest a test client waits for a line.
 const READ_TIMEOUT: Duration = Duration::from_secs(30);
@@ -71,17 +68,7 @@ fn serve(game: &str, args: &[&str], tag: &str) -> Server {
 impl Server {
     /// Waits for the server to exit by itself; returns its status and everything it printed.
     fn finish(mut self) -> (ExitStatus, Vec<String>, String) {
-        let until = Instant::now() + SERVER_DEADLINE;
-        let status = loop {
-            if let Some(s) = self.child.try_wait().expect("try_wait") {
-                break s;
-            }
-            if Instant::now() > until {
-                let _ = self.child.kill();
-                panic!("the server did not finish in time");
-            }
-            thread::sleep(Duration::from_millis(20));
-        };
+        let status = common::wait_exit(&mut self.child);
         let lines: Vec<String> = self.lines.iter().collect();
         let record = std::fs::read_to_string(&self.record).expect("the record file");
         let _ = std::fs::remove_file(&self.record);

@@ -46,6 +46,22 @@ pub struct Server {
     pub first: Vec<String>,
 }
 
+/// Waits for `child` to exit by itself within [`SERVER_DEADLINE`] (killed and the test failed
+/// otherwise); its status.
+pub fn wait_exit(child: &mut Child) -> ExitStatus {
+    let until = Instant::now() + SERVER_DEADLINE;
+    loop {
+        if let Some(s) = child.try_wait().expect("try_wait") {
+            return s;
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            panic!("the server did not finish in time");
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// A program that prints `listening ADDR` as its first line (`arena serve`, `arena web`),
 /// started: the process, its address, that first line and its later stdout lines as they
 /// come (read on a thread of their own, so that the program never blocks on a full pipe).
@@ -141,17 +157,7 @@ impl Server {
     /// Waits for the server to exit; its status and everything it printed (after what
     /// `wait_for` took).
     pub fn finish(mut self) -> (ExitStatus, Vec<String>) {
-        let until = Instant::now() + SERVER_DEADLINE;
-        let status = loop {
-            if let Some(s) = self.child.try_wait().expect("try_wait") {
-                break s;
-            }
-            if Instant::now() > until {
-                let _ = self.child.kill();
-                panic!("the server did not finish in time");
-            }
-            thread::sleep(Duration::from_millis(20));
-        };
+        let status = wait_exit(&mut self.child);
         let lines: Vec<String> = self.lines.iter().collect();
         (status, lines)
     }
