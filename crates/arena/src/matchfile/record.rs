@@ -508,7 +508,7 @@ mod tests {
     #[test]
     fn times_are_a_fixed_point_after_one_write() {
         let mut g = sample_game();
-        let mut times = vec![0.0, 0.0004, 0.0005, 0.1234567, 1.0 / 3.0, 999_999.9995];
+        let mut times = vec![0.0, 0.0004, 0.0005, 0.1234567, 1.0 / 3.0, 999_999.999_5];
         for e in -3..=300 {
             for m in [1.0, 5.555_555_555_555_555, 9.999_999_999_999_999] {
                 times.push(m * 10f64.powi(e));
