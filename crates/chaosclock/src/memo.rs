@@ -117,7 +117,7 @@ impl Memo {
         self.full.load(Ordering::Relaxed)
     }
 
-    /// A table four times as big with the same facts.
+    /// A table twice as big with the same facts.
     pub(crate) fn grown(&self) -> Memo {
         let log2 = self.slots.len().trailing_zeros() + 1;
         let bigger = Memo::new(log2);
