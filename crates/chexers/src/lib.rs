@@ -58,10 +58,11 @@ pub const CLOCK_FLOOR: std::time::Duration = std::time::Duration::from_millis(30
 /// actions four exits need if nobody stood in the way; 28 at the start, so `m` = 52 there),
 /// and whose time is a share of `remaining` above a floor `F` = [`CLOCK_FLOOR`]:
 /// `(r − F) · m / (m + R)` with `R` = [`CLOCK_RESERVE_MOVES`], never less than
-/// `r / (4 (m + R))`. The engine's time manager takes its slice of that and never oversteps
-/// it, so the clock is never overstepped by the search; the floor and the reserve are for
-/// what the time manager does not see (the caller's own work, a loaded machine), and for
-/// games longer than estimated, where the shares shrink as the clock does.
+/// `r / (4 (m + R))` ([`search::Clock::reserved`]). The engine's time manager takes its
+/// slice of that and never oversteps it, so the clock is never overstepped by the search;
+/// the floor and the reserve are for what the time manager does not see (the caller's own
+/// work, a loaded machine), and for games longer than estimated, where the shares shrink as
+/// the clock does.
 ///
 /// ```
 /// use std::time::Duration;
@@ -77,10 +78,10 @@ pub fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::L
     let turns_left = (TURN_LIMIT - pos.turns()).div_ceil(3).max(1);
     let work = remaining_work(pos, me);
     let moves = (work * 3 / 2 + 10).clamp(12, 256).min(turns_left).max(1);
-    let planned = (moves + CLOCK_RESERVE_MOVES) as f64;
-    let above_floor = remaining
-        .saturating_sub(CLOCK_FLOOR)
-        .mul_f64(moves as f64 / planned);
-    let minimum = remaining.mul_f64(1.0 / (4.0 * planned));
-    search::Limits::clock(search::Clock::new(above_floor.max(minimum)).with_moves_to_go(moves))
+    search::Limits::clock(search::Clock::reserved(
+        remaining,
+        moves,
+        CLOCK_RESERVE_MOVES,
+        CLOCK_FLOOR,
+    ))
 }

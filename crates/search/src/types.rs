@@ -301,6 +301,33 @@ impl Clock {
         self.moves_to_go = Some(moves);
         self
     }
+
+    /// The clock to hand the time manager for one move when `remaining` is left for `moves`
+    /// more moves (at least 1), keeping a reserve for what the time manager does not see (a
+    /// referee's latency, a loaded machine, a game longer than estimated): `moves` to go,
+    /// and as the time a share of what lies above `floor`, planned as if `reserve_moves`
+    /// more moves were to come: `(r − floor) · m / (m + R)`, but never less than
+    /// `r / (4 (m + R))` (so a clock below the floor still gives each move a slice).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use plyforge_search::Clock;
+    /// let c = Clock::reserved(Duration::from_secs(60), 50, 10, Duration::from_millis(300));
+    /// assert_eq!(c.moves_to_go, Some(50));
+    /// // (60 s − 0.3 s) · 50 / 60
+    /// assert_eq!(c.remaining, Duration::from_millis(49_750));
+    /// let low = Clock::reserved(Duration::from_millis(200), 10, 10, Duration::from_millis(300));
+    /// assert_eq!(low.remaining, Duration::from_micros(2_500)); // 200 ms / 80
+    /// ```
+    pub fn reserved(remaining: Duration, moves: u32, reserve_moves: u32, floor: Duration) -> Self {
+        let moves = moves.max(1);
+        let planned = (moves + reserve_moves) as f64;
+        let above_floor = remaining
+            .saturating_sub(floor)
+            .mul_f64(moves as f64 / planned);
+        let minimum = remaining.mul_f64(1.0 / (4.0 * planned));
+        Clock::new(above_floor.max(minimum)).with_moves_to_go(moves)
+    }
 }
 
 /// When to stop. Several limits may be set; the first reached stops the search. With none

@@ -58,7 +58,8 @@ pub const CLOCK_FLOOR: std::time::Duration = std::time::Duration::from_millis(15
 /// game, no increment, 150 moves each): `Limits.clock` with the moves the side to move still
 /// has to make as `moves_to_go` (`m` = [`Position::moves_left`]) and, as `remaining`, a
 /// share of the time left `r`: `(r − F) × m / (m + R)` with `F` = [`CLOCK_FLOOR`] and `R` =
-/// [`CLOCK_RESERVE_MOVES`], but never less than `r / (4 (m + R))`.
+/// [`CLOCK_RESERVE_MOVES`], but never less than `r / (4 (m + R))`
+/// ([`search::Clock::reserved`]).
 ///
 /// Why: the engine's time manager counts only its own search, and keeps a per-move margin
 /// of at most 50 ms. What it does not see is the referee's latency on every move and, on a
@@ -67,11 +68,10 @@ pub const CLOCK_FLOOR: std::time::Duration = std::time::Duration::from_millis(15
 /// last moves clear of the second: even a move that uses three times its target leaves
 /// the clock above the floor.
 pub fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
-    let moves = pos.moves_left(pos.side_to_move()).max(1);
-    let planned = (moves + CLOCK_RESERVE_MOVES) as f64;
-    let above_floor = remaining
-        .saturating_sub(CLOCK_FLOOR)
-        .mul_f64(moves as f64 / planned);
-    let minimum = remaining.mul_f64(1.0 / (4.0 * planned));
-    search::Limits::clock(search::Clock::new(above_floor.max(minimum)).with_moves_to_go(moves))
+    search::Limits::clock(search::Clock::reserved(
+        remaining,
+        pos.moves_left(pos.side_to_move()),
+        CLOCK_RESERVE_MOVES,
+        CLOCK_FLOOR,
+    ))
 }
