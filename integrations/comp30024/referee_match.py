@@ -37,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
+from arena_player import to_notation  # noqa: E402
 from standins.chexers_state import COLOURS, Game  # noqa: E402
 
 
@@ -59,6 +60,7 @@ def parse_args(argv):
         "-t", "--time", type=float, help="each player's budget of action() wall time per game (default: --clock, else 60)"
     )
     ap.add_argument("--shard", default="0/1", help="K/N: play only the games g with g %% N == K")
+    ap.add_argument("--record", help="append each game's actions (engine notation) to this file")
     ap.add_argument("--quiet", action="store_true", help="only the summary")
     args = ap.parse_args(argv)
     if args.games < 1:
@@ -136,16 +138,18 @@ def play_game(classes, names, opening_actions, budget):
     used = {c: 0.0 for c in COLOURS}
     players = {}
     game = Game()
+    log = []  # every action played, in order
     try:
         for c, cls in zip(COLOURS, classes):
             t0 = time.perf_counter()
             try:
                 players[c] = cls(c)
             except Exception as e:
-                return {"result": ("fault", c, "error", "Player(%r): %r" % (c, e)), "turns": 0, "used": used}
+                return {"result": ("fault", c, "error", "Player(%r): %r" % (c, e)), "turns": 0, "used": used, "log": log}
             used[c] += time.perf_counter() - t0
         for colour, a in opening_actions:
             game.play(colour, a)
+            log.append(a)
             for c in COLOURS:
                 players[c].update(colour, a)
         while game.result is None:
@@ -155,24 +159,26 @@ def play_game(classes, names, opening_actions, budget):
                 a = players[colour].action()
             except Exception as e:
                 used[colour] += time.perf_counter() - t0
-                return {"result": ("fault", colour, "error", repr(e)), "turns": game.turns, "used": used}
+                return {"result": ("fault", colour, "error", repr(e)), "turns": game.turns, "used": used, "log": log}
             used[colour] += time.perf_counter() - t0
             if used[colour] > budget:
                 return {
                     "result": ("fault", colour, "timeout", "%.2f s of %.2f s" % (used[colour], budget)),
                     "turns": game.turns,
                     "used": used,
+                    "log": log,
                 }
             try:
                 game.play(colour, a)
+                log.append(a)
             except ValueError as e:
-                return {"result": ("fault", colour, "illegal", "turn %d: %s" % (game.turns, e)), "turns": game.turns, "used": used}
+                return {"result": ("fault", colour, "illegal", "turn %d: %s" % (game.turns, e)), "turns": game.turns, "used": used, "log": log}
             for c in COLOURS:
                 try:
                     players[c].update(colour, a)
                 except Exception as e:
-                    return {"result": ("fault", c, "error", "update: %r" % (e,)), "turns": game.turns, "used": used}
-        return {"result": game.result, "turns": game.turns, "used": used}
+                    return {"result": ("fault", c, "error", "update: %r" % (e,)), "turns": game.turns, "used": used, "log": log}
+        return {"result": game.result, "turns": game.turns, "used": used, "log": log}
     finally:
         for p in players.values():
             close(p)
@@ -240,6 +246,11 @@ def main(argv=None):
             text = "draw %s" % result[1]
         else:
             text = "%s %s (%s): %s" % (result[2], result[1], seat_names[COLOURS.index(result[1])], result[3])
+        if args.record:
+            with open(args.record, "a") as f:
+                f.write("# game %d | %s | result: %s\n" % (g + 1, " ".join("%s=%s" % (c[0], n) for c, n in zip(COLOURS, seat_names)), text))
+                for a in out["log"]:
+                    f.write(to_notation(a) + "\n")
         if not args.quiet:
             print(
                 "game %3d  %s  %-40s %4d turns  think %s"
