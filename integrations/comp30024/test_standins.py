@@ -231,6 +231,7 @@ class RunnerTest(unittest.TestCase):
     def run_runner(self, *args, env_extra=None):
         env = dict(os.environ)
         env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["ARENA"] = os.path.abspath(find_arena())  # the runner works from this folder
         env.update(env_extra or {})
         return subprocess.run(
             [sys.executable, os.path.join(HERE, "referee_match.py")] + list(args),
