@@ -18,25 +18,10 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from arena_player import find_arena, from_notation, to_notation  # noqa: E402
+from arena_player import find_arena, to_notation  # noqa: E402
 from standins import brs_player, maxn_player  # noqa: E402
 from standins.chexers_state import COLOURS, HEXES, Game, available_actions  # noqa: E402
-
-START = "gggg/...../....../r.....b/r....b/r...b/r..b r 0,0,0 0"
-
-
-def arena(*args):
-    out = subprocess.run(
-        [find_arena()] + list(args),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        universal_newlines=True,
-        timeout=60,
-    )
-    if out.returncode != 0:
-        raise AssertionError("arena %s failed: %s" % (" ".join(args[:3]), out.stderr))
-    return out.stdout.splitlines()
-
+from test_player import START, arena  # noqa: E402  (the same `arena` helper, not its tests)
 
 def rows():
     for r in range(-3, 4):

@@ -8,10 +8,12 @@
 use std::path::Path;
 use std::process::Command;
 
-#[test]
-fn course_referee_agent_plays_legal_actions_through_the_engine() {
+/// Runs `integrations/comp30024/<script> -v` with this crate's `arena` (as `ARENA`); the
+/// script must pass and report every test in `names` as run (none skipped) and `count` tests
+/// in all. unittest reports on stderr.
+fn run_python_tests(script: &str, names: &[&str], count: usize) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let script = root.join("integrations/comp30024/test_player.py");
+    let script = root.join("integrations/comp30024").join(script);
     assert!(script.exists(), "missing {}", script.display());
     let out = Command::new("python3")
         .arg(&script)
@@ -24,20 +26,27 @@ fn course_referee_agent_plays_legal_actions_through_the_engine() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success(),
-        "test_player.py failed:\n{}\n{stderr}",
+        "{} failed:\n{}\n{stderr}",
+        script.display(),
         String::from_utf8_lossy(&out.stdout)
     );
-    // unittest reports on stderr; the referee loop must have run, not been skipped.
     assert!(!stderr.contains("skipped"), "{stderr}");
-    assert!(
-        stderr.contains("test_three_players_play_legal_actions"),
-        "{stderr}"
+    for name in names {
+        assert!(stderr.contains(name), "{name} did not run:\n{stderr}");
+    }
+    assert!(stderr.contains(&format!("Ran {count} tests")), "{stderr}");
+}
+
+#[test]
+fn course_referee_agent_plays_legal_actions_through_the_engine() {
+    run_python_tests(
+        "test_player.py",
+        &[
+            "test_three_players_play_legal_actions",
+            "test_the_game_clock_is_shared_out_and_never_overstepped",
+        ],
+        3,
     );
-    assert!(
-        stderr.contains("test_the_game_clock_is_shared_out_and_never_overstepped"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("Ran 3 tests"), "{stderr}");
 }
 
 /// The Python stand-ins for the course's student agents (integrations/comp30024/standins)
@@ -47,33 +56,16 @@ fn course_referee_agent_plays_legal_actions_through_the_engine() {
 /// with our Player through this `arena`, reporting an illegal action as a loss.
 #[test]
 fn course_standins_and_match_runner_agree_with_the_engine() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let script = root.join("integrations/comp30024/test_standins.py");
-    assert!(script.exists(), "missing {}", script.display());
-    let out = Command::new("python3")
-        .arg(&script)
-        .arg("-v")
-        .env("ARENA", env!("CARGO_BIN_EXE_arena"))
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .current_dir(&root)
-        .output()
-        .expect("python3 must be installed to run this test");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "test_standins.py failed:\n{}\n{stderr}",
-        String::from_utf8_lossy(&out.stdout)
+    run_python_tests(
+        "test_standins.py",
+        &[
+            "test_random_games_from_the_start",
+            "test_repetition_draw_on_the_fourth_occurrence",
+            "test_turn_limit_draw_overrides_a_fourth_exit",
+            "test_each_standin_returns_legal_actions",
+            "test_plays_a_game_to_its_end_with_our_player",
+            "test_an_illegal_action_loses_and_is_reported",
+        ],
+        10,
     );
-    assert!(!stderr.contains("skipped"), "{stderr}");
-    for name in [
-        "test_random_games_from_the_start",
-        "test_repetition_draw_on_the_fourth_occurrence",
-        "test_turn_limit_draw_overrides_a_fourth_exit",
-        "test_each_standin_returns_legal_actions",
-        "test_plays_a_game_to_its_end_with_our_player",
-        "test_an_illegal_action_loses_and_is_reported",
-    ] {
-        assert!(stderr.contains(name), "{name} did not run:\n{stderr}");
-    }
-    assert!(stderr.contains("Ran 10 tests"), "{stderr}");
 }
