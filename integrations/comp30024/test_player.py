@@ -49,9 +49,11 @@ class RefereeLoopTest(unittest.TestCase):
     def setUpClass(cls):
         path = find_arena()
         if not os.path.exists(path):
-            if os.environ.get("ARENA"):
-                raise AssertionError("ARENA=%s does not exist" % path)
-            raise unittest.SkipTest("no arena binary (set ARENA or build target/release/arena)")
+            # A test that skips itself when a tool is missing would pass without testing.
+            raise AssertionError(
+                "no arena binary at %s (set ARENA, or build it with "
+                "`cargo build --release -p plyforge-arena`)" % path
+            )
 
     def test_three_players_play_legal_actions(self):
         os.environ.setdefault("ARENA_MOVETIME_MS", "50")

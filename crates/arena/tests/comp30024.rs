@@ -1,15 +1,19 @@
 //! The COMP30024 course-referee agent (integrations/comp30024) plays through this crate's
 //! `arena engine chexers`: its Python test plays 10 turns with three agents and checks every
 //! action with `arena moves`, per move and on the game clock (`go time MS`, falling, never
-//! overstepped). Needs `python3` (standard library only).
+//! overstepped). `test_standins.py` checks the Python stand-ins for the student agents and
+//! the referee-style match runner against the same engine. Needs `python3` (standard library
+//! only).
 
 use std::path::Path;
 use std::process::Command;
 
-#[test]
-fn course_referee_agent_plays_legal_actions_through_the_engine() {
+/// Runs `integrations/comp30024/<script> -v` with this crate's `arena` (as `ARENA`); the
+/// script must pass and report every test in `names` as run (none skipped) and `count` tests
+/// in all. unittest reports on stderr.
+fn run_python_tests(script: &str, names: &[&str], count: usize) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let script = root.join("integrations/comp30024/test_player.py");
+    let script = root.join("integrations/comp30024").join(script);
     assert!(script.exists(), "missing {}", script.display());
     let out = Command::new("python3")
         .arg(&script)
@@ -22,18 +26,46 @@ fn course_referee_agent_plays_legal_actions_through_the_engine() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success(),
-        "test_player.py failed:\n{}\n{stderr}",
+        "{} failed:\n{}\n{stderr}",
+        script.display(),
         String::from_utf8_lossy(&out.stdout)
     );
-    // unittest reports on stderr; the referee loop must have run, not been skipped.
     assert!(!stderr.contains("skipped"), "{stderr}");
-    assert!(
-        stderr.contains("test_three_players_play_legal_actions"),
-        "{stderr}"
+    for name in names {
+        assert!(stderr.contains(name), "{name} did not run:\n{stderr}");
+    }
+    assert!(stderr.contains(&format!("Ran {count} tests")), "{stderr}");
+}
+
+#[test]
+fn course_referee_agent_plays_legal_actions_through_the_engine() {
+    run_python_tests(
+        "test_player.py",
+        &[
+            "test_three_players_play_legal_actions",
+            "test_the_game_clock_is_shared_out_and_never_overstepped",
+        ],
+        3,
     );
-    assert!(
-        stderr.contains("test_the_game_clock_is_shared_out_and_never_overstepped"),
-        "{stderr}"
+}
+
+/// The Python stand-ins for the course's student agents (integrations/comp30024/standins)
+/// and the referee-style match runner: their rules agree with `arena moves` / `arena apply`
+/// position by position (random games, exit wins, repetition and turn-limit draws, forced
+/// passes), the stand-ins answer with legal actions, and the runner plays a game to its end
+/// with our Player through this `arena`, reporting an illegal action as a loss.
+#[test]
+fn course_standins_and_match_runner_agree_with_the_engine() {
+    run_python_tests(
+        "test_standins.py",
+        &[
+            "test_random_games_from_the_start",
+            "test_repetition_draw_on_the_fourth_occurrence",
+            "test_turn_limit_draw_overrides_a_fourth_exit",
+            "test_each_standin_returns_legal_actions",
+            "test_plays_a_game_to_its_end_with_our_player",
+            "test_an_illegal_action_loses_and_is_reported",
+        ],
+        10,
     );
-    assert!(stderr.contains("Ran 3 tests"), "{stderr}");
 }
