@@ -59,12 +59,17 @@ def parse_args(argv):
     ap.add_argument(
         "-t", "--time", type=float, help="each player's budget of action() wall time per game (default: --clock, else 60)"
     )
+    ap.add_argument(
+        "--skip", type=int, default=0, help="leave out the first SKIP games (to resume a run that was stopped)"
+    )
     ap.add_argument("--shard", default="0/1", help="K/N: play only the games g with g %% N == K")
     ap.add_argument("--record", help="append each game's actions (engine notation) to this file")
     ap.add_argument("--quiet", action="store_true", help="only the summary")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
+    if args.skip < 0:
+        ap.error("--skip must be 0 or more")
     if args.opening < 0:
         ap.error("--opening must be 0 or more")
     if args.moves_time_ms is not None and args.moves_time_ms < 1:
@@ -212,7 +217,7 @@ def main(argv=None):
     started = time.perf_counter()
     played = 0
     for g in range(args.games):
-        if g % args.shard[1] != args.shard[0]:
+        if g < args.skip or g % args.shard[1] != args.shard[0]:
             continue
         cycle = g // len(orders)
         order = orders[g % len(orders)]
