@@ -77,7 +77,7 @@ pub fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::L
     let me = pos.to_move();
     let turns_left = (TURN_LIMIT - pos.turns()).div_ceil(3).max(1);
     let work = remaining_work(pos, me);
-    let moves = (work * 3 / 2 + 10).clamp(12, 256).min(turns_left).max(1);
+    let moves = (work * 3 / 2 + 10).clamp(12, 256).min(turns_left);
     search::Limits::clock(search::Clock::reserved(
         remaining,
         moves,

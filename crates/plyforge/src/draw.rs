@@ -88,6 +88,7 @@ pub fn hex_board(
 /// `r = -radius ..= radius` separated by `/`, each from its smallest `q`, one character a
 /// cell. The function gives the character of cell `(q, r)` (`?` where the text has none), for
 /// [`hex_board`].
+#[cfg(any(feature = "chexers", feature = "throne"))]
 pub(crate) fn hex_cells(field: &str, radius: i32) -> impl Fn(i32, i32) -> char + '_ {
     let rows: Vec<Vec<char>> = field.split('/').map(|r| r.chars().collect()).collect();
     move |q, r| {

@@ -46,6 +46,25 @@ pub enum GameKind {
     ChaosClock,
 }
 
+/// `$v.visit::<G>()` with `G` the adapter type of the [`GameKind`] `$kind`: the one match
+/// over the games, shared by [`GameKind::visit`] and the encodings' visitor (whose bound
+/// differs, so the two cannot be one function).
+macro_rules! dispatch_kind {
+    ($kind:expr, $v:ident) => {
+        match $kind {
+            #[cfg(feature = "jumpy3")]
+            GameKind::Jumpy3 => $v.visit::<crate::games::Jumpy3>(),
+            #[cfg(feature = "chexers")]
+            GameKind::Chexers => $v.visit::<crate::games::Chexers>(),
+            #[cfg(feature = "throne")]
+            GameKind::Throne => $v.visit::<crate::games::Throne>(),
+            #[cfg(feature = "chaosclock")]
+            GameKind::ChaosClock => $v.visit::<crate::games::ChaosClock>(),
+        }
+    };
+}
+pub(crate) use dispatch_kind;
+
 /// Code written once for every game: [`GameKind::visit`] calls `visit::<A>()` with the
 /// adapter of the game.
 pub trait Visitor {
@@ -70,16 +89,7 @@ impl GameKind {
 
     /// Calls `v.visit::<A>()` with `A` the adapter of this game.
     pub fn visit<V: Visitor>(self, v: V) -> V::Output {
-        match self {
-            #[cfg(feature = "jumpy3")]
-            GameKind::Jumpy3 => v.visit::<crate::games::Jumpy3>(),
-            #[cfg(feature = "chexers")]
-            GameKind::Chexers => v.visit::<crate::games::Chexers>(),
-            #[cfg(feature = "throne")]
-            GameKind::Throne => v.visit::<crate::games::Throne>(),
-            #[cfg(feature = "chaosclock")]
-            GameKind::ChaosClock => v.visit::<crate::games::ChaosClock>(),
-        }
+        dispatch_kind!(self, v)
     }
 
     /// The game of this name (`jumpy3`, `chexers`, `throne`, `chaosclock`; case-insensitive).

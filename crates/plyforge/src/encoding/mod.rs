@@ -75,16 +75,7 @@ pub trait EncodingVisitor {
 
 /// Calls `v.visit::<E>()` with `E` the adapter (and encoding) of `kind`.
 pub fn visit_encoding<V: EncodingVisitor>(kind: GameKind, v: V) -> V::Output {
-    match kind {
-        #[cfg(feature = "jumpy3")]
-        GameKind::Jumpy3 => v.visit::<crate::games::Jumpy3>(),
-        #[cfg(feature = "chexers")]
-        GameKind::Chexers => v.visit::<crate::games::Chexers>(),
-        #[cfg(feature = "throne")]
-        GameKind::Throne => v.visit::<crate::games::Throne>(),
-        #[cfg(feature = "chaosclock")]
-        GameKind::ChaosClock => v.visit::<crate::games::ChaosClock>(),
-    }
+    crate::dynamic::dispatch_kind!(kind, v)
 }
 
 /// The encodings of a game chosen at run time.

@@ -24,7 +24,9 @@
 //! assert_eq!(board.moves[0].to.as_deref(), Some("12"));
 //! ```
 
-use search::{Game, Player, Record};
+#[cfg(feature = "jumpy3")]
+use search::Game;
+use search::{Player, Record};
 
 use crate::adapter::{legal_moves, GameAdapter};
 use crate::{GameKind, State};
@@ -339,6 +341,7 @@ pub fn board(state: &State) -> Board {
 
 /// The centre of the hex at axial (q, r), pointy-top, circumradius 1: rows of equal r are
 /// horizontal, as the notation lists them.
+#[cfg(any(feature = "chexers", feature = "throne"))]
 pub(crate) fn hex_centre(q: i32, r: i32) -> (f64, f64) {
     let (q, r) = (f64::from(q), f64::from(r));
     (3f64.sqrt() * (q + r / 2.0), 1.5 * r)
@@ -346,6 +349,7 @@ pub(crate) fn hex_centre(q: i32, r: i32) -> (f64, f64) {
 
 /// A band along the board's edge through the centres `a` and `b`, pushed `out` units away
 /// from the board's centre (0, 0).
+#[cfg(feature = "chexers")]
 pub(crate) fn edge_band(a: (f64, f64), b: (f64, f64), out: f64) -> Shape {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len = (dx * dx + dy * dy).sqrt();
@@ -364,6 +368,7 @@ pub(crate) fn edge_band(a: (f64, f64), b: (f64, f64), out: f64) -> Shape {
 }
 
 /// The position after a move (for the views that read a move's target off the result).
+#[cfg(feature = "jumpy3")]
 pub(crate) fn after<G: Game>(pos: &G, mv: G::Move) -> G {
     let mut next = pos.clone();
     next.play(mv);
