@@ -122,32 +122,9 @@ fn opts() -> Opts {
 
 /// The Chexers weights `K=V,...` changed from the default.
 fn parse_weights(text: &str) -> Weights {
-    let mut w = Weights::default();
-    for kv in text.split(',').filter(|s| !s.is_empty()) {
-        let (k, v) = kv
-            .split_once('=')
-            .unwrap_or_else(|| usage(&format!("--weights {kv}: K=V")));
-        let n: i32 = v
-            .parse()
-            .unwrap_or_else(|_| usage(&format!("--weights {kv}: not a number")));
-        match k {
-            "step" => w.step = n,
-            "missing_steps" => w.missing_steps = n,
-            "spare" => w.spare = n,
-            "short_piece" => w.short_piece = n,
-            "hopeless" => w.hopeless = n,
-            "threatened" => w.threatened = n,
-            "threatened_next" => w.threatened_next = n,
-            "short_threat" => w.short_threat = n,
-            "mobility" => w.mobility = n,
-            "against_best" => w.against_best = n != 0,
-            "relative" => w.relative = n != 0,
-            "draw_standing" => w.draw_standing = n,
-            "contempt" => w.contempt = n,
-            _ => usage(&format!("--weights: no weight {k}")),
-        }
-    }
-    w
+    Weights::default()
+        .with_settings(text, ',')
+        .unwrap_or_else(|e| usage(&format!("--weights {text}: {e}")))
 }
 
 /// The seatings of one cycle: for each game, the player (0 the candidate, 1.. the opponents)

@@ -92,6 +92,7 @@ SPEC is KIND[,KEY=VALUE]...:
         mcts (Monte Carlo tree search), greedy (one ply, the evaluation's favourite), random
   KEYs  depth=N time=DUR nodes=N threads=N eval=NAME tt=MIB (0: no table)
         ordering=on|off aspiration=on|off quiescence=on|off seed=N
+        (Chexers: eval=NAME:WEIGHT=N:..., e.g. eval=default:contempt=600)
   mcts  iterations=N (= nodes) c=X bias=X scale=X playout=N parallel=tree|root
         reuse=on|off tree=MIB
 A search spec without depth, time or nodes thinks --time per move.

@@ -126,6 +126,114 @@ impl Weights {
     }
 }
 
+/// Why [`Weights::set`] refused a setting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightError {
+    /// No weight has this name (the names are [`Weights::KEYS`]).
+    UnknownKey(String),
+    /// The value of this weight is not a whole number (in `i32`).
+    NotANumber {
+        /// The weight.
+        key: String,
+        /// The value given.
+        value: String,
+    },
+    /// A setting without `=` between the name and the value.
+    NoValue(String),
+}
+
+impl std::fmt::Display for WeightError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WeightError::UnknownKey(k) => write!(
+                f,
+                "no weight {k:?} (the weights are {})",
+                Weights::KEYS.join(", ")
+            ),
+            WeightError::NotANumber { key, value } => {
+                write!(f, "{key}={value}: expected a whole number")
+            }
+            WeightError::NoValue(s) => write!(f, "{s:?}: expected NAME=NUMBER"),
+        }
+    }
+}
+
+impl std::error::Error for WeightError {}
+
+impl Weights {
+    /// The weights' names, as [`Weights::set`] takes them: the field names.
+    pub const KEYS: &'static [&'static str] = &[
+        "step",
+        "missing_steps",
+        "spare",
+        "short_piece",
+        "hopeless",
+        "threatened",
+        "threatened_next",
+        "short_threat",
+        "mobility",
+        "against_best",
+        "relative",
+        "draw_standing",
+        "contempt",
+    ];
+
+    /// Sets the weight named `key` (a field name) to `value`, a whole number; for the
+    /// switches [`against_best`](Weights::against_best) and [`relative`](Weights::relative)
+    /// 0 is off and any other number on.
+    ///
+    /// ```
+    /// use plyforge_chexers::Weights;
+    /// let mut w = Weights::default();
+    /// w.set("contempt", "600").unwrap();
+    /// assert_eq!(w.contempt, 600);
+    /// assert!(w.set("contempt", "lots").is_err());
+    /// assert!(w.set("bravery", "1").is_err());
+    /// ```
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), WeightError> {
+        let n: i32 = value.trim().parse().map_err(|_| WeightError::NotANumber {
+            key: key.to_string(),
+            value: value.to_string(),
+        })?;
+        match key.trim() {
+            "step" => self.step = n,
+            "missing_steps" => self.missing_steps = n,
+            "spare" => self.spare = n,
+            "short_piece" => self.short_piece = n,
+            "hopeless" => self.hopeless = n,
+            "threatened" => self.threatened = n,
+            "threatened_next" => self.threatened_next = n,
+            "short_threat" => self.short_threat = n,
+            "mobility" => self.mobility = n,
+            "against_best" => self.against_best = n != 0,
+            "relative" => self.relative = n != 0,
+            "draw_standing" => self.draw_standing = n,
+            "contempt" => self.contempt = n,
+            _ => return Err(WeightError::UnknownKey(key.to_string())),
+        }
+        Ok(())
+    }
+
+    /// These weights with the settings `NAME=NUMBER` of `text` applied in order, the
+    /// settings separated by `separator` (empty settings are skipped).
+    ///
+    /// ```
+    /// use plyforge_chexers::Weights;
+    /// let w = Weights::default().with_settings("draw_standing=0:contempt=600", ':').unwrap();
+    /// assert_eq!((w.draw_standing, w.contempt), (0, 600));
+    /// assert!(Weights::default().with_settings("contempt", ':').is_err());
+    /// ```
+    pub fn with_settings(mut self, text: &str, separator: char) -> Result<Weights, WeightError> {
+        for setting in text.split(separator).filter(|s| !s.trim().is_empty()) {
+            let (k, v) = setting
+                .split_once('=')
+                .ok_or_else(|| WeightError::NoValue(setting.to_string()))?;
+            self.set(k, v)?;
+        }
+        Ok(self)
+    }
+}
+
 /// The default evaluation of this crate. Each player's score is its own value minus the
 /// opponents' (their mean, or the best of them with [`Weights::against_best`]), so each entry is
 /// that player's relative view and the entries sum to about zero.

@@ -11,7 +11,7 @@ mod position;
 
 pub use action::{Move, ParseMoveError};
 pub use board::Hex;
-pub use eval::{remaining_work, DefaultEval, Weights};
+pub use eval::{remaining_work, DefaultEval, WeightError, Weights};
 pub use position::{
     player_letter, player_name, ParsePositionError, Position, EXITS_TO_WIN, PLAYERS,
     REPETITION_LIMIT, TURN_KEY_WINDOW, TURN_LIMIT,

@@ -6,7 +6,7 @@
 use plyforge_chexers::search::{
     reference, Algorithm, DrawKind, Evaluator, Game, Limits, Record, Search,
 };
-use plyforge_chexers::{engine_config, DefaultEval, Move, Position, Weights};
+use plyforge_chexers::{engine_config, DefaultEval, Move, Position, WeightError, Weights};
 
 const ALGOS: [Algorithm; 3] = [Algorithm::Paranoid, Algorithm::BestReply, Algorithm::MaxN];
 
@@ -168,28 +168,37 @@ fn losing_a_piece_never_scores_better() {
 
 #[test]
 fn draws_are_scored_from_each_players_standing() {
-    let eval = DefaultEval::default();
-    let w = Weights::default();
-    // Level: a draw is worth the contempt less than the (level) evaluation to everybody.
-    let start = Position::start();
-    for kind in [DrawKind::Repetition, DrawKind::TurnLimit] {
-        assert_eq!(eval.draw_scores(&start, kind), [-w.contempt; 3]);
+    // The default (half the standing) and a flat draw value, six steps below level (the
+    // variant tried in the matches of the crate's README).
+    let flat = Weights {
+        draw_standing: 0,
+        contempt: 600,
+        ..Weights::default()
+    };
+    for w in [Weights::default(), flat] {
+        let eval = DefaultEval::with_weights(w);
+        // Level: a draw is worth the contempt less than the (level) evaluation to everybody.
+        let start = Position::start();
+        for kind in [DrawKind::Repetition, DrawKind::TurnLimit] {
+            assert_eq!(eval.draw_scores(&start, kind), [-w.contempt; 3]);
+        }
+        // Red leads (three exits and a piece next to the exits), Blue is far behind.
+        let p = pos("..../...../.....r/..g..../....../..b../g... r 3,1,0 201");
+        let e = eval.evaluate(&p);
+        let d = eval.draw_scores(&p, DrawKind::Repetition);
+        assert!(e[0] > 0 && e[2] < e[1], "{e:?}");
+        for i in 0..3 {
+            assert_eq!(
+                d[i],
+                -e[i] * w.draw_standing / 100 - w.contempt,
+                "player {i}"
+            );
+        }
+        // A draw is bad for the leader, good for the one far behind.
+        assert!(d[0] < e[0], "{w:?}");
+        assert!(d[2] > e[2], "{w:?}: {d:?} {e:?}");
     }
-    // Red leads (three exits and a piece next to the exits), Blue is far behind.
     let p = pos("..../...../.....r/..g..../....../..b../g... r 3,1,0 201");
-    let e = eval.evaluate(&p);
-    let d = eval.draw_scores(&p, DrawKind::Repetition);
-    assert!(e[0] > 0 && e[2] < e[1], "{e:?}");
-    for i in 0..3 {
-        assert_eq!(
-            d[i],
-            -e[i] * w.draw_standing / 100 - w.contempt,
-            "player {i}"
-        );
-    }
-    // A draw is bad for the leader, good for the one far behind.
-    assert!(d[0] < e[0]);
-    assert!(d[2] > e[2]);
     // The evaluation before issue 20 scores every draw 0.
     let plain = DefaultEval::with_weights(Weights::before_issue_20());
     assert_eq!(plain.draw_scores(&p, DrawKind::Repetition), [0; 3]);
@@ -249,4 +258,37 @@ fn repetition_draws_scored_by_standing_keep_the_searches_equal_to_the_brute_forc
             assert_eq!(engine(Algorithm::MaxN).scores, want, "maxn {depth}");
         }
     }
+}
+
+#[test]
+fn every_weight_can_be_set_by_name() {
+    for key in Weights::KEYS {
+        let mut w = Weights::default();
+        // A value no default has, and for the switches the opposite of the default.
+        w.set(key, "12345").unwrap();
+        let mut flipped = Weights::default();
+        flipped.set(key, "0").unwrap();
+        assert!(
+            w != Weights::default() || flipped != Weights::default(),
+            "{key} changed nothing"
+        );
+    }
+    let mut w = Weights::default();
+    assert_eq!(
+        w.set("nerve", "1"),
+        Err(WeightError::UnknownKey("nerve".to_string()))
+    );
+    assert!(matches!(
+        w.set("spare", "1.5"),
+        Err(WeightError::NotANumber { .. })
+    ));
+    assert_eq!(w, Weights::default(), "a refused setting changes nothing");
+    let w = Weights::default()
+        .with_settings("spare=1,contempt=2,,", ',')
+        .unwrap();
+    assert_eq!((w.spare, w.contempt), (1, 2));
+    assert_eq!(
+        Weights::default().with_settings("spare", ','),
+        Err(WeightError::NoValue("spare".to_string()))
+    );
 }

@@ -153,6 +153,18 @@ pub trait GameAdapter: Send + Sync + 'static {
     type NamedEval: Evaluator<Self::Pos> + Clone + Send + Sync + 'static;
     /// The evaluation of that name.
     fn evaluator(name: &str) -> Option<Self::NamedEval>;
+    /// Why [`evaluator`](GameAdapter::evaluator) has no evaluation of this name, for an
+    /// error message (`None` when it has one). The default lists the names.
+    fn evaluator_problem(name: &str) -> Option<String> {
+        match Self::evaluator(name) {
+            Some(_) => None,
+            None => Some(format!(
+                "{} has the evaluations {}",
+                Self::TITLE,
+                Self::evaluator_names().join(", ")
+            )),
+        }
+    }
     /// The board drawn for a terminal (several lines, each ending in a newline), every piece
     /// of text passed through `paint` with its role, so that a front end can colour it.
     fn draw(pos: &Self::Pos, paint: &dyn Fn(&str, Paint) -> String) -> String;

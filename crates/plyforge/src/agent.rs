@@ -10,7 +10,8 @@
 //!   resulting position the evaluation likes best, ties broken at random; `random`: a
 //!   uniformly random legal move.
 //! - KEYs: `depth=N`, `time=DUR` (per move, e.g. `100ms`), `nodes=N`, `threads=N`,
-//!   `eval=NAME` (one of the game's evaluations), `tt=MIB` (`0`: no table), `ordering=on|off`,
+//!   `eval=NAME` (one of the game's evaluations; Chexers' may be followed by weight settings,
+//!   `eval=default:contempt=600:draw_standing=0`), `tt=MIB` (`0`: no table), `ordering=on|off`,
 //!   `aspiration=on|off`, `quiescence=on|off`, `seed=N` (random and greedy players, and the
 //!   random choices of MCTS).
 //! - MCTS keys ([`search::MctsConfig`]): `iterations=N` (the same as `nodes=N`: MCTS counts
@@ -194,12 +195,8 @@ impl Spec {
                     spec.threads = Some(n)
                 }
                 "eval" | "e" => {
-                    if A::evaluator(value).is_none() {
-                        return Err(format!(
-                            "eval={value}: {} has the evaluations {}",
-                            A::TITLE,
-                            A::evaluator_names().join(", ")
-                        ));
+                    if let Some(problem) = A::evaluator_problem(value) {
+                        return Err(format!("eval={value}: {problem}"));
                     }
                     spec.eval = Some(value.to_string())
                 }

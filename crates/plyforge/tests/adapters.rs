@@ -57,3 +57,50 @@ fn progress_places_the_losers() {
     assert_eq!(exits, vec![3, 2, 1]);
     assert_eq!(Jumpy3::progress(&plyforge::jumpy3::Position::start(), 0), 0);
 }
+
+#[test]
+fn chexers_evaluations_take_weight_settings() {
+    use plyforge::agent::Spec;
+    use plyforge::search::Evaluator;
+    use plyforge::Error;
+    let start = <Chexers as GameAdapter>::start();
+    // A draw at the start (level) is worth minus the contempt to everybody.
+    let draw = |name: &str| {
+        let eval = <Chexers as GameAdapter>::evaluator(name).expect(name);
+        eval.draw_scores(&start, DrawKind::Repetition)
+    };
+    let plain = draw("default");
+    assert_eq!(draw("default:contempt=600:draw_standing=0"), [-600; 3]);
+    assert_eq!(draw("default:contempt=7"), [-7; 3]);
+    assert_eq!(draw("default:"), plain);
+    // The spec carries the settings to the engine's evaluation.
+    let spec = Spec::parse::<Chexers>("paranoid,eval=greedy:contempt=250,depth=2").unwrap();
+    let eval = spec.evaluator::<Chexers>();
+    assert_eq!(eval.draw_scores(&start, DrawKind::Repetition), [-250; 3]);
+    // Bad settings are refused with the reason.
+    for (text, says) in [
+        ("engine,eval=default:bravery=1", "no weight \"bravery\""),
+        (
+            "engine,eval=default:contempt=lots",
+            "contempt=lots: expected a whole number",
+        ),
+        ("engine,eval=default:contempt", "expected NAME=NUMBER"),
+        (
+            "engine,eval=nope:contempt=1",
+            "Chexers has the evaluations default",
+        ),
+    ] {
+        match Spec::parse::<Chexers>(text) {
+            Err(Error::Spec { reason, .. }) => assert!(reason.contains(says), "{text}: {reason}"),
+            other => panic!("{text}: {other:?}"),
+        }
+        let eval = text.split_once("eval=").unwrap().1;
+        assert!(
+            <Chexers as GameAdapter>::evaluator(eval).is_none(),
+            "{text}"
+        );
+    }
+    // Other games keep their plain names.
+    assert!(<Throne as GameAdapter>::evaluator_problem("default").is_none());
+    assert!(<Throne as GameAdapter>::evaluator_problem("default:contempt=1").is_some());
+}

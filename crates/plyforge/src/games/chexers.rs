@@ -55,18 +55,38 @@ impl GameAdapter for Chexers {
         &["default", "best", "mean", "greedy", "selfish", "plain"]
     }
     type NamedEval = DefaultEval;
-    fn evaluator(name: &str) -> Option<DefaultEval> {
-        match name {
-            "default" => Some(DefaultEval::default()),
-            "best" | "mean" => Some(DefaultEval::with_weights(Weights {
-                against_best: name == "best",
-                ..Weights::default()
-            })),
-            "greedy" => Some(DefaultEval::with_weights(Weights::greedy())),
-            "selfish" => Some(DefaultEval::with_weights(Weights::greedy_absolute())),
-            "plain" => Some(DefaultEval::with_weights(Weights::before_issue_20())),
-            _ => None,
+    fn evaluator_problem(name: &str) -> Option<String> {
+        let (base, settings) = name.split_once(':').unwrap_or((name, ""));
+        if !Self::evaluator_names().contains(&base) {
+            return Some(format!(
+                "Chexers has the evaluations {}, each optionally followed by \
+                 :WEIGHT=NUMBER settings",
+                Self::evaluator_names().join(", ")
+            ));
         }
+        Weights::default()
+            .with_settings(settings, ':')
+            .err()
+            .map(|e| e.to_string())
+    }
+    /// A name, optionally followed by weight settings `:NAME=NUMBER` (the fields of
+    /// [`Weights`], e.g. `default:draw_standing=0:contempt=600`), for tuning by matches
+    /// without a rebuild.
+    fn evaluator(name: &str) -> Option<DefaultEval> {
+        let (base, settings) = name.split_once(':').unwrap_or((name, ""));
+        let weights = match base {
+            "default" => Weights::default(),
+            "best" | "mean" => Weights {
+                against_best: base == "best",
+                ..Weights::default()
+            },
+            "greedy" => Weights::greedy(),
+            "selfish" => Weights::greedy_absolute(),
+            "plain" => Weights::before_issue_20(),
+            _ => return None,
+        };
+        let weights = weights.with_settings(settings, ':').ok()?;
+        Some(DefaultEval::with_weights(weights))
     }
     fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
         let text = pos.to_string();
