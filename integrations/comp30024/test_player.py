@@ -11,7 +11,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from arena_player import Player, find_arena, from_notation, to_notation  # noqa: E402
+from arena_player import EngineError, Player, find_arena, from_notation, to_notation  # noqa: E402
 
 START = "gggg/...../....../r.....b/r....b/r...b/r..b r 0,0,0 0"
 TURNS = 10
@@ -58,6 +58,18 @@ class RefereeLoopTest(unittest.TestCase):
     def test_three_players_play_legal_actions(self):
         os.environ.setdefault("ARENA_MOVETIME_MS", "50")
         self.play(TURNS)
+
+    def test_an_engine_spec_with_weights_plays_and_a_bad_one_says_why(self):
+        os.environ.setdefault("ARENA_MOVETIME_MS", "50")
+        os.environ["ARENA_ENGINE"] = "engine,eval=default:draw_standing=0:contempt=600"
+        try:
+            self.play(3)
+            os.environ["ARENA_ENGINE"] = "engine,eval=default:bravery=1"
+            with self.assertRaises(EngineError) as caught:
+                Player("red").action()
+            self.assertIn('no weight "bravery"', str(caught.exception))
+        finally:
+            del os.environ["ARENA_ENGINE"]
 
     def test_the_game_clock_is_shared_out_and_never_overstepped(self):
         saved = os.environ.pop("ARENA_MOVETIME_MS", None)

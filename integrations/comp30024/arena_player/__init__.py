@@ -32,6 +32,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 __all__ = ["Player", "find_arena", "to_notation", "from_notation", "EngineError"]
@@ -94,12 +95,15 @@ class _Engine:
         if spec:
             cmd += ["--engine", spec]
         self.debug = debug
+        # The engine's stderr goes to a file (a pipe nobody reads could fill and stall it),
+        # so that an engine that stops can be reported with its reason.
+        self.errors = None if debug else tempfile.TemporaryFile(mode="w+")
         try:
             self.proc = subprocess.Popen(
                 cmd,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=None if debug else subprocess.DEVNULL,
+                stderr=None if debug else self.errors,
                 universal_newlines=True,
                 bufsize=1,
             )
@@ -125,11 +129,28 @@ class _Engine:
     def read(self):
         line = self.proc.stdout.readline()
         if line == "":
-            raise EngineError("the engine closed its output (exit code %s)" % self.proc.poll())
+            try:
+                code = self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                code = None
+            raise EngineError(
+                "the engine closed its output (exit code %s)%s" % (code, self.reason())
+            )
         line = line.rstrip("\r\n")
         if self.debug:
             print("<< " + line, file=sys.stderr)
         return line
+
+    def reason(self):
+        """The engine's last lines on stderr, as ``": ..."`` (empty when there are none)."""
+        if self.errors is None:
+            return ""
+        try:
+            self.errors.seek(0)
+            lines = [l.strip() for l in self.errors.read().splitlines() if l.strip()]
+        except (OSError, ValueError):
+            return ""
+        return (": " + " | ".join(lines[-3:])) if lines else ""
 
     def wait_for(self, word):
         """Reads lines until one starts with ``word``; returns it. An error report raises."""
@@ -149,9 +170,10 @@ class _Engine:
             except Exception:
                 self.proc.kill()
                 self.proc.wait()
-        for pipe in (self.proc.stdin, self.proc.stdout):
+        for pipe in (self.proc.stdin, self.proc.stdout, self.errors):
             try:
-                pipe.close()
+                if pipe is not None:
+                    pipe.close()
             except Exception:
                 pass
 
