@@ -1,7 +1,8 @@
 //! The COMP30024 course-referee agent (integrations/comp30024) plays through this crate's
 //! `arena engine chexers`: its Python test plays 10 turns with three agents and checks every
 //! action with `arena moves`, per move and on the game clock (`go time MS`, falling, never
-//! overstepped). `test_standins.py` checks the Python stand-ins for the student agents and
+//! overstepped), and an engine spec with weight settings plays while a refused one is
+//! reported with the engine's reason. `test_standins.py` checks the Python stand-ins for the student agents and
 //! the referee-style match runner against the same engine. Needs `python3` (standard library
 //! only).
 
@@ -44,8 +45,9 @@ fn course_referee_agent_plays_legal_actions_through_the_engine() {
         &[
             "test_three_players_play_legal_actions",
             "test_the_game_clock_is_shared_out_and_never_overstepped",
+            "test_an_engine_spec_with_weights_plays_and_a_bad_one_says_why",
         ],
-        3,
+        4,
     );
 }
 

@@ -108,14 +108,20 @@ class _Engine:
                 bufsize=1,
             )
         except OSError as e:
+            if self.errors is not None:
+                self.errors.close()
             raise EngineError(
                 "cannot start %r (%s); set ARENA to the arena binary or build it with "
                 "`cargo build --release -p plyforge-arena`" % (path, e)
             )
-        self.send("uci")
-        self.wait_for("uciok")
-        self.send("isready")
-        self.wait_for("readyok")
+        try:
+            self.send("uci")
+            self.wait_for("uciok")
+            self.send("isready")
+            self.wait_for("readyok")
+        except BaseException:
+            self.close()  # no process, pipe or file left behind by a refused start
+            raise
 
     def send(self, line):
         if self.debug:
