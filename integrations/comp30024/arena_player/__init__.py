@@ -130,7 +130,13 @@ class _Engine:
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError) as e:
-            raise EngineError("the engine is not running (%s)" % e)
+            try:
+                code = self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                code = None
+            raise EngineError(
+                "the engine is not running (%s; exit code %s)%s" % (e, code, self.reason())
+            )
 
     def read(self):
         line = self.proc.stdout.readline()
