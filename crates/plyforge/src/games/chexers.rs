@@ -56,37 +56,13 @@ impl GameAdapter for Chexers {
     }
     type NamedEval = DefaultEval;
     fn evaluator_problem(name: &str) -> Option<String> {
-        let (base, settings) = name.split_once(':').unwrap_or((name, ""));
-        if !Self::evaluator_names().contains(&base) {
-            return Some(format!(
-                "Chexers has the evaluations {}, each optionally followed by \
-                 :WEIGHT=NUMBER settings",
-                Self::evaluator_names().join(", ")
-            ));
-        }
-        Weights::default()
-            .with_settings(settings, ':')
-            .err()
-            .map(|e| e.to_string())
+        named_weights(name).err()
     }
     /// A name, optionally followed by weight settings `:NAME=NUMBER` (the fields of
     /// [`Weights`], e.g. `default:draw_standing=0:contempt=600`), for tuning by matches
     /// without a rebuild.
     fn evaluator(name: &str) -> Option<DefaultEval> {
-        let (base, settings) = name.split_once(':').unwrap_or((name, ""));
-        let weights = match base {
-            "default" => Weights::default(),
-            "best" | "mean" => Weights {
-                against_best: base == "best",
-                ..Weights::default()
-            },
-            "greedy" => Weights::greedy(),
-            "selfish" => Weights::greedy_absolute(),
-            "plain" => Weights::before_issue_20(),
-            _ => return None,
-        };
-        let weights = weights.with_settings(settings, ':').ok()?;
-        Some(DefaultEval::with_weights(weights))
+        named_weights(name).ok().map(DefaultEval::with_weights)
     }
     fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
         let text = pos.to_string();
@@ -141,4 +117,30 @@ impl GameAdapter for Chexers {
     fn progress(pos: &Position, player: Player) -> u32 {
         pos.exits(player)
     }
+}
+
+/// The weights of a Chexers evaluation name with its optional `:NAME=NUMBER` settings, or
+/// why there are none (the one parser behind `evaluator` and `evaluator_problem`).
+fn named_weights(name: &str) -> Result<Weights, String> {
+    let (base, settings) = name.split_once(':').unwrap_or((name, ""));
+    let weights = match base {
+        "default" => Weights::default(),
+        "best" | "mean" => Weights {
+            against_best: base == "best",
+            ..Weights::default()
+        },
+        "greedy" => Weights::greedy(),
+        "selfish" => Weights::greedy_absolute(),
+        "plain" => Weights::before_issue_20(),
+        _ => {
+            return Err(format!(
+                "Chexers has the evaluations {}, each optionally followed by \
+                 :WEIGHT=NUMBER settings",
+                <Chexers as GameAdapter>::evaluator_names().join(", ")
+            ))
+        }
+    };
+    weights
+        .with_settings(settings, ':')
+        .map_err(|e| e.to_string())
 }
