@@ -130,28 +130,25 @@ class _Engine:
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError) as e:
-            try:
-                code = self.proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                code = None
-            raise EngineError(
-                "the engine is not running (%s; exit code %s)%s" % (e, code, self.reason())
-            )
+            raise self.stopped("the engine is not running (%s)" % e)
 
     def read(self):
         line = self.proc.stdout.readline()
         if line == "":
-            try:
-                code = self.proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                code = None
-            raise EngineError(
-                "the engine closed its output (exit code %s)%s" % (code, self.reason())
-            )
+            raise self.stopped("the engine closed its output")
         line = line.rstrip("\r\n")
         if self.debug:
             print("<< " + line, file=sys.stderr)
         return line
+
+    def stopped(self, what):
+        """The error for an engine that stopped answering: `what`, its exit code (waited
+        for briefly) and its last lines on stderr."""
+        try:
+            code = self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
+        return EngineError("%s (exit code %s)%s" % (what, code, self.reason()))
 
     def reason(self):
         """The engine's last lines on stderr, as ``": ..."`` (empty when there are none)."""
