@@ -104,10 +104,23 @@ fn ci() -> Result<(), String> {
 }
 
 /// The facade built with one game alone (`--no-default-features --features GAME`), as a
-/// user who wants one game gets it: it must build, and without warnings (code shared by some
-/// games only is behind their features).
+/// user who wants one game gets it, and with none (a user's own games only): it must build,
+/// and without warnings (code shared by some games only is behind their features).
 fn one_game_builds() -> Result<(), String> {
-    for game in ["jumpy3", "chexers", "throne", "chaosclock"] {
+    // No game at all: the facade for a user's own games alone.
+    cargo(
+        &[
+            "clippy",
+            "-p",
+            "plyforge",
+            "--no-default-features",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[],
+    )?;
+    for game in default_games()? {
         cargo(
             &[
                 "clippy",
@@ -115,7 +128,7 @@ fn one_game_builds() -> Result<(), String> {
                 "plyforge",
                 "--no-default-features",
                 "--features",
-                game,
+                &game,
                 "--",
                 "-D",
                 "warnings",
@@ -124,6 +137,39 @@ fn one_game_builds() -> Result<(), String> {
         )?;
     }
     Ok(())
+}
+
+/// The games compiled into the facade by default: its `default` features, in order (each a
+/// game crate under `crates/`), read from `crates/plyforge/Cargo.toml` so that no list of
+/// games is kept here.
+pub fn default_games() -> Result<Vec<String>, String> {
+    let path = project_root().join("crates/plyforge/Cargo.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("default = ["))
+        .ok_or_else(|| format!("{}: no `default = [...]` feature list", path.display()))?;
+    let list = line
+        .split_once('[')
+        .and_then(|(_, r)| r.split_once(']'))
+        .map(|(l, _)| l)
+        .unwrap_or("");
+    Ok(list
+        .split(',')
+        .map(|g| g.trim().trim_matches('"').to_string())
+        .filter(|g| !g.is_empty())
+        .collect())
+}
+
+/// The test-data folders of every game the fuzz targets fuzz, in the fuzz crate's order:
+/// the default games' (`crates/GAME/tests/data`), then the example of a user's game.
+pub fn game_data_dirs(root: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut dirs: Vec<PathBuf> = default_games()?
+        .iter()
+        .map(|g| root.join("crates").join(g).join("tests").join("data"))
+        .collect();
+    dirs.push(root.join("examples/connect-four/game/tests/data"));
+    Ok(dirs)
 }
 
 /// Removes what an earlier `cargo package` left: its build folders and the copies of this

@@ -777,7 +777,23 @@ fn play_through_a_pipe() {
 #[test]
 fn help_has_examples() {
     let top = ok(&["--help"]);
-    assert!(top.iter().any(|l| l.contains("arena match chexers")));
+    // Examples made from the games: real moves of the first game, a three-player match.
+    assert!(
+        top.iter().any(|l| l.contains("arena match jumpy3")),
+        "{top:?}"
+    );
+    assert!(
+        top.iter()
+            .any(|l| l.contains("arena apply jumpy3 start 1 13")),
+        "{top:?}"
+    );
+    assert!(top
+        .iter()
+        .any(|l| l.contains("arena match chexers --engine paranoid")));
+    assert!(
+        top.iter().any(|l| l.starts_with("chaosclock ")),
+        "the game list: {top:?}"
+    );
     for sub in [
         "play", "analyse", "match", "solve", "perft", "moves", "apply", "engine",
     ] {

@@ -185,7 +185,9 @@ impl Spec {
             let (key, value) = (key.trim(), value.trim());
             match key {
                 "depth" | "d" => spec.depth = Some(number(key, value)?),
-                "time" | "t" | "movetime" => spec.time = Some(parse_duration(value)?),
+                "time" | "t" | "movetime" => {
+                    spec.time = Some(parse_duration(value).map_err(|e| e.to_string())?)
+                }
                 "nodes" | "n" | "iterations" | "iters" => spec.nodes = Some(number(key, value)?),
                 "threads" => {
                     let n: usize = number(key, value)?;
@@ -195,7 +197,7 @@ impl Spec {
                     spec.threads = Some(n)
                 }
                 "eval" | "e" => {
-                    if let Some(problem) = A::evaluator_problem(value) {
+                    if let Err(problem) = A::evaluator(value) {
                         return Err(format!("eval={value}: {problem}"));
                     }
                     spec.eval = Some(value.to_string())
@@ -342,23 +344,24 @@ impl Spec {
     }
 
     /// The evaluation this spec names (or the game's default).
-    pub fn evaluator<A: GameAdapter>(&self) -> A::NamedEval {
+    pub fn evaluator<A: GameAdapter>(&self) -> A::Eval {
         let name = self
             .eval
             .as_deref()
             .unwrap_or_else(|| A::evaluator_names()[0]);
-        A::evaluator(name).expect("evaluation names are checked when the spec is parsed")
+        A::evaluator(name)
+            .unwrap_or_else(|e| panic!("evaluation names are checked when parsed: {e}"))
     }
 }
 
 /// The search engine of one game, with its evaluation, kept between moves (its table too).
 pub struct Engine<A: GameAdapter> {
-    search: search::Search<A::Pos, A::NamedEval>,
+    search: search::Search<A::Pos, A::Eval>,
 }
 
 impl<A: GameAdapter> Engine<A> {
     /// An engine with this configuration and evaluation.
-    pub fn new(config: Config, eval: A::NamedEval) -> Self {
+    pub fn new(config: Config, eval: A::Eval) -> Self {
         let mut search = search::Search::new(config, eval);
         search.set_maxn_bounds(A::maxn_bounds());
         Engine { search }
@@ -381,10 +384,10 @@ impl<A: GameAdapter> Engine<A> {
     /// use plyforge::games::Jumpy3;
     /// use plyforge::GameAdapter;
     /// let huge = Jumpy3::engine_config().with_tt_mib(1 << 40);
-    /// let err = Engine::<Jumpy3>::try_new(huge, Jumpy3::evaluator("default").unwrap()).err().unwrap();
+    /// let err = Engine::<Jumpy3>::try_new(huge, Jumpy3::default_eval()).err().unwrap();
     /// assert!(matches!(err, plyforge::Error::Resources { .. }), "{err}");
     /// ```
-    pub fn try_new(config: Config, eval: A::NamedEval) -> Result<Self, Error> {
+    pub fn try_new(config: Config, eval: A::Eval) -> Result<Self, Error> {
         let mib = config.tt_mib;
         if config.use_tt && config.algorithm != Algorithm::MaxN {
             crate::memory::check_available_mib(mib).map_err(|reason| Error::Resources {
@@ -428,7 +431,7 @@ pub enum Agent<A: GameAdapter> {
     /// The greedy one-ply player.
     Greedy {
         /// Its evaluation.
-        eval: A::NamedEval,
+        eval: A::Eval,
         /// Tie-breaks.
         rng: Rng,
     },

@@ -71,10 +71,10 @@ fn play(kind: GameKind, spec: &str, plies: usize) -> usize {
 #[test]
 fn mcts_plays_legal_moves_in_every_game() {
     for kind in [
-        GameKind::Jumpy3,
-        GameKind::Chexers,
-        GameKind::Throne,
-        GameKind::ChaosClock,
+        GameKind::from_name("jumpy3").unwrap(),
+        GameKind::from_name("chexers").unwrap(),
+        GameKind::from_name("throne").unwrap(),
+        GameKind::from_name("chaosclock").unwrap(),
     ] {
         for spec in [
             "mcts,iterations=200",

@@ -6,9 +6,9 @@
 //!
 //! The rooms: [`schedule`] (which games, which seats, which shard), [`book`] (where each
 //! opening starts), [`game`] (one game and its adjudication), [`record`] (the match file),
-//! [`sprt`] (the test) — these three and `book` in the arena's library target, for the fuzz
-//! targets — [`summary`] (figures and table), [`merge`] (`arena merge`), and this
-//! file, which runs a match.
+//! [`sprt`] (the test) — these three and `book` public, for the fuzz targets and tests —
+//! [`summary`] (figures and table), [`merge`] (`arena merge`), and this file, which runs a
+//! match.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
@@ -28,10 +28,12 @@ use plyforge::GameAdapter;
 use crate::draw::{paint, Paint};
 use crate::fail::{outln, Fail};
 
-pub(crate) use plyforge_arena::book;
-pub(crate) use plyforge_arena::matchfile::{record, schedule, sprt};
+pub mod book;
 pub(crate) mod game;
 pub(crate) mod merge;
+pub mod record;
+pub mod schedule;
+pub mod sprt;
 pub(crate) mod summary;
 
 use book::Starts;

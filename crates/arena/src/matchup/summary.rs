@@ -407,7 +407,7 @@ fn print_ranking(ctx: &Context<'_>, f: &Figures) {
     }
     outln!(
         "places: the winner 1st; players with the same result share the better place, \
-         losers ordered by the game's progress (Chexers: exits)"
+         losers ordered by the game's progress (such as exits)"
     );
 }
 

@@ -21,7 +21,7 @@ use plyforge::GameAdapter;
 
 /// Where each game starts: `--position` as `arena match` reads it (a position, or `random`
 /// / `fair`: a new one per game, of seed + game number); without it the rules' start.
-pub(crate) struct Starts<A: GameAdapter>(crate::book::Starts<A>);
+pub(crate) struct Starts<A: GameAdapter>(crate::matchup::book::Starts<A>);
 
 impl<A: GameAdapter> Clone for Starts<A> {
     fn clone(&self) -> Self {
@@ -32,7 +32,7 @@ impl<A: GameAdapter> Clone for Starts<A> {
 impl<A: GameAdapter> Starts<A> {
     /// From `--position` and `--seed`.
     pub(crate) fn new(position: Option<&str>, seed: u64) -> Result<Self, Fail> {
-        use crate::book::Starts as S;
+        use crate::matchup::book::Starts as S;
         Ok(Starts(match position {
             None => S::Fixed(A::start()),
             Some(_) => S::from_position(position, seed)?,

@@ -4,7 +4,7 @@
 use chaosclock::{Move, Position, EVEN, ODD};
 use search::{Game, Player};
 
-use super::{BoardView, Fact, Layout, Piece, PieceKind, Role, Shape, Spot};
+use super::{BoardView, Fact, Layout, Piece, Role, Shape, Spot, Symbol};
 use crate::games::ChaosClock;
 
 /// Radius of the circle of positions.
@@ -15,13 +15,13 @@ fn hand(p: Player) -> String {
 }
 
 fn number(spot: String, piece: u8, home: bool) -> Piece {
-    Piece {
+    Piece::new(
         spot,
-        player: chaosclock::owner(piece),
-        kind: PieceKind::Number(piece),
-        home,
-        prisoner: false,
-    }
+        chaosclock::owner(piece),
+        "number",
+        Symbol::Text(piece.to_string()),
+    )
+    .fixed(home)
 }
 
 impl BoardView for ChaosClock {

@@ -4,7 +4,7 @@
 use jumpy3::{Move, Position, BLACK, SQUARES, WHITE};
 use search::Player;
 
-use super::{after, BoardView, Fact, Layout, Piece, PieceKind, Role, Shape, Spot};
+use super::{after, BoardView, Fact, Layout, Piece, Role, Shape, Spot, Symbol};
 use crate::games::Jumpy3;
 
 /// The spot a side's pieces leave the board to.
@@ -106,15 +106,9 @@ impl BoardView for Jumpy3 {
 }
 
 fn piece(spot: String, player: Player, king: bool) -> Piece {
-    Piece {
-        spot,
-        player,
-        kind: if king {
-            PieceKind::King
-        } else {
-            PieceKind::Pawn
-        },
-        home: false,
-        prisoner: false,
+    if king {
+        Piece::new(spot, player, "king", Symbol::Crown)
+    } else {
+        Piece::new(spot, player, "pawn", Symbol::Plain)
     }
 }
