@@ -420,6 +420,7 @@ impl<A: GameAdapter> Engine<A> {
 }
 
 /// A player of a match or of `arena play`.
+#[non_exhaustive]
 pub enum Agent<A: GameAdapter> {
     /// The search engine under limits.
     Search {

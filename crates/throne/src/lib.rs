@@ -70,7 +70,7 @@ pub const CLOCK_FLOOR: std::time::Duration = std::time::Duration::from_millis(15
 pub fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
     search::Limits::clock(search::Clock::reserved(
         remaining,
-        pos.moves_left(pos.side_to_move()),
+        pos.moves_left(search::Game::to_move(pos)),
         CLOCK_RESERVE_MOVES,
         CLOCK_FLOOR,
     ))

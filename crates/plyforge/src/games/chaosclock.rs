@@ -78,7 +78,7 @@ impl GameAdapter for ChaosClock {
             out.push_str("  ");
             for &(sq, at) in row {
                 out.push_str(&" ".repeat(at.saturating_sub(col)));
-                let piece = pos.piece_on(sq);
+                let piece = pos.piece_at(sq).unwrap_or(0);
                 let text = if piece == 0 {
                     "·".to_string()
                 } else {

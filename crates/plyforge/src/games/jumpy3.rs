@@ -207,6 +207,13 @@ fn solve(record: &Record<Position>, settings: &SolveSettings<'_>) -> Result<Solu
         Value::Win(n) => ExactValue::Win(n),
         Value::Loss(n) => ExactValue::Loss(n),
         Value::Draw => ExactValue::Draw,
+        other => {
+            return Err(Error::Solve {
+                reason: format!(
+                    "a value the table gives that this facade does not know: {other:?}"
+                ),
+            })
+        }
     };
     Ok(Solution {
         value,

@@ -68,10 +68,9 @@ impl BoardView for ChaosClock {
     }
     fn pieces(pos: &Position) -> Vec<Piece> {
         let mut out: Vec<Piece> = (1..=12u8)
-            .filter(|&sq| pos.piece_on(sq) != 0)
-            .map(|sq| {
-                let piece = pos.piece_on(sq);
-                number(sq.to_string(), piece, piece == sq)
+            .filter_map(|sq| {
+                let piece = pos.piece_at(sq)?;
+                Some(number(sq.to_string(), piece, piece == sq))
             })
             .collect();
         for p in [ODD, EVEN] {

@@ -73,7 +73,7 @@ impl BoardView for Jumpy3 {
         out
     }
     fn move_spots(pos: &Position, mv: Move) -> (Option<String>, Option<String>) {
-        let side = pos.side();
+        let side = search::Game::to_move(pos);
         let next = after(pos, mv);
         // The mover's pieces never move but the one that moves: the new bit is its target.
         let new = next.pieces(side) & !pos.pieces(side);

@@ -45,6 +45,7 @@ impl BoardView for Throne {
                     match kind {
                         Kind::Queen => Piece::new(id(c), player, "queen", Symbol::Crown),
                         Kind::Soldier => Piece::new(id(c), player, "soldier", Symbol::Ring),
+                        _ => Piece::new(id(c), player, "piece", Symbol::Plain),
                     }
                     .captive(pos.is_imprisoned(c))
                 })
