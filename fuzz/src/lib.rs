@@ -6,7 +6,7 @@ use std::io::{BufReader, Write};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use plyforge::{GameAdapter, GameKind, GameVisitor};
-use plyforge_arena::matchup::record;
+use plyforge_arena::matchup::matchfile;
 use plyforge_arena::protocol::{self, Command, Flow, Session};
 use plyforge_arena::server::{reader, wire};
 
@@ -114,7 +114,7 @@ fn session<A: GameAdapter>(data: &[u8]) {
     let mut input = BufReader::new(data);
     for _ in 0..64 {
         let line = match protocol::read_line(&mut input) {
-            Ok(Some(protocol::Line::Text(t))) => t,
+            Ok(Some(protocol::InputLine::Text(t))) => t,
             Ok(Some(_)) => continue,
             _ => break,
         };
@@ -196,21 +196,21 @@ pub fn match_record(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let _ = record::parse_text(text);
+    let _ = matchfile::parse_text(text);
     for line in text.lines() {
-        let Ok(parsed) = record::parse_line(line) else {
+        let Ok(parsed) = matchfile::parse_line(line) else {
             continue;
         };
-        let write = |l: &record::Line| match l {
-            record::Line::Header(h) => record::header_json(h),
-            record::Line::Game(g) => record::game_json(g),
+        let write = |l: &matchfile::Line| match l {
+            matchfile::Line::Header(h) => matchfile::header_json(h),
+            matchfile::Line::Game(g) => matchfile::game_json(g),
         };
         let once = write(&parsed);
-        let again = record::parse_line(&once)
+        let again = matchfile::parse_line(&once)
             .unwrap_or_else(|e| panic!("{once:?}, written from {line:?}: {e}"));
         let twice = write(&again);
         assert_eq!(once, twice, "{line:?}");
-        let thrice = record::parse_line(&twice).expect("parsed once already");
+        let thrice = matchfile::parse_line(&twice).expect("parsed once already");
         assert_eq!(again, thrice, "{line:?}");
     }
 }

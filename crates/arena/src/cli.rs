@@ -15,11 +15,11 @@ use crate::{analyse, matchup, play, server, web};
 #[command(name = "arena", version, about)]
 pub(crate) struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Verb,
 }
 
 #[derive(Subcommand, Debug)]
-enum Command {
+enum Verb {
     /// Play against the engine in the terminal (or watch it play itself).
     Play(PlayArgs),
     /// Analyse a position: one line per completed depth.
@@ -398,14 +398,14 @@ pub(crate) fn parse(arena: &Arena, args: Vec<std::ffi::OsString>) -> Result<Cli,
 /// command's own options and calling it for the game named (long as the list of commands).
 pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
     match cli.command {
-        Command::Moves(a) => arena.commands(&a.game)?.moves(&a.position),
-        Command::Apply(a) => arena.commands(&a.game)?.apply(&a.position, &a.moves),
-        Command::Perft(a) => arena
+        Verb::Moves(a) => arena.commands(&a.game)?.moves(&a.position),
+        Verb::Apply(a) => arena.commands(&a.game)?.apply(&a.position, &a.moves),
+        Verb::Perft(a) => arena
             .commands(&a.game)?
             .perft(&a.position, a.depth, a.divide),
-        Command::Solve(a) => solve(arena, a),
-        Command::Analyse(a) => {
-            let opts = analyse::Options {
+        Verb::Solve(a) => solve(arena, a),
+        Verb::Analyse(a) => {
+            let opts = analyse::AnalyseOptions {
                 position: a.position,
                 depth: a.depth,
                 time: a.time,
@@ -414,8 +414,8 @@ pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
             };
             arena.commands(&a.game)?.analyse(&opts)
         }
-        Command::Play(a) => {
-            let opts = play::Options {
+        Verb::Play(a) => {
+            let opts = play::PlayOptions {
                 human: a.human,
                 time: a.time,
                 depth: a.depth,
@@ -425,21 +425,21 @@ pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
             };
             arena.commands(&a.game)?.play(&opts)
         }
-        Command::Match(a) => {
+        Verb::Match(a) => {
             let game = arena.commands(&a.game)?;
             game.run_match(&match_options(a)?)
         }
-        Command::Merge(a) => matchup::merge::merge(&matchup::merge::Options {
+        Verb::Merge(a) => matchup::merge::merge(&matchup::merge::MergeOptions {
             files: a.files,
             out: a.out,
         }),
-        Command::Engine(a) => {
+        Verb::Engine(a) => {
             let threads = threads_ok(a.threads)?;
             arena
                 .commands(&a.game)?
                 .engine(threads, a.engine.as_deref())
         }
-        Command::Serve(a) => {
+        Verb::Serve(a) => {
             let opts = server::ServeOptions {
                 addr: a.addr,
                 port: a.port,
@@ -457,7 +457,7 @@ pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
             };
             arena.commands(&a.game)?.serve(&opts)
         }
-        Command::Connect(a) => {
+        Verb::Connect(a) => {
             let opts = server::ConnectOptions {
                 addr: a.addr,
                 name: a.name,
@@ -469,7 +469,7 @@ pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
             };
             arena.commands(&a.game)?.connect(&opts)
         }
-        Command::Web(a) => web::web(&web::WebOptions {
+        Verb::Web(a) => web::web(&web::WebOptions {
             addr: a.addr,
             threads: threads_ok(a.threads)?,
             max_searches: a.max_searches,
@@ -540,7 +540,7 @@ fn number_word(n: usize) -> String {
 }
 
 /// The options of `arena match`, checked.
-fn match_options(a: MatchArgs) -> Result<matchup::Options, Fail> {
+fn match_options(a: MatchArgs) -> Result<matchup::MatchOptions, Fail> {
     let adjudication = matchup::game::Adjudication {
         max_plies: a.max_plies,
         resign: a
@@ -559,7 +559,7 @@ fn match_options(a: MatchArgs) -> Result<matchup::Options, Fail> {
     if a.max_plies == Some(0) {
         return Err(Fail::usage("--max-plies must be at least 1"));
     }
-    Ok(matchup::Options {
+    Ok(matchup::MatchOptions {
         engines: a.engine,
         games: a.games,
         time: a.time,

@@ -23,11 +23,11 @@ pub(crate) trait GameCommands: Send + Sync {
     /// `arena solve` (options already checked against the solver).
     fn solve(&self, position: &str, settings: &SolveSettings<'_>) -> Result<(), Fail>;
     /// `arena analyse`.
-    fn analyse(&self, o: &analyse::Options) -> Result<(), Fail>;
+    fn analyse(&self, o: &analyse::AnalyseOptions) -> Result<(), Fail>;
     /// `arena play`.
-    fn play(&self, o: &play::Options) -> Result<(), Fail>;
+    fn play(&self, o: &play::PlayOptions) -> Result<(), Fail>;
     /// `arena match`.
-    fn run_match(&self, o: &matchup::Options) -> Result<(), Fail>;
+    fn run_match(&self, o: &matchup::MatchOptions) -> Result<(), Fail>;
     /// `arena engine`.
     fn engine(&self, threads: usize, spec: Option<&str>) -> Result<(), Fail>;
     /// `arena serve`.
@@ -61,13 +61,13 @@ impl<A: GameAdapter> GameCommands for Commands<A> {
     fn solve(&self, position: &str, settings: &SolveSettings<'_>) -> Result<(), Fail> {
         solve::solve::<A>(position, settings)
     }
-    fn analyse(&self, o: &analyse::Options) -> Result<(), Fail> {
+    fn analyse(&self, o: &analyse::AnalyseOptions) -> Result<(), Fail> {
         analyse::analyse::<A>(o)
     }
-    fn play(&self, o: &play::Options) -> Result<(), Fail> {
+    fn play(&self, o: &play::PlayOptions) -> Result<(), Fail> {
         play::play::<A>(o)
     }
-    fn run_match(&self, o: &matchup::Options) -> Result<(), Fail> {
+    fn run_match(&self, o: &matchup::MatchOptions) -> Result<(), Fail> {
         matchup::run_match::<A>(o)
     }
     fn engine(&self, threads: usize, spec: Option<&str>) -> Result<(), Fail> {

@@ -355,16 +355,16 @@ impl Spec {
 }
 
 /// The search engine of one game, with its evaluation, kept between moves (its table too).
-pub struct Engine<A: GameAdapter> {
+pub struct SearchEngine<A: GameAdapter> {
     search: search::Search<A::Pos, A::Eval>,
 }
 
-impl<A: GameAdapter> Engine<A> {
+impl<A: GameAdapter> SearchEngine<A> {
     /// An engine with this configuration and evaluation.
     pub fn new(config: Config, eval: A::Eval) -> Self {
         let mut search = search::Search::new(config, eval);
         search.set_maxn_bounds(A::maxn_bounds());
-        Engine { search }
+        SearchEngine { search }
     }
 
     /// Forgets what earlier searches left behind (the table's entries, the move-ordering
@@ -376,15 +376,15 @@ impl<A: GameAdapter> Engine<A> {
 
     /// An engine whose table is allocated now: an [`Error::Resources`] when the table is
     /// more than the memory available, or cannot be allocated, instead of an abort (or the
-    /// kernel's out-of-memory killer) later. [`Engine::new`] allocates on the first search
+    /// kernel's out-of-memory killer) later. [`SearchEngine::new`] allocates on the first search
     /// and searches without a table if the memory is not there.
     ///
     /// ```
-    /// use plyforge::agent::Engine;
+    /// use plyforge::agent::SearchEngine;
     /// use plyforge::games::Jumpy3;
     /// use plyforge::GameAdapter;
     /// let huge = Jumpy3::engine_config().with_tt_mib(1 << 40);
-    /// let err = Engine::<Jumpy3>::try_new(huge, Jumpy3::default_eval()).err().unwrap();
+    /// let err = SearchEngine::<Jumpy3>::try_new(huge, Jumpy3::default_eval()).err().unwrap();
     /// assert!(matches!(err, plyforge::Error::Resources { .. }), "{err}");
     /// ```
     pub fn try_new(config: Config, eval: A::Eval) -> Result<Self, Error> {
@@ -398,7 +398,7 @@ impl<A: GameAdapter> Engine<A> {
             reason: format!("transposition table: {mib} MiB cannot be allocated ({e})"),
         })?;
         search.set_maxn_bounds(A::maxn_bounds());
-        Ok(Engine { search })
+        Ok(SearchEngine { search })
     }
 
     /// The flag that stops a running search.
@@ -425,7 +425,7 @@ pub enum Agent<A: GameAdapter> {
     /// The search engine under limits.
     Search {
         /// The engine.
-        engine: Box<Engine<A>>,
+        engine: Box<SearchEngine<A>>,
         /// Limits per move.
         limits: Limits,
     },
@@ -454,7 +454,7 @@ impl<A: GameAdapter> Agent<A> {
                 let mut config = spec.config::<A>(threads);
                 config.mcts.seed = seed;
                 Agent::Search {
-                    engine: Box::new(Engine::new(config, spec.evaluator::<A>())),
+                    engine: Box::new(SearchEngine::new(config, spec.evaluator::<A>())),
                     limits: spec.limits(fallback),
                 }
             }
@@ -470,7 +470,7 @@ impl<A: GameAdapter> Agent<A> {
     }
 
     /// The player a spec describes, as [`Agent::new`], with the search engine's table
-    /// allocated now ([`Engine::try_new`]): an error instead of an abort when the memory is
+    /// allocated now ([`SearchEngine::try_new`]): an error instead of an abort when the memory is
     /// not there.
     pub fn try_new(
         spec: &Spec,
@@ -480,7 +480,7 @@ impl<A: GameAdapter> Agent<A> {
     ) -> Result<Self, Error> {
         match spec.kind {
             Kind::Search(_) => Ok(Agent::Search {
-                engine: Box::new(Engine::try_new(
+                engine: Box::new(SearchEngine::try_new(
                     spec.config::<A>(threads),
                     spec.evaluator::<A>(),
                 )?),

@@ -3,7 +3,7 @@
 //! A table size is checked twice: where it is read (an engine spec's `tt=`, the engine
 //! protocol's `Hash` option), against the machine's memory, so that a size no machine of this
 //! kind can hold is refused at once with the reason; and where the table is made
-//! ([`crate::agent::Engine::try_new`]), against the memory available then, and through an
+//! ([`crate::agent::SearchEngine::try_new`]), against the memory available then, and through an
 //! allocation that reports failure instead of aborting the process.
 //!
 //! "The machine's memory" is the physical memory (`MemTotal` of `/proc/meminfo`) or, when

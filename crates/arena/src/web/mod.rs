@@ -374,16 +374,16 @@ impl App {
     }
 
     /// Counts a running search or solve while the guard lives.
-    fn running(self: &Arc<Self>) -> Running {
+    fn running(self: &Arc<Self>) -> RunningGuard {
         self.running.fetch_add(1, Ordering::SeqCst);
-        Running(Arc::clone(self))
+        RunningGuard(Arc::clone(self))
     }
 }
 
 /// A running search or solve (counted in `/api/status`).
-struct Running(Arc<App>);
+struct RunningGuard(Arc<App>);
 
-impl Drop for Running {
+impl Drop for RunningGuard {
     fn drop(&mut self) {
         self.0.running.fetch_sub(1, Ordering::SeqCst);
     }
