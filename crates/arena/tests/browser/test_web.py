@@ -380,6 +380,28 @@ class WebPage(unittest.TestCase):
         finally:
             os.unlink(f.name)
 
+    def test_7_seats_fit_their_card_in_a_narrow_window(self):
+        # At 1300 px the Seats panel's inputs once ran past the card's right edge.
+        self.driver.set_window_size(1300, 900)
+        try:
+            for game in GAMES:
+                with self.subTest(game=game):
+                    p = self.page(game)
+                    p.open()
+                    edges = self.driver.execute_script(
+                        """const card = document.getElementById('seats-panel').getBoundingClientRect();
+                        return [card.right, [...document.querySelectorAll('#seats input, #seats select')]
+                            .map(e => e.getBoundingClientRect().right)];"""
+                    )
+                    card, inputs = edges
+                    self.assertEqual(len(inputs), 3 * PLAYERS[game])
+                    for right in inputs:
+                        self.assertLessEqual(right, card, f"{game}: an input ends at {right}, the card at {card}")
+                    if game == "chexers":
+                        self.driver.save_screenshot(os.path.join(SHOTS, "seats-1300.png"))
+        finally:
+            self.driver.set_window_size(1400, 1000)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
