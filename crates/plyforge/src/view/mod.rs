@@ -169,6 +169,37 @@ pub struct Spot {
     pub caption: String,
 }
 
+impl Spot {
+    /// A spot with this id, role and outline; its caption is its id, with no marks and no
+    /// shade.
+    pub fn new(id: impl Into<String>, role: Role, shape: Shape) -> Spot {
+        let id = id.into();
+        Spot {
+            caption: id.clone(),
+            id,
+            role,
+            shape,
+            grade: 0,
+            marks: Vec::new(),
+        }
+    }
+    /// This spot with another caption.
+    pub fn with_caption(mut self, caption: impl Into<String>) -> Spot {
+        self.caption = caption.into();
+        self
+    }
+    /// This spot with these marks.
+    pub fn with_marks(mut self, marks: Vec<Mark>) -> Spot {
+        self.marks = marks;
+        self
+    }
+    /// This spot with a shade (a ring's grade).
+    pub fn with_grade(mut self, grade: u8) -> Spot {
+        self.grade = grade;
+        self
+    }
+}
+
 /// What is drawn on a piece, in its player's colour.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]

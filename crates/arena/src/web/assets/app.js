@@ -372,6 +372,10 @@
         el('line', { x1: r0 * Math.sin(a), y1: -r0 * Math.cos(a), x2: r1 * Math.sin(a), y2: -r1 * Math.cos(a), stroke: '#8a7c60', 'stroke-width': i % 5 === 0 ? 0.06 : 0.025 }, base);
       }
     }
+    if (b.layout.kind === 'grid') {
+      // An upright frame behind the cells (the board of a game that drops its pieces).
+      el('rect', { x: x + 0.25, y: y + 0.3, width: w - 0.5, height: h - 0.6, rx: 0.3, class: 'grid-frame' }, base);
+    }
     const lastFrom = b.last ? b.last.from : null, lastTo = b.last ? b.last.to : null;
     const over = el('g', { class: 'overlays' }, svg);
     let sq = 0;
@@ -381,6 +385,7 @@
         let cls = 'cell';
         if (s.shape.kind === 'rect') cls += ' sq-' + (sq++ % 2);
         else if (s.shape.kind === 'hex') cls += s.grade ? ' grade-' + s.grade : ' hexcell';
+        else if (b.layout.kind === 'grid') cls += ' slot';
         else cls += ' dial';
         if (s.marks.some(m => m.kind === 'goal')) cls += ' goal';
         const e = shapeElement(base, s, cls, { 'data-cell': s.id });
@@ -482,6 +487,14 @@
         } else {
           shapeElement(marks, t, 'target-ring', { 'data-target': t.id });
         }
+      }
+    }
+    // Where a piece may be placed (moves that leave no spot), for a person to move.
+    if (humanToMove()) {
+      for (const m of b.moves) {
+        if (m.from !== null || m.to === null || !spots[m.to] || spots[m.to].role.kind !== 'cell') continue;
+        const c = spotCentre(spots[m.to]);
+        el('circle', { cx: c[0], cy: c[1], r: pieceRadius(spots[m.to]) * 0.3, class: 'target drop-target', 'data-target': m.to }, marks);
       }
     }
     for (const a of arrows) {
