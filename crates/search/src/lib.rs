@@ -29,10 +29,10 @@ mod time;
 mod tt;
 mod types;
 
-pub use engine::Search;
+pub use engine::{analyse, best_move, Search};
 pub use game::{
-    DrawKind, Evaluator, Game, IllegalMove, MateOnly, MoveList, Outcome, Player, Scores, MAX_EVAL,
-    MAX_HINT, MAX_PLAYERS,
+    DrawKind, Evaluator, Game, IllegalMove, MateOnly, MoveList, Outcome, Player, Scores,
+    SideToMove, SideToMoveEval, MAX_EVAL, MAX_HINT, MAX_PLAYERS,
 };
 pub use maxn::MaxnBounds;
 pub use mcts::MctsStats;
