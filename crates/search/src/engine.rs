@@ -13,7 +13,7 @@ use crate::maxn::{self, Maxn, MaxnBounds};
 use crate::mcts::{self, Forest, MctsStats};
 use crate::report::{maxn_report, nps, report};
 use crate::score::{end_score, end_scores, masked, MAX_DEPTH};
-use crate::shared::{Shared, NO_SCORE};
+use crate::shared::{Padded, Shared, NO_SCORE};
 use crate::smp;
 use crate::thread::Local;
 use crate::time::TimeManager;
@@ -239,18 +239,18 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             rule: game.repetition_rule().map(|(_, o)| o),
             history: history.iter().copied().collect(),
             user_stop: &self.stop,
-            abort: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            probes: AtomicU64::new(0),
-            hits: AtomicU64::new(0),
+            abort: Padded(AtomicBool::new(false)),
+            nodes: Padded(AtomicU64::new(0)),
+            probes: Padded(AtomicU64::new(0)),
+            hits: Padded(AtomicU64::new(0)),
             node_limit: limits.nodes,
             time: TimeManager::new(&limits, start),
-            main_depth: AtomicU32::new(0),
-            main_score: AtomicI32::new(NO_SCORE),
+            main_depth: Padded(AtomicU32::new(0)),
+            main_score: Padded(AtomicI32::new(NO_SCORE)),
             brs: self.config.algorithm == Algorithm::BestReply,
             max_depth: limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)),
             busy: Busy::new(threads > 1),
-            helper_done: AtomicU64::new(0),
+            helper_done: Padded(AtomicU64::new(0)),
             helper_results: Mutex::new(Vec::new()),
             _game: PhantomData,
         };

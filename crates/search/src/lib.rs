@@ -4,6 +4,7 @@
 // The engine's rooms, each of one technique (`ARCHITECTURE.md` has the map): no module
 // imports one that imports it back, and `reference` is for tests and users only.
 mod alphabeta;
+pub mod bench;
 mod brs;
 mod busy;
 pub mod conformance;
