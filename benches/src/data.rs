@@ -15,6 +15,8 @@ pub const JUMPY3: &str = include_str!("../data/jumpy3.txt");
 pub const CHEXERS: &str = include_str!("../data/chexers.txt");
 /// The Chaos Clock list.
 pub const CHAOSCLOCK: &str = include_str!("../data/chaosclock.txt");
+/// The Connect Four list (the benchmark game a user would write).
+pub const CONNECT_FOUR: &str = include_str!("../data/connect_four.txt");
 /// The Throne list.
 pub const THRONE: &str = include_str!("../data/throne.txt");
 
@@ -179,4 +181,9 @@ pub fn throne() -> Vec<Entry<throne::Position>> {
 /// The Chaos Clock positions.
 pub fn chaosclock() -> Vec<Entry<chaosclock::Position>> {
     load("chaosclock", CHAOSCLOCK)
+}
+
+/// The Connect Four positions.
+pub fn connect_four() -> Vec<Entry<connect_four::Position>> {
+    load("connect_four", CONNECT_FOUR)
 }

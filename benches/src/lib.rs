@@ -21,6 +21,7 @@ pub mod data;
 pub mod games;
 pub mod measure;
 pub mod peer;
+pub mod plain;
 pub mod signature;
 
 pub use plyforge::search::perft;
