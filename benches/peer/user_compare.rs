@@ -1,4 +1,4 @@
-//! The comparison on the benchmark games a user would write (Connect Four, Othello): this
+//! The comparison on the benchmark games a user would write (Connect Four, 6×6 Othello): this
 //! engine at its defaults (`Config::default()`, the evaluation through `SideToMove`), the
 //! `minimax` crate at its defaults (`IterativeOptions::new()`), both with a
 //! [`TABLE_MIB`] MiB table, and the plain hand-written alpha-beta of `benches::plain`, each to
@@ -296,6 +296,18 @@ pub fn connect_four() -> UserGame<connect_four::Position, connect_four::DefaultE
     }
 }
 
+/// The 6×6 Othello cases: `benches/data/othello.txt` with their depths.
+pub fn othello() -> UserGame<benches::othello::Othello, benches::othello::OthelloEval> {
+    UserGame {
+        name: "othello",
+        cases: benches::data::othello()
+            .into_iter()
+            .map(|e| (e.label, e.position, 13, 6))
+            .collect(),
+        eval: benches::othello::OthelloEval,
+    }
+}
+
 /// Runs the comparison.
 pub fn run(opts: &Opts) -> Report {
     let mut rep = Report {
@@ -305,6 +317,9 @@ pub fn run(opts: &Opts) -> Report {
     let wanted = |name: &str| opts.game.as_deref().map_or(true, |g| g == name);
     if wanted("connect_four") {
         compare(opts, &connect_four(), &mut rep);
+    }
+    if wanted("othello") {
+        compare(opts, &othello(), &mut rep);
     }
     rep
 }

@@ -133,3 +133,13 @@ impl PeerGame for connect_four::Position {
     }
     const MAX_INDEX: u16 = 6;
 }
+
+impl PeerGame for benches::othello::Othello {
+    fn peer_eval(&self) -> i32 {
+        benches::othello::evaluate(self)
+    }
+    fn index(mv: u8) -> u16 {
+        mv as u16
+    }
+    const MAX_INDEX: u16 = benches::othello::PASS as u16;
+}

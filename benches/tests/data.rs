@@ -39,6 +39,7 @@ fn every_list_parses() {
     check::<chexers::Position>("chexers", data::CHEXERS);
     check::<throne::Position>("throne", data::THRONE);
     check::<connect_four::Position>("connect_four", data::CONNECT_FOUR);
+    check::<benches::othello::Othello>("othello", data::OTHELLO);
     check::<chaosclock::Position>("chaosclock", data::CHAOSCLOCK);
 }
 

@@ -966,8 +966,8 @@ fn user_games_section(rep: &mut Report) {
     let _ = writeln!(md, "## Games a user would write (issue 29)\n");
     let _ = writeln!(
         md,
-        "Connect Four (`examples/connect-four/game`) from the positions of \
-         `benches/data/connect_four.txt`: this engine at its defaults (`Config::default()`, \
+        "Connect Four (`examples/connect-four/game`) and 6×6 Othello (`benches/src/othello.rs`) \
+         from the positions of `benches/data/connect_four.txt` and `othello.txt`: this engine at its defaults (`Config::default()`, \
          the evaluation through `SideToMove`), the `minimax` crate at its defaults \
          (`IterativeOptions::new()`; `ParallelSearch` with 2 threads), both with a {} MiB \
          table, and the plain hand-written alpha-beta of `benches/src/plain.rs` (iterative \
