@@ -2,20 +2,8 @@
 
 use plyforge_search::{Game, SideToMoveEval};
 
-use crate::position::{Position, COLUMNS, ROWS};
+use crate::position::{Position, BOARD, ROWS, STRIDE};
 
-/// Bits per column (see the position's layout).
-const STRIDE: usize = ROWS + 1;
-/// Every cell of the board.
-const BOARD: u64 = {
-    let mut b = 0u64;
-    let mut c = 0;
-    while c < COLUMNS {
-        b |= ((1u64 << ROWS) - 1) << (c * STRIDE);
-        c += 1;
-    }
-    b
-};
 /// The centre column.
 const CENTRE: u64 = ((1u64 << ROWS) - 1) << (3 * STRIDE);
 
@@ -90,6 +78,7 @@ impl SideToMoveEval<Position> for DefaultEval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::COLUMNS;
 
     /// The points counted line by line, as the definition says.
     fn slow_points(pos: &Position, me: usize) -> i32 {

@@ -12,15 +12,14 @@ pub const COLUMNS: usize = 7;
 pub const ROWS: usize = 6;
 /// Bits per column: the rows and one empty bit on top, so that shifted lines never run from
 /// one column into the next.
-const STRIDE: usize = ROWS + 1;
+pub(crate) const STRIDE: usize = ROWS + 1;
 /// The player who moves first, shown `x`.
 pub const X: Player = 0;
 /// The player who moves second, shown `o`.
 pub const O: Player = 1;
 
 /// Every cell of the board (bit `column * 7 + row`, row 0 at the bottom).
-#[cfg(test)]
-const BOARD: u64 = {
+pub(crate) const BOARD: u64 = {
     let mut b = 0u64;
     let mut c = 0;
     while c < COLUMNS {
