@@ -14,7 +14,7 @@ use plyforge::search::bench::{parse_list, run, BenchPosition};
 use plyforge::search::{Config, Evaluator, Game, SideToMove};
 use plyforge::{chaosclock, chexers, jumpy3, throne};
 
-fn show<G: Game, E: Evaluator<G> + Copy>(
+fn show<G: Game, E: Evaluator<G> + Clone>(
     name: &str,
     list: &[BenchPosition<G>],
     eval: E,
@@ -27,7 +27,7 @@ fn show<G: Game, E: Evaluator<G> + Copy>(
     } else {
         config
     };
-    let r = run(list, eval, &config.clone().with_threads(threads));
+    let r = run(list, eval.clone(), &config.clone().with_threads(threads));
     for l in &r.lines {
         println!(
             "{name:<13} {:<10} depth {:>2}: {:>10} nodes {:>8.3} s score {}",
@@ -45,10 +45,10 @@ fn show<G: Game, E: Evaluator<G> + Copy>(
         r.nps as f64 / 1e6
     );
     if overhead {
-        let base = run(list, eval, &config.clone().with_threads(1)).nodes as f64;
+        let base = run(list, eval.clone(), &config.clone().with_threads(1)).nodes as f64;
         let mut line = format!("{name:<13} total nodes by threads:");
         for t in [1, 2, 4, 8, 16] {
-            let n = run(list, eval, &config.clone().with_threads(t)).nodes;
+            let n = run(list, eval.clone(), &config.clone().with_threads(t)).nodes;
             line += &format!(" {t}: {n} ({:.2}x)", n as f64 / base);
         }
         println!("{line}");
@@ -58,7 +58,7 @@ fn show<G: Game, E: Evaluator<G> + Copy>(
 fn ours<G: BenchGame>(text: &str, threads: usize, overhead: bool)
 where
     <G as std::str::FromStr>::Err: std::fmt::Display,
-    benches::games::EvalOf<G>: Copy,
+    benches::games::EvalOf<G>: Clone,
 {
     let list = parse_list::<G>(text).expect("the bench list parses");
     show(G::NAME, &list, G::eval(), G::config(), threads, overhead);

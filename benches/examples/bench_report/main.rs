@@ -988,7 +988,7 @@ fn user_games_section(rep: &mut Report) {
 /// (threads beyond the cores are fine for a node count).
 fn overhead_section(rep: &mut Report) {
     use search::bench::{parse_list, run, BenchPosition};
-    fn totals<G: search::Game, E: search::Evaluator<G> + Copy>(
+    fn totals<G: search::Game, E: search::Evaluator<G> + Clone>(
         list: &[BenchPosition<G>],
         eval: E,
         config: &Config,
@@ -1007,13 +1007,13 @@ fn overhead_section(rep: &mut Report) {
             .collect();
         [1, 2, 4, 8, 16]
             .iter()
-            .map(|&t| run(&list, eval, &config.clone().with_threads(t)).nodes)
+            .map(|&t| run(&list, eval.clone(), &config.clone().with_threads(t)).nodes)
             .collect()
     }
     fn ours<G: BenchGame>(text: &str, quick: bool) -> Vec<u64>
     where
         <G as std::str::FromStr>::Err: std::fmt::Display,
-        benches::games::EvalOf<G>: Copy,
+        benches::games::EvalOf<G>: Clone,
     {
         let list = parse_list::<G>(text).expect("the bench list parses");
         totals(&list, G::eval(), &G::config(), quick)
