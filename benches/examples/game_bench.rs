@@ -7,7 +7,7 @@
 //! cargo run --release -p benches --example game_bench [-- --threads N] [--overhead] [GAME...]
 //! ```
 //!
-//! The lists: `benches/data/bench/<game>.txt` for our four games, `connect_four::BENCH`.
+//! The lists: each game crate's `BENCH` for our four games, `connect_four::BENCH`.
 
 use benches::games::BenchGame;
 use plyforge::search::bench::{parse_list, run, BenchPosition};
@@ -79,20 +79,16 @@ fn main() {
     }
     let want = |g: &str| games.is_empty() || games.iter().any(|x| x == g);
     if want("jumpy3") {
-        ours::<jumpy3::Position>(include_str!("../data/bench/jumpy3.txt"), threads, overhead);
+        ours::<jumpy3::Position>(jumpy3::BENCH, threads, overhead);
     }
     if want("chexers") {
-        ours::<chexers::Position>(include_str!("../data/bench/chexers.txt"), threads, overhead);
+        ours::<chexers::Position>(chexers::BENCH, threads, overhead);
     }
     if want("throne") {
-        ours::<throne::Position>(include_str!("../data/bench/throne.txt"), threads, overhead);
+        ours::<throne::Position>(throne::BENCH, threads, overhead);
     }
     if want("chaosclock") {
-        ours::<chaosclock::Position>(
-            include_str!("../data/bench/chaosclock.txt"),
-            threads,
-            overhead,
-        );
+        ours::<chaosclock::Position>(chaosclock::BENCH, threads, overhead);
     }
     if want("connect_four") {
         let list = parse_list::<connect_four::Position>(connect_four::BENCH).expect("parses");

@@ -79,7 +79,7 @@ fn bad_lists_are_errors_naming_the_line() {
     );
 }
 
-/// The fixed benches of `arena bench` (`benches/data/bench/`, `connect_four::BENCH`) parse,
+/// The fixed benches of `arena bench` (each game crate's `BENCH`, `connect_four::BENCH`) parse,
 /// and a bench at one thread repeats its node count exactly (the signature), here at
 /// smaller depths.
 #[test]
@@ -95,10 +95,10 @@ fn the_bench_lists_parse_and_repeat() {
         assert!(list.iter().all(|p| p.position.outcome().is_none()));
         list
     }
-    check::<jumpy3::Position>("jumpy3", include_str!("../data/bench/jumpy3.txt"));
-    check::<chexers::Position>("chexers", include_str!("../data/bench/chexers.txt"));
-    check::<throne::Position>("throne", include_str!("../data/bench/throne.txt"));
-    check::<chaosclock::Position>("chaosclock", include_str!("../data/bench/chaosclock.txt"));
+    check::<jumpy3::Position>("jumpy3", jumpy3::BENCH);
+    check::<chexers::Position>("chexers", chexers::BENCH);
+    check::<throne::Position>("throne", throne::BENCH);
+    check::<chaosclock::Position>("chaosclock", chaosclock::BENCH);
     let c4: Vec<_> = check::<connect_four::Position>("connect_four", connect_four::BENCH)
         .into_iter()
         .map(|p| BenchPosition {

@@ -983,7 +983,7 @@ fn user_games_section(rep: &mut Report) {
     md.push('\n');
 }
 
-/// Total nodes of each game's fixed bench (`benches/data/bench/`, `connect_four::BENCH`;
+/// Total nodes of each game's fixed bench (each game crate's `BENCH`, `connect_four::BENCH`;
 /// quick mode: four plies less) at 1, 2, 4, 8 and 16 threads: the parallel search's overhead
 /// (threads beyond the cores are fine for a node count).
 fn overhead_section(rep: &mut Report) {
@@ -1021,21 +1021,12 @@ fn overhead_section(rep: &mut Report) {
     let q = rep.quick;
     let c4 = parse_list::<connect_four::Position>(connect_four::BENCH).expect("parses");
     let rows: Vec<(&str, Vec<u64>)> = vec![
-        (
-            "jumpy3",
-            ours::<jumpy3::Position>(include_str!("../../data/bench/jumpy3.txt"), q),
-        ),
-        (
-            "chexers",
-            ours::<chexers::Position>(include_str!("../../data/bench/chexers.txt"), q),
-        ),
-        (
-            "throne",
-            ours::<throne::Position>(include_str!("../../data/bench/throne.txt"), q),
-        ),
+        ("jumpy3", ours::<jumpy3::Position>(jumpy3::BENCH, q)),
+        ("chexers", ours::<chexers::Position>(chexers::BENCH, q)),
+        ("throne", ours::<throne::Position>(throne::BENCH, q)),
         (
             "chaosclock",
-            ours::<chaosclock::Position>(include_str!("../../data/bench/chaosclock.txt"), q),
+            ours::<chaosclock::Position>(chaosclock::BENCH, q),
         ),
         (
             "connect_four",
@@ -1052,7 +1043,7 @@ fn overhead_section(rep: &mut Report) {
     let _ = writeln!(
         md,
         "Each game's fixed bench (the positions and depths of `arena bench`: \
-         `benches/data/bench/<game>.txt`, `connect_four::BENCH`{}), total nodes with the \
+         each game crate's `BENCH`, `connect_four::BENCH`{}), total nodes with the \
          game's engine settings at 1 to 16 threads, and the ratio to 1 thread (target at 16 \
          threads: ≤ 1.5×).\n",
         if q {

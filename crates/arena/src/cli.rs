@@ -45,6 +45,18 @@ enum Verb {
     Connect(ConnectArgs),
     /// The games in a browser: play, analyse, solve, share, watch a match server.
     Web(WebArgs),
+    /// Fixed positions searched to fixed depths: the search's signature and nodes per second.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// The games (default: every game with a bench).
+    #[arg(value_parser = game_names())]
+    games: Vec<String>,
+    /// Worker threads.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
 }
 
 #[derive(Args, Debug)]
@@ -469,6 +481,7 @@ pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
             };
             arena.commands(&a.game)?.connect(&opts)
         }
+        Verb::Bench(a) => bench(arena, &a.games, threads_ok(a.threads)?),
         Verb::Web(a) => web::web(&web::WebOptions {
             addr: a.addr,
             threads: threads_ok(a.threads)?,
@@ -530,6 +543,42 @@ fn solve(arena: &Arena, a: SolveArgs) -> Result<(), Fail> {
         .with_table(a.table.as_deref())
         .with_time(time);
     game.solve(&a.position, &settings)
+}
+
+/// `arena bench`: each game's bench, then the total over them: the signature.
+fn bench(arena: &Arena, games: &[String], threads: usize) -> Result<(), Fail> {
+    let names: Vec<String> = if games.is_empty() {
+        arena.kinds().iter().map(|k| k.name().to_string()).collect()
+    } else {
+        games.to_vec()
+    };
+    let (mut positions, mut nodes, mut seconds) = (0, 0u64, 0.0);
+    for name in &names {
+        match arena.commands(name)?.bench(threads)? {
+            Some(t) => {
+                positions += t.positions;
+                nodes += t.nodes;
+                seconds += t.seconds;
+            }
+            None if !games.is_empty() => {
+                return Err(Fail::usage(format!("{name} has no bench")));
+            }
+            None => {}
+        }
+    }
+    crate::fail::outln!("===========================");
+    crate::fail::outln!("positions  {positions}");
+    crate::fail::outln!("threads    {threads}");
+    crate::fail::outln!("signature  {nodes}");
+    crate::fail::outln!(
+        "nodes/s    {}",
+        if seconds > 0.0 {
+            (nodes as f64 / seconds) as u64
+        } else {
+            0
+        }
+    );
+    Ok(())
 }
 
 /// `two`, `three`, … for small numbers.

@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 use plyforge::{GameAdapter, GameKind, SolveSettings};
 
 use crate::fail::Fail;
-use crate::{analyse, matchup, play, protocol, rules_cmd, server, solve};
+use crate::{analyse, bench, matchup, play, protocol, rules_cmd, server, solve};
 
 /// The subcommands of one game.
 pub(crate) trait GameCommands: Send + Sync {
@@ -34,6 +34,8 @@ pub(crate) trait GameCommands: Send + Sync {
     fn serve(&self, o: &server::ServeOptions) -> Result<(), Fail>;
     /// `arena connect`.
     fn connect(&self, o: &server::ConnectOptions) -> Result<(), Fail>;
+    /// `arena bench` (`None`: the game has no bench).
+    fn bench(&self, threads: usize) -> Result<Option<bench::Totals>, Fail>;
 }
 
 /// The subcommands of game `A`.
@@ -78,5 +80,8 @@ impl<A: GameAdapter> GameCommands for Commands<A> {
     }
     fn connect(&self, o: &server::ConnectOptions) -> Result<(), Fail> {
         server::connect::<A>(o)
+    }
+    fn bench(&self, threads: usize) -> Result<Option<bench::Totals>, Fail> {
+        bench::bench::<A>(threads)
     }
 }

@@ -381,6 +381,18 @@ Examples:
     )
 }
 
+fn bench_help(p: &Picks) -> String {
+    format!(
+        "Each game's fixed positions (its adapter's bench list) searched to fixed depths with the\n\
+game's recommended engine and default evaluation, each from an empty table; a line per\n\
+position, a line per game, then the total. With one thread the search is deterministic: the\n\
+total node count (`signature`) changes only when the search's behaviour changes, as in the\n\
+chess engines' `bench`.\n\n\
+Examples:\n  arena bench\n  arena bench {} --threads 2",
+        p.game.name()
+    )
+}
+
 /// `command` with the arena's games as the values of every subcommand's game argument and
 /// each subcommand's help made from them.
 pub(crate) fn with_help(arena: &Arena, command: Command) -> Command {
@@ -403,6 +415,7 @@ pub(crate) fn with_help(arena: &Arena, command: Command) -> Command {
         ("serve", serve_help(&p)),
         ("connect", connect_help(&p)),
         ("web", web_help(&kinds)),
+        ("bench", bench_help(&p)),
     ];
     for (name, text) in helps {
         command = command.mut_subcommand(name, |s| s.after_help(text));

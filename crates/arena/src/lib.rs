@@ -1,6 +1,6 @@
 //! The `arena` program as a library: [`Arena`] runs every subcommand of the `arena` binary
 //! (`play`, `analyse`, `match`, `merge`, `solve`, `perft`, `moves`, `apply`, `engine`,
-//! `serve`, `connect`, `web`) for the games it is given, ours and a user's own, each of
+//! `serve`, `connect`, `web`, `bench`) for the games it is given, ours and a user's own, each of
 //! which implements [`plyforge::GameAdapter`]:
 //!
 //! ```no_run
@@ -21,6 +21,7 @@
 
 mod analyse;
 mod arena;
+mod bench;
 mod cli;
 mod commands;
 mod draw;

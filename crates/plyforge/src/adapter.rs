@@ -240,6 +240,11 @@ pub trait GameAdapter: Send + Sync + 'static {
     const RANDOM_START: bool = false;
     /// True when [`fair_start`](GameAdapter::fair_start) gives fair starts.
     const HAS_FAIR_START: bool = false;
+    /// The fixed bench of `arena bench`: `label: depth: position` lines (the format of
+    /// [`search::bench::parse_list`]), searched with the recommended engine and the default
+    /// evaluation; its total node count at one thread is the search's signature on this
+    /// game. Empty (the default): the game has no bench.
+    const BENCH: &'static str = "";
     /// True when the notation says everything of a position, so that reading a position's
     /// text gives back that position (Chaos Clock's cannot say that the last move was a
     /// pass: false). The [`checks`](crate::checks) compare positions only where it is true.
@@ -363,11 +368,6 @@ pub trait GameAdapter: Send + Sync + 'static {
     /// ended: by default a draw by the turn limit.
     fn limit_outcome(_pos: &Self::Pos) -> Outcome {
         Outcome::Draw(search::DrawKind::TurnLimit)
-    }
-    /// The fixed positions of `arena bench` (each in the game's notation or `start`) with
-    /// the depth each is searched to; the default, none, leaves the game out of the bench.
-    fn bench_positions() -> &'static [(&'static str, u32)] {
-        &[]
     }
     /// Action numbers and observation tensors for learning code ([`crate::encoding`]):
     /// `Some(Encoded::of::<Self>())` for a game that implements

@@ -71,8 +71,8 @@ pub struct GameInfo {
     pub observation_shape: &'static [usize],
     /// It has a picture for graphical front ends ([`GameAdapter::view`]).
     pub has_view: bool,
-    /// The positions and depths of `arena bench`.
-    pub bench_positions: &'static [(&'static str, u32)],
+    /// The bench list of `arena bench` ([`GameAdapter::BENCH`]; empty: none).
+    pub bench: &'static str,
 }
 
 impl GameInfo {
@@ -96,7 +96,7 @@ impl GameInfo {
             actions: encoding.as_ref().map(|e| e.actions),
             observation_shape: encoding.as_ref().map_or(&[], |e| e.shape),
             has_view: A::view().is_some(),
-            bench_positions: A::bench_positions(),
+            bench: A::BENCH,
         }
     }
 }

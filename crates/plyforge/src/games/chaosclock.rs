@@ -39,6 +39,7 @@ impl GameAdapter for ChaosClock {
     const TITLE: &'static str = "Chaos Clock";
     const ABOUT: &'static str = "twelve pieces on a clock face; both can win, both can lose";
     const SOLVER_NOTE: &'static str = "exact search under the game's preferences: the result code 4 = the side to move wins, 3 = both win, 2 = both lose, 1 = it loses; positions with most pieces on the board can take long";
+    const BENCH: &'static str = chaosclock::BENCH;
     const PLAYERS: usize = 2;
     const HAS_SOLVER: bool = true;
     const RANDOM_START: bool = true;

@@ -29,6 +29,7 @@ impl GameAdapter for Chexers {
     const NAME: &'static str = "chexers";
     const TITLE: &'static str = "Chexers";
     const ABOUT: &'static str = "three players on a hexagon of 37 hexes (COMP30024, 2019)";
+    const BENCH: &'static str = chexers::BENCH;
     const PLAYERS: usize = 3;
 
     crate_shape!(chexers);

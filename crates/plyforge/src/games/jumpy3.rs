@@ -25,6 +25,7 @@ impl GameAdapter for Jumpy3 {
     const TITLE: &'static str = "Jumpy3";
     const ABOUT: &'static str = "one row of 16 squares, two kings racing off the board";
     const SOLVER_NOTE: &'static str = "a solved table of all 28 million positions, built once (about 9 s of CPU time, 56 MB) into the cache directory ($PLYFORGE_CACHE_DIR, else ~/.cache/plyforge) or --table FILE, then read: `win N`, `loss N` or `draw`; positions with at most one pawn a side are solved at once without it";
+    const BENCH: &'static str = jumpy3::BENCH;
     const PLAYERS: usize = 2;
     const HAS_SOLVER: bool = true;
     const SOLVER: SolverTraits = SolverTraits::TABLE;

@@ -20,6 +20,7 @@ impl GameAdapter for Throne {
     const NAME: &'static str = "throne";
     const TITLE: &'static str = "Throne";
     const ABOUT: &'static str = "queens and soldiers race to the throne on a hexagon of 91 cells";
+    const BENCH: &'static str = throne::BENCH;
     const PLAYERS: usize = 2;
 
     crate_shape!(throne);
