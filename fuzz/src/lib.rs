@@ -44,6 +44,7 @@ pub fn games() -> &'static [FuzzGame] {
     GAMES.get_or_init(|| {
         let mut c = Collect(Vec::new());
         plyforge::visit_default_games(&mut c);
+        c.visit::<connect_four_arena::ConnectFour>();
         c.0
     })
 }

@@ -8,6 +8,9 @@
 //! - `cargo xtask package`: the packaging step of `ci` alone.
 //! - `cargo xtask python`: the Python package alone (also part of `ci`): a venv under
 //!   `target/`, `pip install ./python`, mypy and pytest.
+//! - `cargo xtask example`: the example of a user's own game (`examples/connect-four`)
+//!   built as a user builds it, its tests, its `arena` commands and its web page in a
+//!   browser (also part of `ci`).
 //! - `cargo xtask web`: the browser tests of `arena web` alone (also part of `ci`): installs
 //!   chromium, chromium-driver and Selenium where missing; screenshots in
 //!   `target/web-screenshots/`.
@@ -21,6 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
+mod example;
 mod fuzz;
 mod matches;
 mod python;
@@ -35,9 +39,10 @@ fn main() -> ExitCode {
         Some("python") => python::ci(),
         Some("package") => package(),
         Some("web") => web::run_browser_tests(),
+        Some("example") => example::run(),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci | package | python | web | fuzz [--seconds N] [TARGET...] | bench [--quick] [--report-only]"
+                "usage: cargo xtask ci | package | python | web | example | fuzz [--seconds N] [TARGET...] | bench [--quick] [--report-only]"
             );
             return ExitCode::from(2);
         }
@@ -93,6 +98,7 @@ fn ci() -> Result<(), String> {
     matches::ci()?;
     cargo(&["test", "--workspace"], &[])?;
     web::run_browser_tests()?;
+    example::run()?;
     cargo(
         &["doc", "--workspace", "--no-deps"],
         &[("RUSTDOCFLAGS", "-D warnings")],
