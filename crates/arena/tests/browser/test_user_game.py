@@ -16,31 +16,16 @@ from urllib.parse import quote
 
 from selenium.webdriver.common.by import By
 
-from test_web import ENGINE, Page, Server, arena, make_driver
-
-import shutil
-import tempfile
+from test_web import ENGINE, BrowserCase, arena
 
 GAME = "connect-four"
 
 
-class UserGamePage(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.server = Server()
-        cls.profile = tempfile.mkdtemp(prefix="arena-web-chromium-")
-        cls.driver = make_driver(cls.profile)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.driver.quit()
-        cls.server.stop()
-        shutil.rmtree(cls.profile, ignore_errors=True)
-
+class UserGamePage(BrowserCase):
     def test_the_game_is_listed_and_played_by_clicks(self):
         d = self.driver
         d.get(self.server.url + "/")
-        p = Page(self, d, self.server.url, GAME)
+        p = self.page(GAME)
         p.wait(lambda: d.find_elements(By.CSS_SELECTOR, f'a[href="/{GAME}"]'), "the game in the index")
         p.open("seats=" + quote("human~" + ENGINE))
         p.wait_human()
@@ -75,7 +60,7 @@ class UserGamePage(unittest.TestCase):
 
     def test_analysis_marks_the_best_cell(self):
         d = self.driver
-        p = Page(self, d, self.server.url, GAME)
+        p = self.page(GAME)
         p.open("seats=human~human")
         d.find_element(By.ID, "analysis-time").clear()
         d.find_element(By.ID, "analysis-time").send_keys("20")

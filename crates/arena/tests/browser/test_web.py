@@ -199,7 +199,9 @@ class Page:
         self.d.save_screenshot(os.path.join(SHOTS, f"{self.game}-{name}.png"))
 
 
-class WebPage(unittest.TestCase):
+class BrowserCase(unittest.TestCase):
+    """Tests with one `arena web` server and one headless Chromium for the class."""
+
     @classmethod
     def setUpClass(cls):
         cls.server = Server()
@@ -214,6 +216,9 @@ class WebPage(unittest.TestCase):
 
     def page(self, game):
         return Page(self, self.driver, self.server.url, game)
+
+
+class WebPage(BrowserCase):
 
     def test_1_every_game_by_click_and_text_box_against_the_engine(self):
         for game in GAMES:
