@@ -49,9 +49,33 @@ fn expect(cond: bool, what: impl FnOnce() -> String) -> Result<(), String> {
 /// The example: build, tests, commands, browser.
 pub fn run() -> Result<(), String> {
     let root = project_root();
+    cargo(
+        &["fmt", "--all", "--check", "--manifest-path", MANIFEST],
+        &[],
+    )?;
     cargo(&["build", "--release", "--manifest-path", MANIFEST], &[])?;
     cargo(
-        &["test", "--release", "--manifest-path", MANIFEST, "--workspace"],
+        &[
+            "clippy",
+            "--release",
+            "--manifest-path",
+            MANIFEST,
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[],
+    )?;
+    cargo(
+        &[
+            "test",
+            "--release",
+            "--manifest-path",
+            MANIFEST,
+            "--workspace",
+        ],
         &[],
     )?;
     let bin: PathBuf = root.join("examples/connect-four/target/release/connect-four-arena");
@@ -62,7 +86,9 @@ pub fn run() -> Result<(), String> {
 /// The commands of the issue that asked for the example, and their answers.
 fn commands(bin: &Path) -> Result<(), String> {
     let moves = ok(bin, &["moves", "connect-four", "start"])?;
-    expect(moves.lines().count() == 7, || format!("7 moves from the start: {moves:?}"))?;
+    expect(moves.lines().count() == 7, || {
+        format!("7 moves from the start: {moves:?}")
+    })?;
     let after = ok(bin, &["apply", "connect-four", "start", "4"])?;
     expect(
         after.trim() == "......./......./......./......./......./...x... o",
@@ -70,18 +96,29 @@ fn commands(bin: &Path) -> Result<(), String> {
     )?;
     let bad = run_example(bin, &["apply", "connect-four", "......./x o", "4"])?;
     let err = String::from_utf8_lossy(&bad.stderr);
-    expect(bad.status.code() == Some(2) && err.contains("position"), || {
-        format!("a malformed position: exit {:?}, {err:?}", bad.status.code())
-    })?;
+    expect(
+        bad.status.code() == Some(2) && err.contains("position"),
+        || {
+            format!(
+                "a malformed position: exit {:?}, {err:?}",
+                bad.status.code()
+            )
+        },
+    )?;
     let bad = run_example(bin, &["apply", "connect-four", "start", "9"])?;
     let err = String::from_utf8_lossy(&bad.stderr);
-    expect(bad.status.code() == Some(2) && err.contains("no column 9"), || {
-        format!("an illegal move: exit {:?}, {err:?}", bad.status.code())
-    })?;
+    expect(
+        bad.status.code() == Some(2) && err.contains("no column 9"),
+        || format!("an illegal move: exit {:?}, {err:?}", bad.status.code()),
+    )?;
     let bad = run_example(bin, &["moves", "connect-five", "start"])?;
-    expect(bad.status.code() == Some(2), || "an unknown game: exit 2".to_string())?;
+    expect(bad.status.code() == Some(2), || {
+        "an unknown game: exit 2".to_string()
+    })?;
     let analysis = ok(bin, &["analyse", "connect-four", "start", "--depth", "10"])?;
-    expect(analysis.contains("depth 10"), || format!("analyse: {analysis:?}"))?;
+    expect(analysis.contains("depth 10"), || {
+        format!("analyse: {analysis:?}")
+    })?;
     let dir = std::env::temp_dir().join(format!("connect-four-match-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -91,9 +128,13 @@ fn commands(bin: &Path) -> Result<(), String> {
         bin,
         &["match", "connect-four", "--games", "4", "--out", &file_text],
     )?;
-    expect(played.contains("4 games in"), || format!("match: {played:?}"))?;
+    expect(played.contains("4 games in"), || {
+        format!("match: {played:?}")
+    })?;
     let merged = ok(bin, &["merge", &file_text])?;
-    expect(merged.contains("4 games from 1 file"), || format!("merge: {merged:?}"))?;
+    expect(merged.contains("4 games from 1 file"), || {
+        format!("merge: {merged:?}")
+    })?;
     let _ = std::fs::remove_dir_all(&dir);
     let bench = ok(bin, &["bench", "connect-four"])?;
     expect(bench.contains("signature"), || format!("bench: {bench:?}"))?;
