@@ -129,7 +129,7 @@ pub(crate) fn play<A: GameAdapter>(o: &PlayOptions) -> Result<(), Fail> {
                 return Ok(());
             }
         };
-        if person::<A>(line.trim(), &mut record, &humans) == Flow::Quit {
+        if person::<A>(line.trim(), &mut record, &humans) == AfterLine::Quit {
             outln!("Bye.");
             return Ok(());
         }
@@ -202,17 +202,17 @@ fn engine_move<A: GameAdapter>(
 
 /// Whether the game goes on after a person's line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Flow {
+enum AfterLine {
     Go,
     Quit,
 }
 
 /// A person's line at the prompt: a command, or a move (`#N`: the N-th legal move).
-fn person<A: GameAdapter>(input: &str, record: &mut Record<A::Pos>, humans: &[bool]) -> Flow {
+fn person<A: GameAdapter>(input: &str, record: &mut Record<A::Pos>, humans: &[bool]) -> AfterLine {
     match input.to_ascii_lowercase().as_str() {
         "" => {}
         "help" | "?" | "h" => outln!("{HELP}"),
-        "quit" | "exit" | "q" => return Flow::Quit,
+        "quit" | "exit" | "q" => return AfterLine::Quit,
         "board" | "b" if !is_move::<A>(record, input) => show_board::<A>(record),
         "moves" | "list" | "m" if !is_move::<A>(record, input) => {
             for (i, mv) in legal_moves(record.position()).iter().enumerate() {
@@ -247,7 +247,7 @@ fn person<A: GameAdapter>(input: &str, record: &mut Record<A::Pos>, humans: &[bo
             }
         }
     }
-    Flow::Go
+    AfterLine::Go
 }
 
 /// The move a person typed: the text, or for `#N` the N-th legal move (`None`, said why,

@@ -52,7 +52,7 @@ const KILLER_MIN_MOVES: usize = 8;
 const BUSY_DEPTH: i32 = 3;
 
 /// What a node's entry checks leave for the rest of it ([`Worker::enter`]).
-struct Entry {
+struct NodeEntry {
     /// The node's repetition key (0 without a repetition rule).
     rep_key: u64,
     /// The node's key.
@@ -452,7 +452,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         mut alpha: i32,
         mut beta: i32,
         side: bool,
-    ) -> Result<Entry, i32> {
+    ) -> Result<NodeEntry, i32> {
         self.local.pv[ply].clear();
         self.count_node();
         if self.stopped {
@@ -500,7 +500,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                 return Err(s);
             }
         }
-        Ok(Entry {
+        Ok(NodeEntry {
             rep_key,
             key,
             tt_move,

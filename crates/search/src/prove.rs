@@ -123,7 +123,7 @@ type Hint<'h, G> = Option<&'h HintFn<G>>;
 
 /// What the table keeps of a position.
 #[derive(Clone, Copy, Debug)]
-struct Entry {
+struct ProofEntry {
     /// Proof number.
     pn: u32,
     /// Disproof number (both at the last bound the position was searched with).
@@ -137,9 +137,9 @@ struct Entry {
     best: u16,
 }
 
-impl Entry {
-    fn new() -> Entry {
-        Entry {
+impl ProofEntry {
+    fn new() -> ProofEntry {
+        ProofEntry {
             pn: 1,
             dn: 1,
             win_within: NONE,
@@ -176,7 +176,7 @@ struct Child {
 /// A df-pn prover for the game `G` with its table, kept between searches (so that proofs
 /// of several bounds, or of consecutive positions, share what they found).
 pub struct Prover<G: Game> {
-    table: FxHashMap<u64, Entry>,
+    table: FxHashMap<u64, ProofEntry>,
     nodes: u64,
     poll_at: u64,
     stopped: bool,
@@ -215,7 +215,7 @@ impl<G: Game> std::fmt::Debug for Prover<G> {
 }
 
 /// What one proof search fixes.
-struct Ctx<'a> {
+struct ProofCtx<'a> {
     attacker: Player,
     rule: Option<Outcome>,
     history: FxHashSet<u64>,
@@ -230,7 +230,7 @@ struct Ctx<'a> {
     node_limit: Option<u64>,
 }
 
-impl Ctx<'_> {
+impl ProofCtx<'_> {
     /// The table's key of a position: its key, told apart by the attacker (a proof for one
     /// player says nothing of the other's).
     #[inline]
@@ -315,7 +315,7 @@ impl<G: Game> Prover<G> {
     ) -> ProofReport<G::Move> {
         let start = Instant::now();
         let bound = bound.min(UNBOUNDED);
-        let mut ctx = Ctx {
+        let mut ctx = ProofCtx {
             attacker: player,
             rule: game.repetition_rule().map(|(_, o)| o),
             history: history.iter().copied().collect(),
@@ -532,7 +532,7 @@ impl<G: Game> Prover<G> {
 
     /// Counts a node; looks at the limits now and then.
     #[inline]
-    fn count(&mut self, ctx: &Ctx<'_>) {
+    fn count(&mut self, ctx: &ProofCtx<'_>) {
         self.nodes += 1;
         if self.nodes >= self.poll_at {
             self.poll_at = self.nodes + POLL_INTERVAL;
@@ -548,7 +548,7 @@ impl<G: Game> Prover<G> {
 
     /// The numbers of a position about to be searched with `bound` plies left: settled at
     /// once where the game ends or repeats, or no plies are left; else from the table.
-    fn child_numbers(&self, ctx: &Ctx<'_>, pos: &G, bound: u32, ply: u32) -> Child {
+    fn child_numbers(&self, ctx: &ProofCtx<'_>, pos: &G, bound: u32, ply: u32) -> Child {
         let proven = Child {
             pn: 0,
             dn: INF,
@@ -607,7 +607,7 @@ impl<G: Game> Prover<G> {
     #[allow(clippy::too_many_arguments)]
     fn mid(
         &mut self,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut ProofCtx<'_>,
         pos: &G,
         bound: u32,
         th_pn: u32,
@@ -709,7 +709,7 @@ impl<G: Game> Prover<G> {
                 proven.max_by_key(|(_, k)| k.win_within)
             }
             .map_or((0, 0), |(i, k)| (i, k.win_within.saturating_add(1)));
-            let e = self.table.entry(key).or_insert_with(Entry::new);
+            let e = self.table.entry(key).or_insert_with(ProofEntry::new);
             if within < e.win_within {
                 e.win_within = within;
                 e.best = order.get(i).map_or(0, |&m| u16::from(m));
@@ -721,13 +721,13 @@ impl<G: Game> Prover<G> {
                 kids.iter().filter(|k| k.dn == 0).all(|k| k.path_dependent)
             };
             if !path_dependent {
-                let e = self.table.entry(key).or_insert_with(Entry::new);
+                let e = self.table.entry(key).or_insert_with(ProofEntry::new);
                 if e.no_win_within == NONE || e.no_win_within < bound {
                     e.no_win_within = bound;
                 }
             }
         } else {
-            let e = self.table.entry(key).or_insert_with(Entry::new);
+            let e = self.table.entry(key).or_insert_with(ProofEntry::new);
             e.pn = pn;
             e.dn = dn;
         }
@@ -735,7 +735,7 @@ impl<G: Game> Prover<G> {
 
     /// The line of a proven win: from each position the move the table names (the
     /// quickest proven move of the attacker, the longest defence of the other player).
-    fn line(&self, ctx: &Ctx<'_>, game: &G) -> Vec<G::Move> {
+    fn line(&self, ctx: &ProofCtx<'_>, game: &G) -> Vec<G::Move> {
         let mut line = Vec::new();
         let mut pos = game.clone();
         let mut seen: FxHashSet<u64> = ctx.history.clone();

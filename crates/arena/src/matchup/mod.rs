@@ -695,7 +695,7 @@ pub(crate) fn run_match<A: GameAdapter>(o: &MatchOptions) -> Result<(), Fail> {
     let plan = plan::<A>(o)?;
     let (schedule, header) = (&plan.schedule, &plan.header);
     let files = open_files(o, header)?;
-    let mut tally = Tally::new(o, &plan, files);
+    let mut tally = MatchState::new(o, &plan, files);
     let jobs = tally.pending(o, schedule);
     let earlier = tally.earlier;
     announce(o, &plan, earlier);
@@ -797,7 +797,7 @@ fn progress_bar(games: usize) -> ProgressBar {
 }
 
 /// The games of a match as they finish: written to the files, counted, and fed to the test.
-struct Tally {
+struct MatchState {
     /// Every game of this match's file (the earlier ones and those played now).
     all: BTreeMap<u64, GameLine>,
     /// Games in the file before this run.
@@ -818,14 +818,14 @@ struct Tally {
     error: Option<Fail>,
 }
 
-impl Tally {
-    fn new<A: GameAdapter>(o: &MatchOptions, plan: &Plan<A>, files: Files) -> Tally {
+impl MatchState {
+    fn new<A: GameAdapter>(o: &MatchOptions, plan: &Plan<A>, files: Files) -> MatchState {
         let all: BTreeMap<u64, GameLine> = files.resumed.map(|r| r.games).unwrap_or_default();
         let siblings = match (&o.out, o.shard, plan.sprt) {
             (Some(path), Some(_), Some(_)) => Some(Siblings::new(path, &plan.header.match_id)),
             _ => None,
         };
-        Tally {
+        MatchState {
             earlier: all.len(),
             all,
             siblings,
@@ -928,7 +928,7 @@ impl Tally {
 }
 
 /// The table: this match's games (for a shard, with its siblings' when it looked).
-fn report<A: GameAdapter>(o: &MatchOptions, plan: &Plan<A>, tally: Tally, elapsed: Duration) {
+fn report<A: GameAdapter>(o: &MatchOptions, plan: &Plan<A>, tally: MatchState, elapsed: Duration) {
     let ctx = summary::Context {
         engines: &plan.header.engines,
         players: A::PLAYERS,

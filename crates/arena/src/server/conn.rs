@@ -293,7 +293,7 @@ async fn writer(mut w: OwnedWriteHalf, mut rx: mpsc::Receiver<Out>, bytes: Arc<A
 /// The session of one accepted connection from `ip` (already counted by
 /// [`Shared::admit`]): one connection's state machine (hello, waiting, seated, leaving) as
 /// one `select!` loop over the socket, the game's messages, the deadlines and the server's
-/// closing; the state is a [`Session`], each event handled by one of its methods.
+/// closing; the state is a [`ConnState`], each event handled by one of its methods.
 pub(crate) async fn session(stream: TcpStream, ip: IpAddr, shared: Arc<Shared>) {
     let _guard = OpenGuard(shared.clone(), ip);
     let _ = stream.set_nodelay(true);
@@ -314,7 +314,7 @@ pub(crate) async fn session(stream: TcpStream, ip: IpAddr, shared: Arc<Shared>) 
     let mut reader = LineReader::new(rd);
     let hello_deadline = Instant::now() + HELLO_TIME;
     let idle = shared.limits.idle;
-    let mut st = Session {
+    let mut st = ConnState {
         id,
         shared: shared.clone(),
         outbox: outbox.clone(),
@@ -382,7 +382,7 @@ pub(crate) async fn session(stream: TcpStream, ip: IpAddr, shared: Arc<Shared>) 
 }
 
 /// The state of one connection's session.
-struct Session {
+struct ConnState {
     id: u64,
     shared: Arc<Shared>,
     outbox: Outbox,
@@ -400,7 +400,7 @@ struct Session {
     bye: Option<&'static str>,
 }
 
-impl Session {
+impl ConnState {
     fn say(&self, line: String) {
         self.outbox.send(line);
     }

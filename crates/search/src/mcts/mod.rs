@@ -52,7 +52,7 @@ use crate::score::{masked, MAX_PLY};
 use crate::time::TimeManager;
 use crate::types::{Config, Limits, MctsParallel, Report, MATE_BOUND};
 use node::{exact_value, logit, Node, ONE};
-use worker::{Run, Worker};
+use worker::{Run, TreeWorker};
 
 /// Plies below the last search's root searched for the new root when reusing the tree.
 const REUSE_PLIES: usize = 8;
@@ -515,7 +515,7 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
     let mut last: Option<Report<G::Move>> = None;
 
     let work = |id: usize, root: &Node<G::Move>, main: &mut dyn FnMut(&Run<'_, G, E>) -> bool| {
-        let mut w = Worker::new(&run, game, id, root_parallel && id > 0);
+        let mut w = TreeWorker::new(&run, game, id, root_parallel && id > 0);
         loop {
             if run.stopped() {
                 break;

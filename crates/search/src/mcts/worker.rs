@@ -70,7 +70,7 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
 }
 
 /// One thread.
-pub(crate) struct Worker<'r, 'a, G: Game, E> {
+pub(crate) struct TreeWorker<'r, 'a, G: Game, E> {
     run: &'r Run<'a, G, E>,
     /// Repetition keys from the root to the node being visited.
     path_keys: Vec<u64>,
@@ -97,10 +97,10 @@ fn ending<G: Game, E: Evaluator<G>>(
         .map(|o| end_scores(run.eval, pos, o, run.players, 0))
 }
 
-impl<'r, 'a, G: Game, E: Evaluator<G>> Worker<'r, 'a, G, E> {
+impl<'r, 'a, G: Game, E: Evaluator<G>> TreeWorker<'r, 'a, G, E> {
     pub fn new(run: &'r Run<'a, G, E>, root: &G, id: usize, noise: bool) -> Self {
         let seed = run.cfg.seed ^ (id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        Worker {
+        TreeWorker {
             run,
             path_keys: vec![root.repetition_key()],
             rng: XorShift64Star::seeded(seed),
