@@ -85,7 +85,19 @@ pub fn run() -> Result<(), String> {
 
 /// The commands of the issue that asked for the example, and their answers.
 fn commands(bin: &Path) -> Result<(), String> {
-    let moves = ok(bin, &["moves", "connect-four", "start"])?;
+    // The first as the README types it, through cargo.
+    let cargo_bin = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    eprintln!("$ cargo run --release --manifest-path {MANIFEST} -- moves connect-four start");
+    let out = Command::new(cargo_bin)
+        .args(["run", "-q", "--release", "--manifest-path", MANIFEST, "--"])
+        .args(["moves", "connect-four", "start"])
+        .current_dir(project_root())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    let moves = String::from_utf8_lossy(&out.stdout).into_owned();
+    expect(out.status.success(), || {
+        format!("cargo run: {}", String::from_utf8_lossy(&out.stderr))
+    })?;
     expect(moves.lines().count() == 7, || {
         format!("7 moves from the start: {moves:?}")
     })?;
