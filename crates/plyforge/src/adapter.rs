@@ -217,7 +217,7 @@ pub trait GameAdapter: Send + Sync + 'static {
     type Eval: Evaluator<Self::Pos> + Clone + Send + Sync + 'static;
 
     /// The name used on the command line, in the web page's address and in
-    /// [`GameKind::from_name`]: lower case letters, digits and `-` (`connect-four`).
+    /// [`GameKind::from_name`](crate::GameKind::from_name): lower case letters, digits and `-` (`connect-four`).
     const NAME: &'static str;
     /// The game's name for people.
     const TITLE: &'static str;

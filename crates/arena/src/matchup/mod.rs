@@ -5,9 +5,9 @@
 //! across the shards of one match.
 //!
 //! The rooms: [`schedule`] (which games, which seats, which shard), [`book`] (where each
-//! opening starts), [`game`] (one game and its adjudication), [`matchfile`] (the match file),
-//! [`sprt`] (the test) — these three and `book` public, for the fuzz targets and tests —
-//! [`summary`] (figures and table), [`merge`] (`arena merge`), and this file, which runs a
+//! opening starts), `game` (one game and its adjudication), [`matchfile`] (the match file),
+//! [`sprt`] (the test) — these and `book` public, for the fuzz targets and tests —
+//! `summary` (figures and table), `merge` (`arena merge`), and this file, which runs a
 //! match.
 
 use std::collections::{BTreeMap, HashMap};
