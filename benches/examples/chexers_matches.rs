@@ -23,9 +23,10 @@
 use plyforge::chexers;
 use std::time::{Duration, Instant};
 
-use chexers::players::{Agent, Greedy, Random, XorShift};
+use chexers::players::{Agent, Greedy, Random};
 use chexers::search::{Algorithm, Config, Game, Limits, Outcome, Record, Search};
 use chexers::{engine_config, player_letter, DefaultEval, Move, Position, Weights};
+use plyforge::search::rng::XorShift64Star;
 
 #[derive(Clone, Copy)]
 enum Opp {
@@ -164,7 +165,7 @@ fn limits(o: &Opts) -> Limits {
 
 fn play(seats: &mut [Seat; 3], o: &Opts, opening_seed: u64) -> (Outcome, usize) {
     let mut rec = Record::new(Position::start());
-    let mut rng = XorShift::new(opening_seed);
+    let mut rng = XorShift64Star::seeded(opening_seed);
     while rec.result().is_none() {
         let pos = rec.position().clone();
         let mv: Move = if rec.moves().len() < o.random_plies {

@@ -34,7 +34,7 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use plyforge::agent::{Agent, Engine, Spec};
+use plyforge::agent::{Agent, SearchEngine, Spec};
 use plyforge::chexers::{DefaultEval, Weights};
 use plyforge::games::{ChaosClock, Chexers, Jumpy3, Throne};
 use plyforge::search::rng::XorShift64Star;
@@ -259,7 +259,7 @@ fn run<A: GameAdapter>(o: &Opts) {
                 {
                     let mut config = specs[0].config::<A>(Some(1));
                     config.mcts.seed = specs[0].seed.unwrap_or(seed);
-                    **engine = Engine::new(config, eval.clone());
+                    **engine = SearchEngine::new(config, eval.clone());
                 }
                 agent
             })

@@ -29,9 +29,9 @@ fn main() {
                 break;
             }
             let white_wins = match table.value(&p) {
-                Value::Draw => None,
-                Value::Win(_) => Some(p.side() == WHITE),
-                Value::Loss(_) => Some(p.side() != WHITE),
+                Value::Win(_) => Some(p.to_move() == WHITE),
+                Value::Loss(_) => Some(p.to_move() != WHITE),
+                _ => None,
             };
             if let Some(w) = white_wins {
                 let f = features(&p).map(f64::from);

@@ -11,7 +11,7 @@
 use plyforge::throne;
 use std::time::Duration;
 
-use throne::players::Rng;
+use plyforge::search::rng::XorShift64Star as Rng;
 use throne::search::{Game, Limits, Outcome, Record, Search};
 use throne::{engine_config, Position, WeightedEval, Weights};
 
@@ -56,7 +56,7 @@ fn main() {
         Search::new(engine_config(), WeightedEval(b)),
     ];
     let (mut a_wins, mut draws, mut b_wins) = (0, 0, 0);
-    let mut rng = Rng::new(12345);
+    let mut rng = Rng::seeded(12345);
     let mut start = Position::start();
     for g in 0..games {
         if g % 2 == 0 {

@@ -281,6 +281,6 @@ pub fn from_position(p: &jumpy3::Position) -> Board {
         p.pieces(jumpy3::WHITE),
         p.pieces(jumpy3::BLACK),
         p.kings(),
-        p.side() == jumpy3::BLACK,
+        plyforge::search::Game::to_move(p) == jumpy3::BLACK,
     )
 }

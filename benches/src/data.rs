@@ -15,6 +15,10 @@ pub const JUMPY3: &str = include_str!("../data/jumpy3.txt");
 pub const CHEXERS: &str = include_str!("../data/chexers.txt");
 /// The Chaos Clock list.
 pub const CHAOSCLOCK: &str = include_str!("../data/chaosclock.txt");
+/// The Connect Four list (the benchmark game a user would write).
+pub const CONNECT_FOUR: &str = include_str!("../data/connect_four.txt");
+/// The 6×6 Othello list (the second benchmark game a user would write).
+pub const OTHELLO: &str = include_str!("../data/othello.txt");
 /// The Throne list.
 pub const THRONE: &str = include_str!("../data/throne.txt");
 
@@ -179,4 +183,14 @@ pub fn throne() -> Vec<Entry<throne::Position>> {
 /// The Chaos Clock positions.
 pub fn chaosclock() -> Vec<Entry<chaosclock::Position>> {
     load("chaosclock", CHAOSCLOCK)
+}
+
+/// The Connect Four positions.
+pub fn connect_four() -> Vec<Entry<connect_four::Position>> {
+    load("connect_four", CONNECT_FOUR)
+}
+
+/// The 6×6 Othello positions.
+pub fn othello() -> Vec<Entry<crate::othello::Othello>> {
+    load("othello", OTHELLO)
 }

@@ -20,7 +20,9 @@ pub mod check;
 pub mod data;
 pub mod games;
 pub mod measure;
+pub mod othello;
 pub mod peer;
+pub mod plain;
 pub mod signature;
 
 pub use plyforge::search::perft;

@@ -38,6 +38,8 @@ fn every_list_parses() {
     check::<jumpy3::Position>("jumpy3", data::JUMPY3);
     check::<chexers::Position>("chexers", data::CHEXERS);
     check::<throne::Position>("throne", data::THRONE);
+    check::<connect_four::Position>("connect_four", data::CONNECT_FOUR);
+    check::<benches::othello::Othello>("othello", data::OTHELLO);
     check::<chaosclock::Position>("chaosclock", data::CHAOSCLOCK);
 }
 
@@ -75,4 +77,44 @@ fn bad_lists_are_errors_naming_the_line() {
         parse_list::<jumpy3::Position>("# nothing\n"),
         Err(DataError::Empty)
     );
+}
+
+/// The fixed benches of `arena bench` (each game crate's `BENCH`, `connect_four::BENCH`) parse,
+/// and a bench at one thread repeats its node count exactly (the signature), here at
+/// smaller depths.
+#[test]
+fn the_bench_lists_parse_and_repeat() {
+    use search::bench::{parse_list, run, BenchPosition};
+    fn check<G: Game + FromStr>(name: &str, text: &str) -> Vec<BenchPosition<G>>
+    where
+        G::Err: Display,
+    {
+        let list = parse_list::<G>(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(list.len() >= 4, "{name}");
+        assert_eq!(list[0].label, "start", "{name}");
+        assert!(list.iter().all(|p| p.position.outcome().is_none()));
+        list
+    }
+    check::<jumpy3::Position>("jumpy3", jumpy3::BENCH);
+    check::<chexers::Position>("chexers", chexers::BENCH);
+    check::<throne::Position>("throne", throne::BENCH);
+    check::<chaosclock::Position>("chaosclock", chaosclock::BENCH);
+    let c4: Vec<_> = check::<connect_four::Position>("connect_four", connect_four::BENCH)
+        .into_iter()
+        .map(|p| BenchPosition {
+            depth: p.depth - 8,
+            ..p
+        })
+        .collect();
+    let eval = search::SideToMove(connect_four::DefaultEval);
+    let config = connect_four::engine_config();
+    let (a, b) = (run(&c4, eval, &config), run(&c4, eval, &config));
+    assert_eq!(a.nodes, b.nodes);
+    let key = |r: &search::bench::BenchReport<_>| -> Vec<_> {
+        r.lines
+            .iter()
+            .map(|l| (l.label.clone(), l.nodes, l.score, l.best))
+            .collect()
+    };
+    assert_eq!(key(&a), key(&b));
 }

@@ -40,7 +40,7 @@ fn random_games_are_the_same_game() {
             match ours.outcome() {
                 Some(search::Outcome::Win(w)) => {
                     // The side that just moved has won.
-                    assert_eq!(w, 1 - ours.side());
+                    assert_eq!(w, 1 - ours.to_move());
                     assert_eq!(winner, Some(Winner::PlayerJustMoved));
                     break;
                 }
@@ -51,7 +51,11 @@ fn random_games_are_the_same_game() {
             assert_eq!(got, want, "{ours}");
             // Sheet estimate: the peer's is from the side to move's view.
             let v = SheetEval::default().evaluate(&peer) as i32;
-            let white = if ours.side() == jumpy3::WHITE { v } else { -v };
+            let white = if ours.to_move() == jumpy3::WHITE {
+                v
+            } else {
+                -v
+            };
             assert_eq!(white, sheet_estimate(&ours), "{ours}");
             let i = (rng.next_u64() % want.len() as u64) as usize;
             ours.play(jumpy3::Move::new(want[i] + 1).expect("a square"));

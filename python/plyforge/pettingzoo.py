@@ -19,8 +19,9 @@ players): ``agent_selection`` is always the player to move.
         action = None if termination or truncation else e.action_space(agent).sample(obs["action_mask"])
         e.step(action)
 
-``reset(options={"position": NOTATION})`` starts from a position; Chaos Clock starts from a
-seeded random deal (the seed of ``reset``), the other games from the rules' start.
+``reset(options={"position": NOTATION})`` starts from a position; a game whose rules deal the
+start at random (``Game.starts_at_random``, such as Chaos Clock) starts from a seeded random
+deal (the seed of ``reset``), the other games from the rules' start.
 """
 
 from typing import Any, Dict, List, Optional
@@ -93,7 +94,7 @@ class PlyforgeEnv(AECEnv):  # type: ignore[misc]
         position = (options or {}).get("position")
         if position is not None:
             self.state_ = self.game.state(position)
-        elif self.game.name == "chaosclock":
+        elif self.game.starts_at_random:
             # The rules start at random: the deal of the seed, and the next deal at each
             # reset without a seed.
             if self._seed is None:

@@ -40,11 +40,12 @@ fn player_index(player: i64, players: usize) -> PyResult<usize> {
 
 /// An action number from Python (negative numbers are out of range too).
 fn action_number(action: i64, kind: GameKind) -> PyResult<usize> {
+    let actions = kind.num_distinct_actions().map_err(value_error)?;
     usize::try_from(action).map_err(|_| {
         PyValueError::new_err(format!(
             "action {action}: out of range: {} has actions 0 to {}",
             kind.title(),
-            kind.num_distinct_actions() - 1
+            actions - 1
         ))
     })
 }
@@ -75,14 +76,14 @@ impl Game {
         self.kind.players()
     }
 
-    /// The number of distinct action numbers.
-    fn num_distinct_actions(&self) -> usize {
-        self.kind.num_distinct_actions()
+    /// The number of distinct action numbers (a `ValueError` for a game without them).
+    fn num_distinct_actions(&self) -> PyResult<usize> {
+        self.kind.num_distinct_actions().map_err(value_error)
     }
 
     /// The shape of `State.observation_tensor`.
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.kind.observation_shape())
+        PyTuple::new(py, self.kind.observation_shape().map_err(value_error)?)
     }
 
     /// The letter of a player as results write it (`w`, `b`, `r`, `g`, `odd`, ...).
@@ -102,6 +103,12 @@ impl Game {
     /// True for the games with an exact solver (Jumpy3, Chaos Clock, Throne).
     fn has_solver(&self) -> bool {
         self.kind.has_solver()
+    }
+
+    /// True when the rules deal the start at random (`random_state(seed)` gives a deal).
+    #[getter]
+    fn starts_at_random(&self) -> bool {
+        self.kind.info().random_start
     }
 
     /// The move of an action number, in notation.
@@ -169,13 +176,17 @@ impl State {
     }
 
     /// The action numbers of the legal moves, in the order of `legal_moves()`.
-    fn legal_actions(&self) -> Vec<usize> {
-        self.inner.legal_actions()
+    fn legal_actions(&self) -> PyResult<Vec<usize>> {
+        self.inner.legal_actions().map_err(value_error)
     }
 
     /// One flag per action number (numpy bool array of `num_distinct_actions()`).
-    fn legal_actions_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.inner.legal_actions_mask().into_pyarray(py)
+    fn legal_actions_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        Ok(self
+            .inner
+            .legal_actions_mask()
+            .map_err(value_error)?
+            .into_pyarray(py))
     }
 
     /// Plays a move given in notation.
@@ -228,8 +239,8 @@ impl State {
     }
 
     /// The action numbers of the moves played so far.
-    fn history_actions(&self) -> Vec<usize> {
-        self.inner.history_actions()
+    fn history_actions(&self) -> PyResult<Vec<usize>> {
+        self.inner.history_actions().map_err(value_error)
     }
 
     /// The start position, in notation.
@@ -270,7 +281,7 @@ impl State {
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
         let p = player_index(player, self.inner.players())?;
         let data = self.inner.observation(p).map_err(value_error)?;
-        let shape = self.inner.kind().observation_shape();
+        let shape = self.inner.kind().observation_shape().map_err(value_error)?;
         let array = ArrayD::from_shape_vec(IxDyn(shape), data)
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         Ok(array.into_pyarray(py))
@@ -685,7 +696,7 @@ fn load_game(name: &str) -> PyResult<Game> {
 /// The names of the games.
 #[pyfunction]
 fn games() -> Vec<&'static str> {
-    GameKind::ALL.iter().map(|k| k.name()).collect()
+    GameKind::all().iter().map(|k| k.name()).collect()
 }
 
 /// A state rebuilt from its game, start and moves (for pickle).

@@ -24,10 +24,7 @@ use crate::project_root;
 
 /// The fuzz targets, as in `fuzz/Cargo.toml`.
 pub const TARGETS: &[&str] = &[
-    "notation_jumpy3",
-    "notation_chexers",
-    "notation_throne",
-    "notation_chaosclock",
+    "notation",
     "play",
     "protocol_line",
     "protocol_session",
@@ -206,21 +203,20 @@ fn seed(root: &Path, target: &str, dir: &Path) -> Result<usize, String> {
             }
         }
     }
-    let data = |krate: &str| root.join("crates").join(krate).join("tests").join("data");
+    // The test data of the fuzzed games, in the fuzz crate's order of games.
+    let data = crate::game_data_dirs(root)?;
     match target {
-        "notation_jumpy3" => notation_seeds(&data("jumpy3"), &mut inputs),
-        "notation_chexers" => notation_seeds(&data("chexers"), &mut inputs),
-        "notation_throne" => notation_seeds(&data("throne"), &mut inputs),
-        "notation_chaosclock" => notation_seeds(&data("chaosclock"), &mut inputs),
+        "notation" => {
+            for dir in &data {
+                notation_seeds(dir, &mut inputs);
+            }
+        }
         "protocol_line" | "protocol_session" => {
             // Positions of every game's corpora as `position fen …` lines.
             let mut positions = Vec::new();
-            for (i, game) in ["jumpy3", "chexers", "throne", "chaosclock"]
-                .iter()
-                .enumerate()
-            {
+            for (i, dir) in data.iter().enumerate() {
                 let mut found = Vec::new();
-                notation_seeds(&data(game), &mut found);
+                notation_seeds(dir, &mut found);
                 for f in found.into_iter().step_by(97).take(20) {
                     let text = String::from_utf8_lossy(&f).into_owned();
                     let pos = text.split('\n').next().unwrap_or("").to_string();

@@ -8,6 +8,9 @@
 //! - `cargo xtask package`: the packaging step of `ci` alone.
 //! - `cargo xtask python`: the Python package alone (also part of `ci`): a venv under
 //!   `target/`, `pip install ./python`, mypy and pytest.
+//! - `cargo xtask example`: the example of a user's own game (`examples/connect-four`)
+//!   built as a user builds it, its tests, its `arena` commands and its web page in a
+//!   browser (also part of `ci`).
 //! - `cargo xtask web`: the browser tests of `arena web` alone (also part of `ci`): installs
 //!   chromium, chromium-driver and Selenium where missing; screenshots in
 //!   `target/web-screenshots/`.
@@ -21,6 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
+mod example;
 mod fuzz;
 mod matches;
 mod python;
@@ -35,9 +39,10 @@ fn main() -> ExitCode {
         Some("python") => python::ci(),
         Some("package") => package(),
         Some("web") => web::run_browser_tests(),
+        Some("example") => example::run(),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci | package | python | web | fuzz [--seconds N] [TARGET...] | bench [--quick] [--report-only]"
+                "usage: cargo xtask ci | package | python | web | example | fuzz [--seconds N] [TARGET...] | bench [--quick] [--report-only]"
             );
             return ExitCode::from(2);
         }
@@ -93,6 +98,7 @@ fn ci() -> Result<(), String> {
     matches::ci()?;
     cargo(&["test", "--workspace"], &[])?;
     web::run_browser_tests()?;
+    example::run()?;
     cargo(
         &["doc", "--workspace", "--no-deps"],
         &[("RUSTDOCFLAGS", "-D warnings")],
@@ -104,10 +110,23 @@ fn ci() -> Result<(), String> {
 }
 
 /// The facade built with one game alone (`--no-default-features --features GAME`), as a
-/// user who wants one game gets it: it must build, and without warnings (code shared by some
-/// games only is behind their features).
+/// user who wants one game gets it, and with none (a user's own games only): it must build,
+/// and without warnings (code shared by some games only is behind their features).
 fn one_game_builds() -> Result<(), String> {
-    for game in ["jumpy3", "chexers", "throne", "chaosclock"] {
+    // No game at all: the facade for a user's own games alone.
+    cargo(
+        &[
+            "clippy",
+            "-p",
+            "plyforge",
+            "--no-default-features",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[],
+    )?;
+    for game in default_games()? {
         cargo(
             &[
                 "clippy",
@@ -115,7 +134,7 @@ fn one_game_builds() -> Result<(), String> {
                 "plyforge",
                 "--no-default-features",
                 "--features",
-                game,
+                &game,
                 "--",
                 "-D",
                 "warnings",
@@ -124,6 +143,39 @@ fn one_game_builds() -> Result<(), String> {
         )?;
     }
     Ok(())
+}
+
+/// The games compiled into the facade by default: its `default` features, in order (each a
+/// game crate under `crates/`), read from `crates/plyforge/Cargo.toml` so that no list of
+/// games is kept here.
+pub fn default_games() -> Result<Vec<String>, String> {
+    let path = project_root().join("crates/plyforge/Cargo.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("default = ["))
+        .ok_or_else(|| format!("{}: no `default = [...]` feature list", path.display()))?;
+    let list = line
+        .split_once('[')
+        .and_then(|(_, r)| r.split_once(']'))
+        .map(|(l, _)| l)
+        .unwrap_or("");
+    Ok(list
+        .split(',')
+        .map(|g| g.trim().trim_matches('"').to_string())
+        .filter(|g| !g.is_empty())
+        .collect())
+}
+
+/// The test-data folders of every game the fuzz targets fuzz, in the fuzz crate's order:
+/// the default games' (`crates/GAME/tests/data`), then the example of a user's game.
+pub fn game_data_dirs(root: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut dirs: Vec<PathBuf> = default_games()?
+        .iter()
+        .map(|g| root.join("crates").join(g).join("tests").join("data"))
+        .collect();
+    dirs.push(root.join("examples/connect-four/game/tests/data"));
+    Ok(dirs)
 }
 
 /// Removes what an earlier `cargo package` left: its build folders and the copies of this

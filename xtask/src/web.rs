@@ -20,7 +20,7 @@ fn found(program: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
+pub(crate) fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
     eprintln!("$ {what}");
     let status = cmd
         .status()
@@ -33,7 +33,7 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
 }
 
 /// `chromium` and `chromedriver`, from Debian's packages when missing.
-fn ensure_chromium() -> Result<(), String> {
+pub(crate) fn ensure_chromium() -> Result<(), String> {
     if found("chromium") && found("chromedriver") {
         return Ok(());
     }
@@ -56,7 +56,7 @@ fn ensure_chromium() -> Result<(), String> {
 }
 
 /// A virtual environment with Selenium, made once under `target/`.
-fn ensure_selenium(root: &Path) -> Result<PathBuf, String> {
+pub(crate) fn ensure_selenium(root: &Path) -> Result<PathBuf, String> {
     let venv = root.join("target").join("web-venv");
     let python = venv.join("bin").join("python");
     let has = |python: &Path| {

@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! cargo run --release -p benches --example bench_report [-- --quick] [--out PATH] [--arena PATH]
-//!     [--only SECTION,...]   (signature, games, engine, speedup, peer, peer-options, user)
+//!     [--only SECTION,...]   (signature, games, engine, speedup, peer, peer-options,
+//!                             user-games, overhead, user)
 //! ```
 //!
 //! - the search signature: the fixed bench suite's total node count (`benches::signature`);
@@ -15,6 +16,9 @@
 //!   crate's `IterativeSearch` (1 thread) and `ParallelSearch` (2 threads) from the same
 //!   positions at the same depths, every root value checked against plain alpha-beta
 //!   (`benches::check`), with and without the repetition rule;
+//! - the benchmark games a user would write (issue 29: Connect Four): this engine, the
+//!   `minimax` crate and a plain hand-written alpha-beta, nodes, times, ratios, values checked;
+//! - the search overhead: every game's fixed bench at 1 to 16 threads, total nodes;
 //! - issue 21's figures as a user meets them (`user.rs`): whole `arena` processes (`--arena
 //!   PATH`) against the peer, the time to the proof of Jumpy3's start, `arena solve jumpy3`
 //!   once its table is cached, 2-thread speedups in `arena analyse`, and the Chaos Clock
@@ -31,6 +35,10 @@ use plyforge::{chaosclock, chexers, jumpy3, search, throne};
 #[path = "../../peer/jumpy3_peer.rs"]
 mod jumpy3_peer;
 mod user;
+#[path = "../../peer/user_compare.rs"]
+mod user_compare;
+#[path = "../../peer/user_peer.rs"]
+mod user_peer;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -54,13 +62,15 @@ use search::synthetic::{Spec, Synthetic, SyntheticEval};
 use search::{Config, Limits, Search};
 
 /// The sections, by the names `--only` takes.
-const SECTIONS: [&str; 7] = [
+const SECTIONS: [&str; 9] = [
     "signature",
     "games",
     "engine",
     "speedup",
     "peer",
     "peer-options",
+    "user-games",
+    "overhead",
     "user",
 ];
 
@@ -143,6 +153,8 @@ struct Targets {
     synthetic: Option<(u32, Duration, f64)>,
     /// Issue 21's figures as a user meets them: what, the figure, the target, met.
     user: Vec<(String, String, &'static str, bool)>,
+    /// Issue 29's figures (games a user would write, overhead): likewise.
+    issue29: Vec<(String, String, &'static str, bool)>,
 }
 
 fn load_average() -> String {
@@ -875,6 +887,20 @@ fn targets_section(rep: &mut Report) {
         );
     }
     md.push('\n');
+    if !t.issue29.is_empty() {
+        let _ = writeln!(
+            md,
+            "Issue 29 (games a user would write, search overhead):\n"
+        );
+        for (what, figure, target, met) in &t.issue29 {
+            let _ = writeln!(
+                md,
+                "- {what}: {figure} (target {target}): **{}**",
+                verdict(*met)
+            );
+        }
+        md.push('\n');
+    }
     if !t.user.is_empty() {
         let _ = writeln!(
             md,
@@ -889,6 +915,163 @@ fn targets_section(rep: &mut Report) {
             );
         }
         md.push('\n');
+    }
+}
+
+/// The benchmark games a user would write (issue 29): this engine, the `minimax` crate and
+/// a plain hand-written alpha-beta on each position of each game's list; every value checked.
+fn user_games_section(rep: &mut Report) {
+    let opts = user_compare::Opts {
+        runs: runs(rep.quick),
+        quick: rep.quick,
+        overhead: true,
+        ..user_compare::Opts::default()
+    };
+    let r = user_compare::run(&opts);
+    rep.errors.extend(r.errors.iter().cloned());
+    for (game, [ours1, ours2, peer1, peer2, plain], [n_ours, n_peer, _]) in r.totals() {
+        let t = &mut rep.targets.issue29;
+        let peer = ratio(peer1, ours1);
+        t.push((
+            format!(
+                "{game}: minimax 1t / ours 1t (time), nodes ours / minimax {n_ours} / {n_peer}"
+            ),
+            format!("{peer:.2}×"),
+            "≥ 2× with no more nodes",
+            peer >= 2.0 && n_ours <= n_peer,
+        ));
+        let p = ratio(plain, ours1);
+        t.push((
+            format!("{game}: plain alpha-beta / ours (time)"),
+            format!("{p:.2}×"),
+            "≥ 1×",
+            p >= 1.0,
+        ));
+        let s2 = ratio(ours1, ours2);
+        t.push((
+            format!("{game}: 2-thread speedup"),
+            format!("{s2:.2}×"),
+            "≥ 1.8×",
+            s2 >= 1.8,
+        ));
+        let p2 = ratio(peer2, ours2);
+        t.push((
+            format!("{game}: minimax ParallelSearch 2t / ours 2t"),
+            format!("{p2:.2}×"),
+            "(figure)",
+            true,
+        ));
+    }
+    let md = &mut rep.md;
+    let _ = writeln!(md, "## Games a user would write (issue 29)\n");
+    let _ = writeln!(
+        md,
+        "Connect Four (`examples/connect-four/game`) and 6×6 Othello (`benches/src/othello.rs`) \
+         from the positions of `benches/data/connect_four.txt` and `othello.txt`: this engine at its defaults (`Config::default()`, \
+         the evaluation through `SideToMove`), the `minimax` crate at its defaults \
+         (`IterativeOptions::new()`; `ParallelSearch` with 2 threads), both with a {} MiB \
+         table, and the plain hand-written alpha-beta of `benches/src/plain.rs` (iterative \
+         deepening, two-slot table, table move then the game's order). Times are the fastest \
+         of {} run(s); ratios above 1 mean ours is faster. The values (side to move's view; \
+         the peer's wins as ±MATE) must all agree, or the report fails. Last lines: this \
+         engine's total nodes to the same depths at 1 to 16 threads (the parallel search's \
+         overhead).\n",
+        user_compare::TABLE_MIB,
+        runs(rep.quick)
+    );
+    md.push_str(&r.markdown());
+    md.push('\n');
+}
+
+/// Total nodes of each game's fixed bench (each game crate's `BENCH`, `connect_four::BENCH`;
+/// quick mode: four plies less) at 1, 2, 4, 8 and 16 threads: the parallel search's overhead
+/// (threads beyond the cores are fine for a node count).
+fn overhead_section(rep: &mut Report) {
+    use search::bench::{parse_list, run, BenchPosition};
+    fn totals<G: search::Game, E: search::Evaluator<G> + Clone>(
+        list: &[BenchPosition<G>],
+        eval: E,
+        config: &Config,
+        quick: bool,
+    ) -> Vec<u64> {
+        let list: Vec<BenchPosition<G>> = list
+            .iter()
+            .map(|p| BenchPosition {
+                depth: if quick {
+                    p.depth.saturating_sub(4).max(1)
+                } else {
+                    p.depth
+                },
+                ..p.clone()
+            })
+            .collect();
+        [1, 2, 4, 8, 16]
+            .iter()
+            .map(|&t| run(&list, eval.clone(), &config.clone().with_threads(t)).nodes)
+            .collect()
+    }
+    fn ours<G: BenchGame>(text: &str, quick: bool) -> Vec<u64>
+    where
+        <G as std::str::FromStr>::Err: std::fmt::Display,
+        benches::games::EvalOf<G>: Clone,
+    {
+        let list = parse_list::<G>(text).expect("the bench list parses");
+        totals(&list, G::eval(), &G::config(), quick)
+    }
+    let q = rep.quick;
+    let c4 = parse_list::<connect_four::Position>(connect_four::BENCH).expect("parses");
+    let rows: Vec<(&str, Vec<u64>)> = vec![
+        ("jumpy3", ours::<jumpy3::Position>(jumpy3::BENCH, q)),
+        ("chexers", ours::<chexers::Position>(chexers::BENCH, q)),
+        ("throne", ours::<throne::Position>(throne::BENCH, q)),
+        (
+            "chaosclock",
+            ours::<chaosclock::Position>(chaosclock::BENCH, q),
+        ),
+        (
+            "connect_four",
+            totals(
+                &c4,
+                search::SideToMove(connect_four::DefaultEval),
+                &connect_four::engine_config(),
+                q,
+            ),
+        ),
+    ];
+    let md = &mut rep.md;
+    let _ = writeln!(md, "## Search overhead by threads (issue 29)\n");
+    let _ = writeln!(
+        md,
+        "Each game's fixed bench (the positions and depths of `arena bench`: \
+         each game crate's `BENCH`, `connect_four::BENCH`{}), total nodes with the \
+         game's engine settings at 1 to 16 threads, and the ratio to 1 thread (target at 16 \
+         threads: ≤ 1.5×).\n",
+        if q {
+            "; quick mode: four plies less"
+        } else {
+            ""
+        }
+    );
+    let table_rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|(g, n)| {
+            let mut r = vec![g.to_string()];
+            r.extend(
+                n.iter()
+                    .map(|&x| format!("{x} ({:.2}×)", x as f64 / n[0].max(1) as f64)),
+            );
+            r
+        })
+        .collect();
+    table(md, &["game", "1 thread", "2", "4", "8", "16"], &table_rows);
+    for (g, n) in &rows {
+        let r = n[4] as f64 / n[0].max(1) as f64;
+        rep.targets.issue29.push((
+            format!("{g}: search overhead, nodes at 16 threads / 1 thread"),
+            format!("{r:.2}×"),
+            "≤ 1.5×",
+            r <= 1.5,
+        ));
     }
 }
 
@@ -912,13 +1095,15 @@ fn main() -> ExitCode {
         notes: Vec::new(),
         targets: Targets::default(),
     };
-    let sections: [(&str, Section); 6] = [
+    let sections: [(&str, Section); 8] = [
         ("signature", signature_section),
         ("games", games_section),
         ("engine", engine_section),
         ("speedup", speedup_section),
         ("peer", peer_section),
         ("peer-options", peer_options_section),
+        ("user-games", user_games_section),
+        ("overhead", overhead_section),
     ];
     let wanted = |name: &str| {
         opts.only

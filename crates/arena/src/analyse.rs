@@ -7,12 +7,12 @@ use plyforge::search::{
 };
 
 use crate::fail::{outln, Fail};
-use plyforge::agent::{Engine, Kind, Spec};
+use plyforge::agent::{Kind, SearchEngine, Spec};
 use plyforge::duration::{parse_duration, show_duration};
 use plyforge::{read_position, result_text, GameAdapter};
 
 /// The options of `arena analyse`.
-pub(crate) struct Options {
+pub(crate) struct AnalyseOptions {
     /// The position text.
     pub position: String,
     /// Fixed depth.
@@ -77,7 +77,7 @@ pub(crate) fn info_line<M: std::fmt::Display>(r: &Report<M>) -> String {
 fn mate_search<A: GameAdapter>(
     record: &Record<A::Pos>,
     config: &Config,
-    eval: A::NamedEval,
+    eval: A::Eval,
     limits: Limits,
 ) {
     // Only where the analysis has a time: a fixed-depth analysis is a measurement of the
@@ -117,7 +117,7 @@ fn mate_search<A: GameAdapter>(
 }
 
 /// Runs `arena analyse`.
-pub(crate) fn analyse<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
+pub(crate) fn analyse<A: GameAdapter>(o: &AnalyseOptions) -> Result<(), Fail> {
     let pos = read_position::<A>(&o.position)?;
     let record = plyforge::search::Record::<A::Pos>::new(pos);
     if let Some(r) = record.result() {
@@ -149,7 +149,7 @@ pub(crate) fn analyse<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     if matches!(config.algorithm, Algorithm::AlphaBeta | Algorithm::Paranoid) {
         mate_search::<A>(&record, &config, spec.evaluator::<A>(), limits);
     }
-    let mut engine = Engine::<A>::try_new(config, spec.evaluator::<A>())?;
+    let mut engine = SearchEngine::<A>::try_new(config, spec.evaluator::<A>())?;
     let report = engine.think(&record, limits, |r| outln!("{}", info_line(r)));
     match report.best {
         Some(best) => outln!(

@@ -1,20 +1,48 @@
-//! Internal to the `arena` program: the parts of it that its fuzz targets (`fuzz/`) and its
-//! integration tests reach directly — the engine protocol ([`protocol`]), the match server
-//! and its record file ([`server`]), `arena match`'s file, schedule and test ([`matchfile`]),
-//! its openings ([`book`]), Elo ([`elo`]) and the program's failures ([`fail`]).
+//! The `arena` program as a library: [`Arena`] runs every subcommand of the `arena` binary
+//! (`play`, `analyse`, `match`, `merge`, `solve`, `perft`, `moves`, `apply`, `engine`,
+//! `serve`, `connect`, `web`, `bench`) for the games it is given, ours and a user's own, each of
+//! which implements [`plyforge::GameAdapter`]:
 //!
-//! **Not a library for users**: nothing here is a stable interface, and it may change in any
-//! release. Programs that want the games and the engine use the `plyforge` crate; programs
-//! that want to drive `arena` use its command line, its engine protocol
-//! (`docs/protocol.md`) or its match server protocol (`docs/server-protocol.md`).
+//! ```no_run
+//! # use plyforge::games::Jumpy3 as ConnectFour;
+//! fn main() -> std::process::ExitCode {
+//!     plyforge_arena::Arena::with_default_games()
+//!         .game::<ConnectFour>()
+//!         .run()
+//! }
+//! ```
+//!
+//! The modules marked hidden are the program's inside, public only for its fuzz targets
+//! and tests (the engine protocol, the match server and its record file, the match file and
+//! its test): **not a stable interface**. Programs that want the games and the engine use
+//! the `plyforge` crate; programs that drive `arena` use its command line, its engine
+//! protocol (`docs/protocol.md`) or its match server protocol (`docs/server-protocol.md`).
 #![deny(missing_docs)]
 
-pub mod book;
+mod analyse;
+mod arena;
+mod bench;
+mod cli;
+mod commands;
+mod draw;
+mod help;
+mod play;
+mod rules_cmd;
+mod solve;
+mod web;
+
+#[doc(hidden)]
 pub mod elo;
 pub mod fail;
-pub mod matchfile;
+#[doc(hidden)]
+pub mod matchup;
+#[doc(hidden)]
 pub mod protocol;
+#[doc(hidden)]
 pub mod server;
+
+pub use arena::Arena;
+pub use fail::Fail;
 
 #[cfg(test)]
 use plyforge::games;

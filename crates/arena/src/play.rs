@@ -17,7 +17,7 @@ use plyforge::{
 };
 
 /// The options of `arena play`.
-pub(crate) struct Options {
+pub(crate) struct PlayOptions {
     /// Sides played by people.
     pub human: Vec<String>,
     /// Engine time per move.
@@ -80,36 +80,14 @@ fn side<A: GameAdapter>(p: plyforge::search::Player) -> String {
 /// Long by design: the interactive loop is one `match` over whose turn it is and what the
 /// user typed (a move, `moves`, `undo`, `help`, `quit`), each arm a few lines on the one
 /// record.
-pub(crate) fn play<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
+pub(crate) fn play<A: GameAdapter>(o: &PlayOptions) -> Result<(), Fail> {
     let humans = humans::<A>(&o.human)?;
     let start = match &o.position {
         Some(p) => read_position::<A>(p)?,
         None => A::start(),
     };
-    let spec = match &o.engine {
-        Some(text) => {
-            Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {}", e.reason())))?
-        }
-        None => Spec::default_engine(),
-    };
-    let time = parse_duration(&o.time).map_err(|e| Fail::usage(format!("--time: {e}")))?;
-    let limits = match o.depth {
-        Some(d) => Limits::depth(d),
-        None => Limits::movetime(time.max(Duration::from_millis(1))),
-    };
-    let mut agents: Vec<Option<Agent<A>>> = Vec::new();
-    for (p, &human) in humans.iter().enumerate() {
-        agents.push(match human {
-            true => None,
-            false => Some(Agent::try_new(
-                &spec,
-                limits,
-                Some(o.threads),
-                p as u64 + 1,
-            )?),
-        });
-    }
-    let mut record = Record::<A::Pos>::new(start.clone());
+    let mut agents = engines::<A>(o, &humans)?;
+    let mut record = Record::<A::Pos>::new(start);
     let mut lines = std::io::stdin().lock().lines();
 
     outln!("{}: you play {}.  Type `help` for commands.", A::TITLE, {
@@ -138,30 +116,7 @@ pub(crate) fn play<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
         }
         let p = record.position().to_move();
         if let Some(agent) = agents[p].as_mut() {
-            let (mv, report) = agent.choose(&record, |_| {});
-            let mv = mv.ok_or_else(|| {
-                Fail::runtime(format!("the engine found no move in {}", record.position()))
-            })?;
-            let detail = report
-                .map(|r| {
-                    format!(
-                        "  (depth {}, score {}, {})",
-                        r.depth,
-                        show_score(r.score),
-                        show_duration(r.elapsed)
-                    )
-                })
-                .unwrap_or_default();
-            record.play(mv).map_err(|e| {
-                Fail::runtime(format!("the engine chose the illegal move {mv}: {e}"))
-            })?;
-            outln!(
-                "{} plays {}{}",
-                side::<A>(p),
-                paint(&mv.to_string(), Paint::Bold),
-                detail
-            );
-            show_board::<A>(&record);
+            engine_move::<A>(agent, &mut record)?;
             continue;
         }
         out!("{} to move> ", side::<A>(p));
@@ -174,53 +129,114 @@ pub(crate) fn play<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
                 return Ok(());
             }
         };
-        let input = line.trim();
-        match input.to_ascii_lowercase().as_str() {
-            "" => continue,
-            "help" | "?" | "h" => outln!("{HELP}"),
-            "quit" | "exit" | "q" => {
-                outln!("Bye.");
-                return Ok(());
+        if person::<A>(line.trim(), &mut record, &humans) == Flow::Quit {
+            outln!("Bye.");
+            return Ok(());
+        }
+    }
+}
+
+/// The engines of `arena play`: one per side that no person plays.
+fn engines<A: GameAdapter>(
+    o: &PlayOptions,
+    humans: &[bool],
+) -> Result<Vec<Option<Agent<A>>>, Fail> {
+    let spec = match &o.engine {
+        Some(text) => {
+            Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {}", e.reason())))?
+        }
+        None => Spec::default_engine(),
+    };
+    let time = parse_duration(&o.time).map_err(|e| Fail::usage(format!("--time: {e}")))?;
+    let limits = match o.depth {
+        Some(d) => Limits::depth(d),
+        None => Limits::movetime(time.max(Duration::from_millis(1))),
+    };
+    let mut agents = Vec::new();
+    for (p, &human) in humans.iter().enumerate() {
+        agents.push(match human {
+            true => None,
+            false => Some(Agent::try_new(
+                &spec,
+                limits,
+                Some(o.threads),
+                p as u64 + 1,
+            )?),
+        });
+    }
+    Ok(agents)
+}
+
+/// The engine's move, played and shown.
+fn engine_move<A: GameAdapter>(
+    agent: &mut Agent<A>,
+    record: &mut Record<A::Pos>,
+) -> Result<(), Fail> {
+    let p = record.position().to_move();
+    let (mv, report) = agent.choose(record, |_| {});
+    let mv = mv.ok_or_else(|| {
+        Fail::runtime(format!("the engine found no move in {}", record.position()))
+    })?;
+    let detail = report
+        .map(|r| {
+            format!(
+                "  (depth {}, score {}, {})",
+                r.depth,
+                show_score(r.score),
+                show_duration(r.elapsed)
+            )
+        })
+        .unwrap_or_default();
+    record
+        .play(mv)
+        .map_err(|e| Fail::runtime(format!("the engine chose the illegal move {mv}: {e}")))?;
+    outln!(
+        "{} plays {}{}",
+        side::<A>(p),
+        paint(&mv.to_string(), Paint::Bold),
+        detail
+    );
+    show_board::<A>(record);
+    Ok(())
+}
+
+/// Whether the game goes on after a person's line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Go,
+    Quit,
+}
+
+/// A person's line at the prompt: a command, or a move (`#N`: the N-th legal move).
+fn person<A: GameAdapter>(input: &str, record: &mut Record<A::Pos>, humans: &[bool]) -> Flow {
+    match input.to_ascii_lowercase().as_str() {
+        "" => {}
+        "help" | "?" | "h" => outln!("{HELP}"),
+        "quit" | "exit" | "q" => return Flow::Quit,
+        "board" | "b" if !is_move::<A>(record, input) => show_board::<A>(record),
+        "moves" | "list" | "m" if !is_move::<A>(record, input) => {
+            for (i, mv) in legal_moves(record.position()).iter().enumerate() {
+                outln!("  #{:<3} {mv}", i + 1);
             }
-            "board" | "b" if !is_move::<A>(&record, input) => show_board::<A>(&record),
-            "moves" | "list" | "m" if !is_move::<A>(&record, input) => {
-                for (i, mv) in legal_moves(record.position()).iter().enumerate() {
-                    outln!("  #{:<3} {mv}", i + 1);
-                }
+        }
+        "undo" | "u" => match undo::<A>(record, humans) {
+            Some(r) => {
+                *record = r;
+                show_board::<A>(record);
             }
-            "undo" | "u" => match undo::<A>(&record, &humans) {
-                Some(r) => {
-                    record = r;
-                    show_board::<A>(&record);
-                }
-                None => outln!("Nothing to undo."),
-            },
-            _ => {
-                let text = match input.strip_prefix('#') {
-                    Some(n) => {
-                        let moves = legal_moves(record.position());
-                        match n.trim().parse::<usize>() {
-                            Ok(i) if i >= 1 && i <= moves.len() => moves[i - 1].to_string(),
-                            _ => {
-                                outln!(
-                                    "{}: there are {} legal moves; `moves` lists them",
-                                    paint(&format!("bad choice {input:?}"), Paint::Red),
-                                    moves.len()
-                                );
-                                continue;
-                            }
-                        }
-                    }
-                    None => input.to_string(),
-                };
-                match play_text::<A>(&mut record, &text) {
+            None => outln!("Nothing to undo."),
+        },
+        _ => {
+            if let Some(text) = chosen_move::<A>(input, record) {
+                let p = record.position().to_move();
+                match play_text::<A>(record, &text) {
                     Ok(mv) => {
                         outln!(
                             "{} plays {}",
                             side::<A>(p),
                             paint(&mv.to_string(), Paint::Bold)
                         );
-                        show_board::<A>(&record);
+                        show_board::<A>(record);
                     }
                     Err(why) => outln!(
                         "{} {}  (`moves` lists the legal moves, `help` the commands)",
@@ -229,6 +245,27 @@ pub(crate) fn play<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
                     ),
                 }
             }
+        }
+    }
+    Flow::Go
+}
+
+/// The move a person typed: the text, or for `#N` the N-th legal move (`None`, said why,
+/// for a number out of range).
+fn chosen_move<A: GameAdapter>(input: &str, record: &Record<A::Pos>) -> Option<String> {
+    let Some(n) = input.strip_prefix('#') else {
+        return Some(input.to_string());
+    };
+    let moves = legal_moves(record.position());
+    match n.trim().parse::<usize>() {
+        Ok(i) if i >= 1 && i <= moves.len() => Some(moves[i - 1].to_string()),
+        _ => {
+            outln!(
+                "{}: there are {} legal moves; `moves` lists them",
+                paint(&format!("bad choice {input:?}"), Paint::Red),
+                moves.len()
+            );
+            None
         }
     }
 }

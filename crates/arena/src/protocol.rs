@@ -20,7 +20,7 @@ use std::time::Duration;
 use plyforge::search::{Clock, Game, Limits, Player, Record, Report};
 
 use crate::fail::Fail;
-use plyforge::agent::{Engine, Kind, Spec};
+use plyforge::agent::{Kind, SearchEngine, Spec};
 use plyforge::{play_list, read_position, result_text, GameAdapter};
 
 /// Where protocol output goes: shared by the reader and the search thread, one line at a time.
@@ -299,8 +299,8 @@ pub fn parse_command<A: GameAdapter>(line: &str) -> Result<Command, String> {
 }
 
 /// A search running in its thread.
-struct Running<A: GameAdapter> {
-    handle: JoinHandle<Option<Engine<A>>>,
+struct SearchThread<A: GameAdapter> {
+    handle: JoinHandle<Option<SearchEngine<A>>>,
     /// The engine's stop flag (`None`: nothing to stop, a finished game waiting for `stop`).
     stop: Option<Arc<AtomicBool>>,
     /// `stop` (or the end of the session) was asked: an infinite search may print.
@@ -317,8 +317,8 @@ pub struct Session<A: GameAdapter> {
     positioned: bool,
     spec: Spec,
     threads: usize,
-    engine: Option<Engine<A>>,
-    running: Option<Running<A>>,
+    engine: Option<SearchEngine<A>>,
+    running: Option<SearchThread<A>>,
     out: Output,
     max_hash: usize,
     max_threads: usize,
@@ -603,7 +603,7 @@ impl<A: GameAdapter> Session<A> {
                 say_unless(&out, &quiet, "bestmove none");
                 None
             });
-            self.running = Some(Running {
+            self.running = Some(SearchThread {
                 handle,
                 stop: None,
                 requested,
@@ -617,7 +617,7 @@ impl<A: GameAdapter> Session<A> {
             None => {
                 let mut spec = self.spec.clone();
                 spec.threads = spec.threads.or(Some(self.threads));
-                match Engine::<A>::try_new(
+                match SearchEngine::<A>::try_new(
                     spec.config::<A>(Some(self.threads)),
                     spec.evaluator::<A>(),
                 ) {
@@ -646,7 +646,7 @@ impl<A: GameAdapter> Session<A> {
             }
             Some(engine)
         });
-        self.running = Some(Running {
+        self.running = Some(SearchThread {
             handle,
             stop: Some(stop),
             requested,
@@ -659,7 +659,7 @@ impl<A: GameAdapter> Session<A> {
 /// One line of input, read as bytes: a line that is not UTF-8 or longer than [`MAX_LINE`] is
 /// an error to answer, not the end of the session.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Line {
+pub enum InputLine {
     /// A line of text, without its line end (`\n` or `\r\n`).
     Text(String),
     /// A line that is not UTF-8.
@@ -670,7 +670,7 @@ pub enum Line {
 
 /// Reads the next line of at most [`MAX_LINE`] bytes; `None` at the end of input (a last line
 /// without a line end counts).
-pub fn read_line(r: &mut impl BufRead) -> std::io::Result<Option<Line>> {
+pub fn read_line(r: &mut impl BufRead) -> std::io::Result<Option<InputLine>> {
     let mut buf = Vec::new();
     let n = std::io::Read::take(&mut *r, MAX_LINE as u64 + 2).read_until(b'\n', &mut buf)?;
     if n == 0 {
@@ -699,14 +699,14 @@ pub fn read_line(r: &mut impl BufRead) -> std::io::Result<Option<Line>> {
                 }
             }
         }
-        return Ok(Some(Line::TooLong));
+        return Ok(Some(InputLine::TooLong));
     }
     if buf.len() > MAX_LINE {
-        return Ok(Some(Line::TooLong));
+        return Ok(Some(InputLine::TooLong));
     }
     Ok(Some(match String::from_utf8(buf) {
-        Ok(s) => Line::Text(s),
-        Err(_) => Line::NotUtf8,
+        Ok(s) => InputLine::Text(s),
+        Err(_) => InputLine::NotUtf8,
     }))
 }
 
@@ -716,12 +716,12 @@ pub fn run<A: GameAdapter>(mut session: Session<A>, input: &mut impl BufRead) ->
         let line = read_line(input).map_err(|e| Fail::runtime(format!("reading input: {e}")))?;
         let text = match line {
             None => break,
-            Some(Line::Text(t)) => t,
-            Some(Line::NotUtf8) => {
+            Some(InputLine::Text(t)) => t,
+            Some(InputLine::NotUtf8) => {
                 session.error("line is not UTF-8: ignored");
                 continue;
             }
-            Some(Line::TooLong) => {
+            Some(InputLine::TooLong) => {
                 session.error(&format!("line longer than {MAX_LINE} bytes: ignored"));
                 continue;
             }
@@ -852,7 +852,7 @@ mod tests {
         assert!(parse_command::<Jumpy3>("go wibble").is_err());
     }
 
-    fn lines_of(input: &[u8]) -> Vec<Line> {
+    fn lines_of(input: &[u8]) -> Vec<InputLine> {
         let mut r = std::io::BufReader::with_capacity(16, input);
         let mut out = Vec::new();
         while let Some(l) = read_line(&mut r).unwrap() {
@@ -869,14 +869,17 @@ mod tests {
         assert_eq!(
             lines_of(&input),
             vec![
-                Line::NotUtf8,
-                Line::Text("isready".into()),
-                Line::TooLong,
-                Line::Text("quit".into())
+                InputLine::NotUtf8,
+                InputLine::Text("isready".into()),
+                InputLine::TooLong,
+                InputLine::Text("quit".into())
             ]
         );
         let mut exact = vec![b'y'; MAX_LINE];
         exact.push(b'\n');
-        assert_eq!(lines_of(&exact), vec![Line::Text("y".repeat(MAX_LINE))]);
+        assert_eq!(
+            lines_of(&exact),
+            vec![InputLine::Text("y".repeat(MAX_LINE))]
+        );
     }
 }

@@ -19,7 +19,7 @@ pub(crate) fn solve<A: GameAdapter>(
     spinner.set_message(format!(
         "solving {} exactly (large positions take long{})",
         A::TITLE,
-        if settings.time.is_none() && A::NAME != "jumpy3" {
+        if settings.time.is_none() && A::SOLVER.time_limit {
             "; --time T gives up after T"
         } else {
             ""

@@ -777,7 +777,23 @@ fn play_through_a_pipe() {
 #[test]
 fn help_has_examples() {
     let top = ok(&["--help"]);
-    assert!(top.iter().any(|l| l.contains("arena match chexers")));
+    // Examples made from the games: real moves of the first game, a three-player match.
+    assert!(
+        top.iter().any(|l| l.contains("arena match jumpy3")),
+        "{top:?}"
+    );
+    assert!(
+        top.iter()
+            .any(|l| l.contains("arena apply jumpy3 start 1 13")),
+        "{top:?}"
+    );
+    assert!(top
+        .iter()
+        .any(|l| l.contains("arena match chexers --engine paranoid")));
+    assert!(
+        top.iter().any(|l| l.starts_with("chaosclock ")),
+        "the game list: {top:?}"
+    );
     for sub in [
         "play", "analyse", "match", "solve", "perft", "moves", "apply", "engine",
     ] {
@@ -787,4 +803,50 @@ fn help_has_examples() {
             "{sub}: {out:?}"
         );
     }
+}
+
+#[test]
+fn bench_signature_is_pinned() {
+    let want: Vec<(String, u64)> = include_str!("data/bench-signature.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (game, nodes) = l.split_once(' ').expect("GAME NODES");
+            (
+                game.to_string(),
+                nodes.trim().parse().expect("a node count"),
+            )
+        })
+        .collect();
+    let out = ok(&["bench"]);
+    let got: Vec<(String, u64)> = out
+        .iter()
+        .filter(|l| l.contains(" positions  nodes "))
+        .map(|l| {
+            let game = l.split_whitespace().next().unwrap().to_string();
+            let nodes = l
+                .split("nodes ")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap();
+            (game, nodes.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        got, want,
+        "the search's signature changed: if that is meant, pin the new counts in \
+         crates/arena/tests/data/bench-signature.txt"
+    );
+    let total: u64 = want.iter().map(|(_, n)| n).sum();
+    assert!(out.contains(&format!("signature  {total}")), "{out:?}");
+    // A game by name, with two threads: every position searched.
+    let two = ok(&["bench", "throne", "--threads", "2"]);
+    assert_eq!(
+        two.iter().filter(|l| l.starts_with("throne ")).count(),
+        5,
+        "{two:?}"
+    );
+    bad(&["bench", "chess"], &["invalid value 'chess'"]);
 }

@@ -843,7 +843,7 @@ fn chexers_ranks_the_engines_by_places() {
         "ranked by mean place: {out}"
     );
     assert!(total_first >= 6, "a first place in every game: {out}");
-    assert!(out.contains("Chexers: exits"), "{out}");
+    assert!(out.contains("progress (such as exits)"), "{out}");
 }
 
 #[test]

@@ -58,6 +58,7 @@ impl Evaluator<Position> for DefaultEval {
 
 /// How [`Engine`] chose its move.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum Choice {
     /// The solver finished: the move is one of its best moves.
     Solved(Solution),

@@ -61,3 +61,9 @@ pub fn player_name(p: search::Player) -> &'static str {
         "Even"
     }
 }
+
+/// The fixed bench of Chaos Clock (`arena bench chaosclock`): `label: depth: position` lines, read with
+/// [`search::bench::parse_list`] and searched with [`search::bench::run`] (with
+/// [`engine_config`] and the default evaluation); its total node count at one thread is the
+/// search's signature on this game.
+pub const BENCH: &str = include_str!("../bench.txt");

@@ -122,6 +122,7 @@ impl FromStr for Move {
 
 /// A field of the position notation `b1,…,b12;P;L`, as named in parse errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Field {
     /// The board list `b1,…,b12`.
     Board,
@@ -394,9 +395,9 @@ impl Position {
         Ok(pos)
     }
 
-    /// The piece on `square` (1..=12), 0 if empty.
-    pub fn piece_on(&self, square: u8) -> u8 {
-        self.board[square as usize - 1]
+    /// The piece on `square` (1..=12), if any.
+    pub fn piece_at(&self, square: u8) -> Option<u8> {
+        Some(self.board[square as usize - 1]).filter(|&p| p != 0)
     }
 
     /// The square (1..=12) of `piece`, or `None` if it is in its owner's hand.

@@ -151,6 +151,7 @@ pub fn result_code(outcome: Outcome, player: Player) -> u8 {
 /// assert_eq!(Value::BothLose.to_string(), "both lose");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Value {
     /// The side to move loses (code 1).
     Loss = 1,
@@ -1181,7 +1182,7 @@ fn move_class(pos: &Position, m: Move) -> u8 {
     let side = pos.to_move();
     match m {
         Move::Place(n) => {
-            let c = pos.piece_on(n);
+            let c = pos.piece_at(n).unwrap_or(0);
             if c != 0 && owner(c) != side {
                 0
             } else {
@@ -1190,7 +1191,11 @@ fn move_class(pos: &Position, m: Move) -> u8 {
         }
         Move::Walk(n) => {
             let t = pos.square_of(n).map_or(0, |sq| walk_target(sq, n));
-            let captured = if n == 12 { 0 } else { pos.piece_on(t) };
+            let captured = if n == 12 {
+                0
+            } else {
+                pos.piece_at(t).unwrap_or(0)
+            };
             let mine = owner(n) == side;
             if mine && t == n {
                 1

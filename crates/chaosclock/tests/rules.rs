@@ -27,8 +27,8 @@ fn after(p: &str, m: &str) -> Position {
 fn a_walk_goes_n_squares_clockwise_and_wraps() {
     // Piece 5 on square 10 goes to square 3 (10 + 5 = 15 = 3 on the clock).
     let p = after("1,2,0,4,0,6,7,8,9,5,11,12;0;0", "w5");
-    assert_eq!(p.piece_on(3), 5);
-    assert_eq!(p.piece_on(10), 0);
+    assert_eq!(p.piece_at(3), Some(5));
+    assert_eq!(p.piece_at(10), None);
     assert_eq!(p.to_string(), "1,2,5,4,0,6,7,8,9,0,11,12;1;5");
 }
 
@@ -38,14 +38,14 @@ fn either_side_may_walk_either_colour() {
     assert!(legal(&p).contains(&"w5".to_string()), "Even walks Odd's 5");
     let p = pos("1,0,3,0,5,6,7,8,0,4,11,12;0;0");
     assert!(legal(&p).contains(&"w4".to_string()), "Odd walks Even's 4");
-    assert_eq!(p.after(mv("w4")).piece_on(2), 4);
+    assert_eq!(p.after(mv("w4")).piece_at(2), Some(4));
 }
 
 #[test]
 fn a_walk_captures_into_the_owners_hand() {
     // Odd walks 3 from square 6 to square 9, capturing Odd's own 11: Odd's hand.
     let p = after("1,2,0,4,5,3,7,8,11,10,0,12;0;0", "w3");
-    assert_eq!(p.piece_on(9), 3);
+    assert_eq!(p.piece_at(9), Some(3));
     assert_eq!(p.hand(ODD), vec![9, 11]);
     assert_eq!(p.to_move(), EVEN, "a walk never earns an extra move");
     // Even walks 3 capturing Even's 6: it goes to Even's hand.
@@ -290,7 +290,7 @@ fn the_sample_start_and_random_starts() {
         assert_eq!(r.last_moved(), 0);
         let mut seen = [false; 13];
         for sq in 1..=12u8 {
-            let p = r.piece_on(sq);
+            let p = r.piece_at(sq).unwrap_or(0);
             assert!(p != 0 && p != sq, "seed {seed}: {r} is not a derangement");
             assert!(!seen[p as usize]);
             seen[p as usize] = true;

@@ -22,19 +22,6 @@ pub enum Move {
     Pass,
 }
 
-impl Move {
-    /// The referee's Python form of the action, as a course agent returns it:
-    /// `("MOVE", ((q1, r1), (q2, r2)))`, `("EXIT", (q, r))`, `("PASS", None)`.
-    pub fn to_python(self) -> String {
-        match self {
-            Move::Move(a, b) => format!("(\"MOVE\", ({a}, {b}))"),
-            Move::Jump(a, b) => format!("(\"JUMP\", ({a}, {b}))"),
-            Move::Exit(a) => format!("(\"EXIT\", {a})"),
-            Move::Pass => "(\"PASS\", None)".to_string(),
-        }
-    }
-}
-
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -186,12 +173,6 @@ mod tests {
             assert_eq!(text.parse::<Move>(), Ok(mv));
             assert_eq!(mv.to_string(), text);
         }
-        assert_eq!(
-            Move::Move(h(-3, 1), h(-2, 0)).to_python(),
-            "(\"MOVE\", ((-3, 1), (-2, 0)))"
-        );
-        assert_eq!(Move::Pass.to_python(), "(\"PASS\", None)");
-        assert_eq!(Move::Exit(h(3, 0)).to_python(), "(\"EXIT\", (3, 0))");
     }
 
     #[test]

@@ -128,6 +128,7 @@ impl Weights {
 
 /// Why [`Weights::set`] refused a setting.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WeightError {
     /// No weight has this name (the names are [`Weights::KEYS`]).
     UnknownKey(String),

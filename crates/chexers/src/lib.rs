@@ -85,3 +85,9 @@ pub fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::L
         CLOCK_FLOOR,
     ))
 }
+
+/// The fixed bench of Chexers (`arena bench chexers`): `label: depth: position` lines, read with
+/// [`search::bench::parse_list`] and searched with [`search::bench::run`] (with
+/// [`engine_config`] and the default evaluation); its total node count at one thread is the
+/// search's signature on this game.
+pub const BENCH: &str = include_str!("../bench.txt");

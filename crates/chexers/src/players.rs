@@ -13,42 +13,22 @@ pub trait Agent {
     fn choose(&mut self, pos: &Position) -> Option<Move>;
 }
 
-/// A small xorshift64* generator (no `rand` dependency), for seeded choices: the engine's
-/// [`XorShift64Star`] with this crate's own seeding.
-#[derive(Clone, Debug)]
-pub struct XorShift(XorShift64Star);
-
-impl XorShift {
-    /// A generator from a seed (any value; 0 is remapped).
-    pub fn new(seed: u64) -> Self {
-        XorShift(XorShift64Star::from_state(
-            seed.wrapping_mul(GOLDEN_GAMMA) | 1,
-        ))
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0.below(n)
-    }
+/// The generator of a player with this seed: the engine's [`XorShift64Star`], the one
+/// seeded generator of every crate's players.
+fn rng(seed: u64) -> XorShift64Star {
+    XorShift64Star::from_state(seed.wrapping_mul(GOLDEN_GAMMA) | 1)
 }
 
 /// Picks a legal action uniformly at random.
 #[derive(Clone, Debug)]
 pub struct Random {
-    rng: XorShift,
+    rng: XorShift64Star,
 }
 
 impl Random {
     /// A random player with this seed.
     pub fn new(seed: u64) -> Self {
-        Random {
-            rng: XorShift::new(seed),
-        }
+        Random { rng: rng(seed) }
     }
 }
 
@@ -69,15 +49,13 @@ impl Agent for Random {
 /// remaining ties are broken at random (seeded).
 #[derive(Clone, Debug)]
 pub struct Greedy {
-    rng: XorShift,
+    rng: XorShift64Star,
 }
 
 impl Greedy {
     /// A greedy player with this seed (for its tie-breaks).
     pub fn new(seed: u64) -> Self {
-        Greedy {
-            rng: XorShift::new(seed),
-        }
+        Greedy { rng: rng(seed) }
     }
 
     /// The greedy value of an action: progress × 2, plus 1 for converting a piece.

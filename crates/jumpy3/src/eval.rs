@@ -129,7 +129,7 @@ pub fn features(p: &Position) -> [i32; FEATURES] {
     let bcap_king = black & ((white & kings) << 1) & (empty << 2);
     let (wc, bc) = (wcap.count_ones() as i32, bcap.count_ones() as i32);
     let (wck, bck) = (wcap_king.count_ones() as i32, bcap_king.count_ones() as i32);
-    let white_to_move = p.side() == WHITE;
+    let white_to_move = p.to_move() == WHITE;
     let sign = if white_to_move { 1 } else { -1 };
     let (stm_cap, stm_king_cap) = if white_to_move {
         (wc, wck)
@@ -215,6 +215,7 @@ impl Evaluator<Position> for DefaultEval {
 
 /// The evaluations of this crate, selectable by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Estimate {
     /// The sheet's estimate ([`sheet_estimate`]): course users compare against it.
     Sheet,

@@ -46,3 +46,9 @@ pub fn engine_config() -> search::Config {
         .with_tt_mib(16)
         .with_quiescence(false)
 }
+
+/// The fixed bench of Jumpy3 (`arena bench jumpy3`): `label: depth: position` lines, read with
+/// [`search::bench::parse_list`] and searched with [`search::bench::run`] (with
+/// [`engine_config`] and the default evaluation); its total node count at one thread is the
+/// search's signature on this game.
+pub const BENCH: &str = include_str!("../bench.txt");

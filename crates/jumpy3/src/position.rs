@@ -5,7 +5,8 @@ use std::str::FromStr;
 
 use search::{DrawKind, Game, MoveList, Outcome, Player};
 
-/// White, player index 0, moves rightward (towards square 16) and moves first.
+/// White, player index 0, moves rightward (towards square 16) and moves first (in every
+/// plyforge game the player indices follow the turn order, player 0 moving first).
 pub const WHITE: Player = 0;
 /// Black, player index 1, moves leftward (towards square 1).
 pub const BLACK: Player = 1;
@@ -298,11 +299,6 @@ impl Position {
         (self.pieces[side] & !self.kings).count_ones()
     }
 
-    /// The side to move.
-    pub fn side(&self) -> Player {
-        self.side as Player
-    }
-
     /// The mirror image: the row reversed and the colours swapped (side to move too).
     /// The game is symmetric under it.
     pub fn mirror(&self) -> Position {
@@ -310,7 +306,7 @@ impl Position {
             self.pieces[BLACK].reverse_bits(),
             self.pieces[WHITE].reverse_bits(),
             self.kings.reverse_bits(),
-            1 - self.side(),
+            1 - self.to_move(),
         )
     }
 

@@ -55,6 +55,7 @@ use crate::position::{Move, Position, BLACK, WHITE};
 
 /// The game-theoretic value of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Value {
     /// The side to move wins in this many plies (its king leaves on that ply).
     Win(u32),
@@ -246,7 +247,7 @@ struct Rel {
 
 impl Rel {
     fn from_position(p: &Position) -> Rel {
-        if p.side() == WHITE {
+        if p.to_move() == WHITE {
             Rel {
                 us: p.pieces(WHITE),
                 them: p.pieces(BLACK),
@@ -492,6 +493,32 @@ pub struct Stats {
 
 const MAGIC: &[u8; 8] = b"JUMPY3TB";
 
+/// A position whose value in a table does not follow from its children's
+/// ([`Table::verify`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inconsistency {
+    /// The position.
+    pub position: Position,
+    /// Its value in the table.
+    pub value: Value,
+    /// The value of its mirror image in the table.
+    pub mirrored: Value,
+    /// The value its children's values give.
+    pub children: Value,
+}
+
+impl std::fmt::Display for Inconsistency {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: table says {} (mirrored: {}), children say {}",
+            self.position, self.value, self.mirrored, self.children
+        )
+    }
+}
+
+impl std::error::Error for Inconsistency {}
+
 impl Table {
     /// Solves every position (both kings on the board, up to three pawns a side), in parallel
     /// on the current rayon pool (see the module's figures for time and memory).
@@ -535,7 +562,7 @@ impl Table {
     /// If the table does not cover `p` (see [`Table::build_up_to`]).
     pub fn value(&self, p: &Position) -> Value {
         if let Some(Outcome::Win(w)) = p.outcome() {
-            return if w == p.side() {
+            return if w == p.to_move() {
                 Value::Win(0)
             } else {
                 Value::Loss(0)
@@ -587,8 +614,8 @@ impl Table {
     /// `n − 1`; a draw has no lost child and a child not won). Such a locally consistent
     /// table is the game's unique solution (by induction on the distance), so this is an
     /// independent proof of the table, relying only on [`Position`]'s rules and the index.
-    /// Returns the first inconsistent position.
-    pub fn verify(&self) -> Result<(), String> {
+    /// Returns the first inconsistent position found.
+    pub fn verify(&self) -> Result<(), Inconsistency> {
         self.ranges().try_for_each(|range| {
             range.into_par_iter().try_for_each(|i| {
                 let r = Rel::from_index(i);
@@ -598,9 +625,12 @@ impl Table {
                 let mirrored = self.value(&p.mirror());
                 let got = Value::from_code(self.values[i]);
                 if got != expected || mirrored != got {
-                    Err(format!(
-                        "{p}: table says {got} (mirrored: {mirrored}), children say {expected}"
-                    ))
+                    Err(Inconsistency {
+                        position: p,
+                        value: got,
+                        mirrored,
+                        children: expected,
+                    })
                 } else {
                     Ok(())
                 }
@@ -1087,7 +1117,7 @@ impl Evaluator<Position> for TableEval {
             Value::Loss(n) => -MAX_EVAL + n as i32,
             Value::Draw => 0,
         };
-        let white = if p.side() == WHITE { v } else { -v };
+        let white = if p.to_move() == WHITE { v } else { -v };
         [white, -white, 0]
     }
 }

@@ -42,6 +42,7 @@ fn proof_search_agrees_with_the_table() {
             solve::Value::Win(n) => Value::Win(n),
             solve::Value::Loss(n) => Value::Loss(n),
             solve::Value::Draw => Value::Draw,
+            other => panic!("{p}: a value this test does not know: {other:?}"),
         };
         let Some(s) = prover.solve(&p, &[p.repetition_key()], None, Limits::nodes(2_000_000))
         else {

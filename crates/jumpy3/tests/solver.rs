@@ -204,6 +204,7 @@ fn distance_drops_by_one_along_the_perfect_line() {
                 Value::Win(n) => Value::Loss(n - 1),
                 Value::Loss(n) => Value::Win(n - 1),
                 Value::Draw => Value::Draw,
+                other => panic!("{p}: a value this test does not know: {other:?}"),
             };
             assert_eq!(t.value(&q), expected, "{p} along {line:?}");
         }
@@ -213,6 +214,7 @@ fn distance_drops_by_one_along_the_perfect_line() {
                 assert!(q.outcome().is_some());
             }
             Value::Draw => assert!(q.outcome().is_none()),
+            other => panic!("{p}: a value this test does not know: {other:?}"),
         }
     }
 }

@@ -11,7 +11,9 @@ use std::time::Duration;
 use search::{Clock, Config, Evaluator, Game, Limits, MaxnBounds, Outcome, Player, Record};
 
 use crate::draw::Paint;
-use crate::{Error, GameKind};
+use crate::encoding::Encoded;
+use crate::view::Viewed;
+use crate::Error;
 
 /// An exact value from a game's solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,39 +80,175 @@ impl<'a> SolveSettings<'a> {
 /// A move chooser of a game crate (its greedy player): `None` when the game is over.
 pub type CratePlayer<P, M> = Box<dyn FnMut(&P) -> Option<M> + Send>;
 
-/// A game as every front end sees it: the thin layer over one game crate. The generic
-/// subcommands of `arena`, the benches, the dynamic [`crate::State`] and [`crate::Engine`]
-/// are written against this trait only; each implementation in [`crate::games`] holds only
-/// what differs between games.
+/// Why an evaluation name cannot be used ([`GameAdapter::evaluator`]).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum EvalError {
+    /// The game has no evaluation of this name.
+    Unknown {
+        /// The game's name for people.
+        game: &'static str,
+        /// The name given.
+        name: String,
+        /// The names it has.
+        known: &'static [&'static str],
+    },
+    /// The name is known, but a setting after it is not (Chexers' `default:contempt=x`);
+    /// the game's own error is the [`source`](std::error::Error::source).
+    Setting {
+        /// The text given.
+        name: String,
+        /// The game's error.
+        source: crate::error::Source,
+    },
+}
+
+impl EvalError {
+    /// The error for a name that `A` does not have.
+    pub fn unknown<A: GameAdapter>(name: &str) -> EvalError {
+        EvalError::Unknown {
+            game: A::TITLE,
+            name: name.to_string(),
+            known: A::evaluator_names(),
+        }
+    }
+    /// The error for a setting that the game refuses with its own error `e`.
+    pub fn setting(name: &str, e: impl std::error::Error + Send + Sync + 'static) -> EvalError {
+        EvalError::Setting {
+            name: name.to_string(),
+            source: crate::error::Source::new(e),
+        }
+    }
+}
+
+impl Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalError::Unknown { game, known, .. } => {
+                write!(f, "{game} has the evaluations {}", known.join(", "))
+            }
+            EvalError::Setting { source, .. } => write!(f, "{source}"),
+        }
+    }
+}
+
+impl std::error::Error for EvalError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EvalError::Setting { source, .. } => Some(source.get()),
+            _ => None,
+        }
+    }
+}
+
+impl PartialEq for EvalError {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+/// What a game's exact solver takes of [`SolveSettings`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SolverTraits {
+    /// It reads (and writes) a solved table from a file ([`SolveSettings::table`]).
+    pub table_file: bool,
+    /// It can give up after a time ([`SolveSettings::time`]).
+    pub time_limit: bool,
+}
+
+impl SolverTraits {
+    /// A solver that searches and can give up after a time (proof-number search, Chaos
+    /// Clock's solver).
+    pub const SEARCH: SolverTraits = SolverTraits {
+        table_file: false,
+        time_limit: true,
+    };
+    /// A solver that answers from a solved table kept in a file (Jumpy3's).
+    pub const TABLE: SolverTraits = SolverTraits {
+        table_file: true,
+        time_limit: false,
+    };
+}
+
+/// A game as every front end sees it: **the one trait a game implements to join the
+/// registry** ([`crate::register`]) and so every front end (`arena` and its web page, the
+/// Python package, the fuzz targets and checks). Our four games implement it in
+/// [`crate::games`], each holding only what differs between games; a user's game implements
+/// it the same way (`examples/connect-four` in the repository).
+///
+/// What is required: the rules (`Pos`, a [`search::Game`] with notation through `FromStr` and
+/// `Display`), the names (`NAME`, `TITLE`, `PLAYERS`, each player's letter and name), the
+/// start and an evaluation. Everything else has a default that fits a game without it: a
+/// terminal board that is the notation, no solver beyond proof-number search for two
+/// players, no encoding into action numbers ([`GameAdapter::encoding`]), no picture for the
+/// web page ([`GameAdapter::view`]).
+///
+/// ```
+/// use plyforge::games::Jumpy3;
+/// use plyforge::{GameAdapter, GameKind};
+/// let kind = GameKind::of::<Jumpy3>();
+/// assert_eq!(kind.name(), Jumpy3::NAME);
+/// assert_eq!(kind.players(), 2);
+/// ```
 pub trait GameAdapter: Send + Sync + 'static {
-    /// The position type of the crate.
+    /// The position type of the game.
     type Pos: Game<Move = Self::Move>
         + Clone
         + Debug
         + Display
-        + FromStr<Err: Display>
+        + FromStr<Err: std::error::Error + Send + Sync + 'static>
         + Eq
         + Hash
         + Send
         + Sync;
-    /// The move type of the crate.
-    type Move: Copy + Eq + Hash + Debug + Display + FromStr<Err: Display> + Send + Sync + 'static;
-    /// The crate's default evaluation (static dispatch, for the benches and the engines).
+    /// The move type of the game.
+    type Move: Copy
+        + Eq
+        + Hash
+        + Debug
+        + Display
+        + FromStr<Err: std::error::Error + Send + Sync + 'static>
+        + Send
+        + Sync
+        + 'static;
+    /// Every evaluation the game offers by name, as one type, so that engines call it
+    /// without a virtual call (the evaluation is called at every leaf).
     type Eval: Evaluator<Self::Pos> + Clone + Send + Sync + 'static;
 
-    /// Which game this is.
-    const KIND: GameKind;
-    /// The name used on the command line and in [`GameKind::from_name`].
+    /// The name used on the command line, in the web page's address and in
+    /// [`GameKind::from_name`]: lower case letters, digits and `-` (`connect-four`).
     const NAME: &'static str;
     /// The game's name for people.
     const TITLE: &'static str;
-    /// Number of players.
+    /// The game in a line for people, for lists of games (`arena --help`, the web page).
+    const ABOUT: &'static str = "";
+    /// Number of players (2 or 3).
     const PLAYERS: usize;
     /// True when [`solve`](GameAdapter::solve) has an exact solver (every two-player game
     /// has one: proof-number search, if not one of its own).
     const HAS_SOLVER: bool = Self::PLAYERS == 2;
+    /// What the solver takes of [`SolveSettings`] (by default, proof-number search's: a time
+    /// limit).
+    const SOLVER: SolverTraits = SolverTraits::SEARCH;
+    /// The solver in a line for people: what its value means, what it costs (`arena solve
+    /// --help`). By default proof-number search's.
+    const SOLVER_NOTE: &'static str =
+        "proof-number search (df-pn): `win N`, `loss N` or `draw` (neither side can force a win)";
+    /// True when the rules deal the start at random ([`random_start`](GameAdapter::random_start)
+    /// gives one per seed, and matches start from a new random deal per opening).
+    const RANDOM_START: bool = false;
     /// True when [`fair_start`](GameAdapter::fair_start) gives fair starts.
     const HAS_FAIR_START: bool = false;
+    /// The fixed bench of `arena bench`: `label: depth: position` lines (the format of
+    /// [`search::bench::parse_list`]), searched with the recommended engine and the default
+    /// evaluation; its total node count at one thread is the search's signature on this
+    /// game. Empty (the default): the game has no bench.
+    const BENCH: &'static str = "";
+    /// True when the notation says everything of a position, so that reading a position's
+    /// text gives back that position (Chaos Clock's cannot say that the last move was a
+    /// pass: false). The [`checks`](crate::checks) compare positions only where it is true.
+    const NOTATION_IS_EXACT: bool = true;
 
     /// The rules' start position (Chaos Clock: the rules file's sample deal).
     fn start() -> Self::Pos;
@@ -124,51 +262,56 @@ pub trait GameAdapter: Send + Sync + 'static {
     fn fair_start(_seed: u64) -> Option<Self::Pos> {
         None
     }
-    /// Parses a position in the game's notation; the error names the field.
-    /// By default the crate's `FromStr`, its error's message as the reason.
-    fn parse_position(text: &str) -> Result<Self::Pos, String> {
+    /// Parses a position in the game's notation; the game's error names the field.
+    /// By default the game's `FromStr`.
+    fn parse_position(text: &str) -> Result<Self::Pos, <Self::Pos as FromStr>::Err> {
         text.parse()
-            .map_err(|e: <Self::Pos as FromStr>::Err| e.to_string())
     }
     /// Parses a move in the game's notation (the position is there for games whose notation
     /// would need it, and for friendlier input such as lower case).
-    /// By default the crate's `FromStr` of the trimmed text.
-    fn parse_move(_pos: &Self::Pos, text: &str) -> Result<Self::Move, String> {
-        text.trim()
-            .parse()
-            .map_err(|e: <Self::Move as FromStr>::Err| e.to_string())
+    /// By default the game's `FromStr` of the trimmed text.
+    fn parse_move(
+        _pos: &Self::Pos,
+        text: &str,
+    ) -> Result<Self::Move, <Self::Move as FromStr>::Err> {
+        text.trim().parse()
     }
     /// The letter of a player, as in `result: winner X`.
     fn player_letter(p: Player) -> &'static str;
     /// The name of a player for people.
     fn player_name(p: Player) -> &'static str;
-    /// The crate's recommended engine settings.
-    fn engine_config() -> Config;
-    /// The crate's default evaluation.
+    /// The game's recommended engine settings (by default the engine's defaults).
+    fn engine_config() -> Config {
+        Config::default()
+    }
+    /// The game's default evaluation, the first of
+    /// [`evaluator_names`](GameAdapter::evaluator_names) (for the benches and proof search's
+    /// move ordering: one that needs no files).
     fn default_eval() -> Self::Eval;
-    /// Names of the evaluations the crate offers; the first is the default (the strongest).
-    fn evaluator_names() -> &'static [&'static str];
-    /// Every evaluation the crate offers by name, as one type, so that engines call it
-    /// without a virtual call (the evaluation is called at every leaf).
-    type NamedEval: Evaluator<Self::Pos> + Clone + Send + Sync + 'static;
-    /// The evaluation of that name.
-    fn evaluator(name: &str) -> Option<Self::NamedEval>;
-    /// Why [`evaluator`](GameAdapter::evaluator) has no evaluation of this name, for an
-    /// error message (`None` when it has one). The default lists the names.
-    fn evaluator_problem(name: &str) -> Option<String> {
-        match Self::evaluator(name) {
-            Some(_) => None,
-            None => Some(format!(
-                "{} has the evaluations {}",
-                Self::TITLE,
-                Self::evaluator_names().join(", ")
-            )),
+    /// Names of the evaluations the game offers; the first is the default (the strongest).
+    /// By default one, `default`.
+    fn evaluator_names() -> &'static [&'static str] {
+        &["default"]
+    }
+    /// The evaluation of that name (an engine spec's `eval=NAME`), or why there is none.
+    /// By default [`default_eval`](GameAdapter::default_eval) for `default`.
+    fn evaluator(name: &str) -> Result<Self::Eval, EvalError>
+    where
+        Self: Sized,
+    {
+        if name == "default" {
+            Ok(Self::default_eval())
+        } else {
+            Err(EvalError::unknown::<Self>(name))
         }
     }
     /// The board drawn for a terminal (several lines, each ending in a newline), every piece
     /// of text passed through `paint` with its role, so that a front end can colour it.
-    fn draw(pos: &Self::Pos, paint: &dyn Fn(&str, Paint) -> String) -> String;
-    /// Exact solution of a position with its history: the crate's own solver where it has
+    /// By default the position's notation.
+    fn draw(pos: &Self::Pos, paint: &dyn Fn(&str, Paint) -> String) -> String {
+        format!("  {}\n", paint(&pos.to_string(), Paint::Bold))
+    }
+    /// Exact solution of a position with its history: the game's own solver where it has
     /// one, else for a two-player game [`proof_search`] (proof-number search), else `None`.
     fn solve(
         record: &Record<Self::Pos>,
@@ -179,21 +322,30 @@ pub trait GameAdapter: Send + Sync + 'static {
     {
         (Self::PLAYERS == 2).then(|| proof_search::<Self>(record, settings))
     }
-    /// Bounds on evaluation vectors that make max^n shallow pruning valid, if the crate
+    /// Bounds on evaluation vectors that make max^n shallow pruning valid, if the game
     /// declares them.
     fn maxn_bounds() -> Option<MaxnBounds> {
         None
     }
-    /// The game crate's own greedy player with this seed, where it has one (`greedy` in a
+    /// The game's own greedy player with this seed, where it has one (`greedy` in a
     /// spec without `eval=` uses it; otherwise the one-ply player of [`crate::agent`]).
     fn crate_greedy(_seed: u64) -> Option<CratePlayer<Self::Pos, Self::Move>> {
         None
     }
-    /// The two engine specifications `arena match GAME` uses when none are given.
-    fn default_match() -> [&'static str; 2];
+    /// The two engine specifications `arena match GAME` uses when none are given (by
+    /// default the engine against the one-ply greedy player).
+    fn default_match() -> [&'static str; 2] {
+        ["engine", "greedy"]
+    }
     /// Random plies played before each pair of match games, so that deterministic engines do
-    /// not play the same game over and over (0 for games that start at random).
-    fn default_opening_plies() -> usize;
+    /// not play the same game over and over (0 for games that start at random). Default 2.
+    fn default_opening_plies() -> usize {
+        if Self::RANDOM_START {
+            0
+        } else {
+            2
+        }
+    }
     /// Moves per side that the game's own rules allow before they end the game, if they have
     /// such a limit (Throne 150 moves each, Chexers 256 turns each).
     fn own_move_limit() -> Option<u32> {
@@ -216,6 +368,25 @@ pub trait GameAdapter: Send + Sync + 'static {
     /// ended: by default a draw by the turn limit.
     fn limit_outcome(_pos: &Self::Pos) -> Outcome {
         Outcome::Draw(search::DrawKind::TurnLimit)
+    }
+    /// Action numbers and observation tensors for learning code ([`crate::encoding`]):
+    /// `Some(Encoded::of::<Self>())` for a game that implements
+    /// [`Encoding`](crate::encoding::Encoding); `None` (the default) for a game without them.
+    fn encoding() -> Option<Encoded<Self>>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// The picture of the board for graphical front ends (the web page, [`crate::view`]):
+    /// `Some(Viewed::of::<Self>())` for a game that implements
+    /// [`BoardView`](crate::view::BoardView); `None` (the default) for a game without one
+    /// (front ends then show its notation).
+    fn view() -> Option<Viewed<Self>>
+    where
+        Self: Sized,
+    {
+        None
     }
 }
 
@@ -279,10 +450,8 @@ pub fn player_letters<A: GameAdapter>() -> String {
 /// [`GameAdapter::fair_start`]).
 pub fn read_position<A: GameAdapter>(text: &str) -> Result<A::Pos, Error> {
     let t = text.trim();
-    let bad = |reason: String| Error::Position {
-        text: t.to_string(),
-        reason,
-    };
+    let bad = |reason: String| Error::position(t, reason);
+    let parsed = |t: &str| A::parse_position(t).map_err(|e| Error::position_parse(t, e));
     if t == "start" || t == "startpos" {
         return Ok(A::start());
     }
@@ -292,7 +461,7 @@ pub fn read_position<A: GameAdapter>(text: &str) -> Result<A::Pos, Error> {
                 .parse::<u64>()
                 .map_err(|_| bad("the seed after `random:` must be a number".to_string()))?,
             None if rest.is_empty() => 1,
-            None => return A::parse_position(t).map_err(bad),
+            None => return parsed(t),
         };
         return A::random_start(seed).ok_or_else(|| {
             bad(format!(
@@ -301,7 +470,7 @@ pub fn read_position<A: GameAdapter>(text: &str) -> Result<A::Pos, Error> {
             ))
         });
     }
-    if let Some(seed) = fair_seed(t).map_err(bad)? {
+    if let Some(seed) = fair_seed(t).map_err(|e| bad(e.to_string()))? {
         return A::fair_start(seed).ok_or_else(|| {
             bad(format!(
                 "{} has no fair start (give a position or `start`)",
@@ -309,18 +478,18 @@ pub fn read_position<A: GameAdapter>(text: &str) -> Result<A::Pos, Error> {
             ))
         });
     }
-    A::parse_position(t).map_err(bad)
+    parsed(t)
 }
 
 /// The seed of `fair` (1) or `fair:SEED`; `None` for other text.
-fn fair_seed(t: &str) -> Result<Option<u64>, String> {
+fn fair_seed(t: &str) -> Result<Option<u64>, &'static str> {
     match t.strip_prefix("fair") {
         Some("") => Ok(Some(1)),
         Some(rest) => match rest.strip_prefix(':') {
             Some(s) => s
                 .parse::<u64>()
                 .map(Some)
-                .map_err(|_| "the seed after `fair:` must be a number".to_string()),
+                .map_err(|_| "the seed after `fair:` must be a number"),
             None => Ok(None),
         },
         None => Ok(None),
@@ -360,28 +529,28 @@ pub fn play_text<A: GameAdapter>(
     if let Some(result) = over::<A>(record) {
         return Err(Error::GameOver { result });
     }
-    let bad = |reason: String| Error::Move {
-        index: 1,
-        text: text.trim().to_string(),
-        reason,
-    };
-    let mv = A::parse_move(record.position(), text).map_err(bad)?;
+    let t = text.trim();
+    let mv = A::parse_move(record.position(), text).map_err(|e| Error::move_error(1, t, e))?;
     record.play(mv).map_err(|e| match e {
         search::PlayError::GameOver(o) => Error::GameOver {
             result: result_text::<A>(o),
         },
-        other => bad(play_error_reason::<A>(other)),
+        other => play_error::<A>(1, t, other),
     })?;
     Ok(mv)
 }
 
-fn play_error_reason<A: GameAdapter>(e: search::PlayError) -> String {
+/// Move `index` (`text`) could not be played: the record's reason (an illegal move's
+/// [`search::IllegalMove`] is kept as the source).
+fn play_error<A: GameAdapter>(index: usize, text: &str, e: search::PlayError) -> Error {
     match e {
-        search::PlayError::GameOver(o) => {
-            format!("the game is already over ({})", result_text::<A>(o))
-        }
-        search::PlayError::Illegal(why) => why.to_string(),
-        other => other.to_string(),
+        search::PlayError::GameOver(o) => Error::bad_move(
+            index,
+            text,
+            format!("the game is already over ({})", result_text::<A>(o)),
+        ),
+        search::PlayError::Illegal(why) => Error::move_error(index, text, why),
+        other => Error::bad_move(index, text, other.to_string()),
     }
 }
 
@@ -403,11 +572,7 @@ pub fn play_list<A: GameAdapter>(
         let before = tokens.len();
         tokens.extend(item.split_whitespace().map(|t| (t, i)));
         if tokens.len() == before {
-            return Err(Error::Move {
-                index: i + 1,
-                text: item.to_string(),
-                reason: "an empty move".to_string(),
-            });
+            return Err(Error::bad_move(i + 1, item, "an empty move"));
         }
     }
     // The text to name a move that starts at token `i` by: its whole item when the item
@@ -425,11 +590,11 @@ pub fn play_list<A: GameAdapter>(
     while i < tokens.len() {
         let index = played + 1;
         if let Some(result) = over::<A>(record) {
-            return Err(Error::Move {
+            return Err(Error::bad_move(
                 index,
-                text: name(i),
-                reason: format!("the game is already over ({result})"),
-            });
+                &name(i),
+                format!("the game is already over ({result})"),
+            ));
         }
         // The shortest run of tokens that parses as a move.
         let mut found = None;
@@ -446,13 +611,9 @@ pub fn play_list<A: GameAdapter>(
         }
         let Some((mv, next)) = found else {
             let text = name(i);
-            let reason = A::parse_move(record.position(), &text)
-                .err()
-                .unwrap_or_else(|| "not a move".to_string());
-            return Err(Error::Move {
-                index,
-                text,
-                reason,
+            return Err(match A::parse_move(record.position(), &text) {
+                Err(e) => Error::move_error(index, &text, e),
+                Ok(_) => Error::bad_move(index, &text, "not a move"),
             });
         };
         let text = tokens[i..next]
@@ -460,11 +621,9 @@ pub fn play_list<A: GameAdapter>(
             .map(|t| t.0)
             .collect::<Vec<_>>()
             .join(" ");
-        record.play(mv).map_err(|e| Error::Move {
-            index,
-            text,
-            reason: play_error_reason::<A>(e),
-        })?;
+        record
+            .play(mv)
+            .map_err(|e| play_error::<A>(index, &text, e))?;
         played += 1;
         i = next;
     }

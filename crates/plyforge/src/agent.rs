@@ -185,7 +185,9 @@ impl Spec {
             let (key, value) = (key.trim(), value.trim());
             match key {
                 "depth" | "d" => spec.depth = Some(number(key, value)?),
-                "time" | "t" | "movetime" => spec.time = Some(parse_duration(value)?),
+                "time" | "t" | "movetime" => {
+                    spec.time = Some(parse_duration(value).map_err(|e| e.to_string())?)
+                }
                 "nodes" | "n" | "iterations" | "iters" => spec.nodes = Some(number(key, value)?),
                 "threads" => {
                     let n: usize = number(key, value)?;
@@ -195,7 +197,7 @@ impl Spec {
                     spec.threads = Some(n)
                 }
                 "eval" | "e" => {
-                    if let Some(problem) = A::evaluator_problem(value) {
+                    if let Err(problem) = A::evaluator(value) {
                         return Err(format!("eval={value}: {problem}"));
                     }
                     spec.eval = Some(value.to_string())
@@ -342,26 +344,27 @@ impl Spec {
     }
 
     /// The evaluation this spec names (or the game's default).
-    pub fn evaluator<A: GameAdapter>(&self) -> A::NamedEval {
+    pub fn evaluator<A: GameAdapter>(&self) -> A::Eval {
         let name = self
             .eval
             .as_deref()
             .unwrap_or_else(|| A::evaluator_names()[0]);
-        A::evaluator(name).expect("evaluation names are checked when the spec is parsed")
+        A::evaluator(name)
+            .unwrap_or_else(|e| panic!("evaluation names are checked when parsed: {e}"))
     }
 }
 
 /// The search engine of one game, with its evaluation, kept between moves (its table too).
-pub struct Engine<A: GameAdapter> {
-    search: search::Search<A::Pos, A::NamedEval>,
+pub struct SearchEngine<A: GameAdapter> {
+    search: search::Search<A::Pos, A::Eval>,
 }
 
-impl<A: GameAdapter> Engine<A> {
+impl<A: GameAdapter> SearchEngine<A> {
     /// An engine with this configuration and evaluation.
-    pub fn new(config: Config, eval: A::NamedEval) -> Self {
+    pub fn new(config: Config, eval: A::Eval) -> Self {
         let mut search = search::Search::new(config, eval);
         search.set_maxn_bounds(A::maxn_bounds());
-        Engine { search }
+        SearchEngine { search }
     }
 
     /// Forgets what earlier searches left behind (the table's entries, the move-ordering
@@ -373,18 +376,18 @@ impl<A: GameAdapter> Engine<A> {
 
     /// An engine whose table is allocated now: an [`Error::Resources`] when the table is
     /// more than the memory available, or cannot be allocated, instead of an abort (or the
-    /// kernel's out-of-memory killer) later. [`Engine::new`] allocates on the first search
+    /// kernel's out-of-memory killer) later. [`SearchEngine::new`] allocates on the first search
     /// and searches without a table if the memory is not there.
     ///
     /// ```
-    /// use plyforge::agent::Engine;
+    /// use plyforge::agent::SearchEngine;
     /// use plyforge::games::Jumpy3;
     /// use plyforge::GameAdapter;
     /// let huge = Jumpy3::engine_config().with_tt_mib(1 << 40);
-    /// let err = Engine::<Jumpy3>::try_new(huge, Jumpy3::evaluator("default").unwrap()).err().unwrap();
+    /// let err = SearchEngine::<Jumpy3>::try_new(huge, Jumpy3::default_eval()).err().unwrap();
     /// assert!(matches!(err, plyforge::Error::Resources { .. }), "{err}");
     /// ```
-    pub fn try_new(config: Config, eval: A::NamedEval) -> Result<Self, Error> {
+    pub fn try_new(config: Config, eval: A::Eval) -> Result<Self, Error> {
         let mib = config.tt_mib;
         if config.use_tt && config.algorithm != Algorithm::MaxN {
             crate::memory::check_available_mib(mib).map_err(|reason| Error::Resources {
@@ -395,7 +398,7 @@ impl<A: GameAdapter> Engine<A> {
             reason: format!("transposition table: {mib} MiB cannot be allocated ({e})"),
         })?;
         search.set_maxn_bounds(A::maxn_bounds());
-        Ok(Engine { search })
+        Ok(SearchEngine { search })
     }
 
     /// The flag that stops a running search.
@@ -417,18 +420,19 @@ impl<A: GameAdapter> Engine<A> {
 }
 
 /// A player of a match or of `arena play`.
+#[non_exhaustive]
 pub enum Agent<A: GameAdapter> {
     /// The search engine under limits.
     Search {
         /// The engine.
-        engine: Box<Engine<A>>,
+        engine: Box<SearchEngine<A>>,
         /// Limits per move.
         limits: Limits,
     },
     /// The greedy one-ply player.
     Greedy {
         /// Its evaluation.
-        eval: A::NamedEval,
+        eval: A::Eval,
         /// Tie-breaks.
         rng: Rng,
     },
@@ -450,7 +454,7 @@ impl<A: GameAdapter> Agent<A> {
                 let mut config = spec.config::<A>(threads);
                 config.mcts.seed = seed;
                 Agent::Search {
-                    engine: Box::new(Engine::new(config, spec.evaluator::<A>())),
+                    engine: Box::new(SearchEngine::new(config, spec.evaluator::<A>())),
                     limits: spec.limits(fallback),
                 }
             }
@@ -466,7 +470,7 @@ impl<A: GameAdapter> Agent<A> {
     }
 
     /// The player a spec describes, as [`Agent::new`], with the search engine's table
-    /// allocated now ([`Engine::try_new`]): an error instead of an abort when the memory is
+    /// allocated now ([`SearchEngine::try_new`]): an error instead of an abort when the memory is
     /// not there.
     pub fn try_new(
         spec: &Spec,
@@ -476,7 +480,7 @@ impl<A: GameAdapter> Agent<A> {
     ) -> Result<Self, Error> {
         match spec.kind {
             Kind::Search(_) => Ok(Agent::Search {
-                engine: Box::new(Engine::try_new(
+                engine: Box::new(SearchEngine::try_new(
                     spec.config::<A>(threads),
                     spec.evaluator::<A>(),
                 )?),

@@ -1,9 +1,40 @@
 //! Durations as people type and read them: `250ms`, `2s`, `1.5s`, `1m`; a bare number means seconds.
 
+use std::fmt;
 use std::time::Duration;
 
+/// A text that is not a duration [`parse_duration`] takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DurationError {
+    /// Not a number with a unit.
+    NotADuration {
+        /// The text given.
+        text: String,
+    },
+    /// A number, but negative, not finite, or beyond 10^9 seconds.
+    OutOfRange {
+        /// The text given.
+        text: String,
+    },
+}
+
+impl fmt::Display for DurationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DurationError::NotADuration { text } => write!(
+                f,
+                "{text:?} is not a duration (examples: 250ms, 2s, 1.5s, 1m)"
+            ),
+            DurationError::OutOfRange { text } => write!(f, "{text:?} is not a usable duration"),
+        }
+    }
+}
+
+impl std::error::Error for DurationError {}
+
 /// Parses a duration such as `250ms`, `2s`, `1.5s`, `1m` or `3` (seconds).
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
     let t = text.trim();
     let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
         (n, 0.001)
@@ -19,9 +50,13 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let value: f64 = num
         .trim()
         .parse()
-        .map_err(|_| format!("{t:?} is not a duration (examples: 250ms, 2s, 1.5s, 1m)"))?;
+        .map_err(|_| DurationError::NotADuration {
+            text: t.to_string(),
+        })?;
     if !value.is_finite() || value < 0.0 || value * scale > 1e9 {
-        return Err(format!("{t:?} is not a usable duration"));
+        return Err(DurationError::OutOfRange {
+            text: t.to_string(),
+        });
     }
     Ok(Duration::from_secs_f64(value * scale))
 }

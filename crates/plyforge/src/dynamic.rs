@@ -1,11 +1,10 @@
-//! The dynamic layer: a game chosen by name at run time ([`GameKind`]), a game in progress
-//! that speaks notation ([`State`]) and an engine made from a specification ([`Engine`]).
+//! The dynamic layer: a game in progress that speaks notation ([`State`]) and an engine
+//! made from a specification ([`Engine`]), for any registered game ([`GameKind`]).
 //! Front ends that do not know the game at compile time (the Python package, the web page)
 //! use these; everything here is written once over [`GameAdapter`].
 
 use std::any::Any;
 use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,219 +12,12 @@ use std::time::Duration;
 use search::{mate_distance, Game, Limits, Outcome, Player, Record, Report};
 
 use crate::adapter::{
-    play_list, play_text, read_position, result_text, result_words, ExactValue, GameAdapter,
-    SolveSettings,
+    play_list, play_text, result_text, result_words, ExactValue, GameAdapter, SolveSettings,
 };
 use crate::agent::{Agent, Kind, Spec};
 use crate::draw::Paint;
-use crate::Error;
-
-/// One of the games, chosen at run time.
-///
-/// ```
-/// use plyforge::GameKind;
-/// let kind: GameKind = "chexers".parse().unwrap();
-/// assert_eq!(kind.players(), 3);
-/// assert_eq!(kind.title(), "Chexers");
-/// assert_eq!(GameKind::ALL.len(), 4);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum GameKind {
-    /// Jumpy3.
-    #[cfg(feature = "jumpy3")]
-    Jumpy3,
-    /// Chexers.
-    #[cfg(feature = "chexers")]
-    Chexers,
-    /// Throne.
-    #[cfg(feature = "throne")]
-    Throne,
-    /// Chaos Clock.
-    #[cfg(feature = "chaosclock")]
-    ChaosClock,
-}
-
-/// `$v.visit::<G>()` with `G` the adapter type of the [`GameKind`] `$kind`: the one match
-/// over the games, shared by [`GameKind::visit`] and the encodings' visitor (whose bound
-/// differs, so the two cannot be one function).
-macro_rules! dispatch_kind {
-    ($kind:expr, $v:ident) => {
-        match $kind {
-            #[cfg(feature = "jumpy3")]
-            GameKind::Jumpy3 => $v.visit::<crate::games::Jumpy3>(),
-            #[cfg(feature = "chexers")]
-            GameKind::Chexers => $v.visit::<crate::games::Chexers>(),
-            #[cfg(feature = "throne")]
-            GameKind::Throne => $v.visit::<crate::games::Throne>(),
-            #[cfg(feature = "chaosclock")]
-            GameKind::ChaosClock => $v.visit::<crate::games::ChaosClock>(),
-        }
-    };
-}
-pub(crate) use dispatch_kind;
-
-/// Code written once for every game: [`GameKind::visit`] calls `visit::<A>()` with the
-/// adapter of the game.
-pub trait Visitor {
-    /// What the visit returns.
-    type Output;
-    /// The visit, with the game's adapter as `A`.
-    fn visit<A: GameAdapter>(self) -> Self::Output;
-}
-
-impl GameKind {
-    /// Every game this build has (each is a cargo feature, all on by default).
-    pub const ALL: &'static [GameKind] = &[
-        #[cfg(feature = "jumpy3")]
-        GameKind::Jumpy3,
-        #[cfg(feature = "chexers")]
-        GameKind::Chexers,
-        #[cfg(feature = "throne")]
-        GameKind::Throne,
-        #[cfg(feature = "chaosclock")]
-        GameKind::ChaosClock,
-    ];
-
-    /// Calls `v.visit::<A>()` with `A` the adapter of this game.
-    pub fn visit<V: Visitor>(self, v: V) -> V::Output {
-        dispatch_kind!(self, v)
-    }
-
-    /// The game of this name (`jumpy3`, `chexers`, `throne`, `chaosclock`; case-insensitive).
-    pub fn from_name(name: &str) -> Result<GameKind, Error> {
-        let n = name.trim().to_ascii_lowercase();
-        GameKind::ALL
-            .iter()
-            .copied()
-            .find(|k| k.name() == n)
-            .ok_or_else(|| Error::UnknownGame {
-                name: name.to_string(),
-            })
-    }
-
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
-        struct Name;
-        impl Visitor for Name {
-            type Output = &'static str;
-            fn visit<A: GameAdapter>(self) -> &'static str {
-                A::NAME
-            }
-        }
-        self.visit(Name)
-    }
-
-    /// The game's name for people.
-    pub fn title(self) -> &'static str {
-        struct Title;
-        impl Visitor for Title {
-            type Output = &'static str;
-            fn visit<A: GameAdapter>(self) -> &'static str {
-                A::TITLE
-            }
-        }
-        self.visit(Title)
-    }
-
-    /// The number of players.
-    pub fn players(self) -> usize {
-        struct Players;
-        impl Visitor for Players {
-            type Output = usize;
-            fn visit<A: GameAdapter>(self) -> usize {
-                A::PLAYERS
-            }
-        }
-        self.visit(Players)
-    }
-
-    /// The letter of a player, as in `result: winner X`.
-    pub fn player_letter(self, p: Player) -> &'static str {
-        struct Letter(Player);
-        impl Visitor for Letter {
-            type Output = &'static str;
-            fn visit<A: GameAdapter>(self) -> &'static str {
-                A::player_letter(self.0)
-            }
-        }
-        self.visit(Letter(p))
-    }
-
-    /// The name of a player for people.
-    pub fn player_name(self, p: Player) -> &'static str {
-        struct Name(Player);
-        impl Visitor for Name {
-            type Output = &'static str;
-            fn visit<A: GameAdapter>(self) -> &'static str {
-                A::player_name(self.0)
-            }
-        }
-        self.visit(Name(p))
-    }
-
-    /// The names of the evaluations the game offers, the default first.
-    pub fn evaluator_names(self) -> &'static [&'static str] {
-        struct Names;
-        impl Visitor for Names {
-            type Output = &'static [&'static str];
-            fn visit<A: GameAdapter>(self) -> Self::Output {
-                A::evaluator_names()
-            }
-        }
-        self.visit(Names)
-    }
-
-    /// True when the game has an exact solver ([`State::solve`]).
-    pub fn has_solver(self) -> bool {
-        struct Solver;
-        impl Visitor for Solver {
-            type Output = bool;
-            fn visit<A: GameAdapter>(self) -> bool {
-                A::HAS_SOLVER
-            }
-        }
-        self.visit(Solver)
-    }
-
-    /// A new game from the rules' start.
-    pub fn new_game(self) -> State {
-        struct Start;
-        impl Visitor for Start {
-            type Output = State;
-            fn visit<A: GameAdapter>(self) -> State {
-                State::of::<A>(Record::new(A::start()))
-            }
-        }
-        self.visit(Start)
-    }
-
-    /// A new game from a position: its notation, `start`, or (for games that start at
-    /// random) `random:SEED`.
-    pub fn game_from(self, position: &str) -> Result<State, Error> {
-        struct From<'a>(&'a str);
-        impl Visitor for From<'_> {
-            type Output = Result<State, Error>;
-            fn visit<A: GameAdapter>(self) -> Self::Output {
-                Ok(State::of::<A>(Record::new(read_position::<A>(self.0)?)))
-            }
-        }
-        self.visit(From(position))
-    }
-}
-
-impl FromStr for GameKind {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<GameKind, Error> {
-        GameKind::from_name(s)
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use crate::view::Board;
+use crate::{Error, GameKind};
 
 /// An exact solution with its moves in notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -309,10 +101,14 @@ trait DynState: Send + Sync {
     fn solve(&self, settings: &SolveSettings<'_>) -> Result<SolutionText, Error>;
     fn key(&self) -> u64;
     fn clock_limits(&self, remaining: Duration) -> Limits;
+    fn board(&self) -> Option<Board>;
+    fn random_playout(&mut self, seed: u64, max_moves: Option<usize>) -> usize;
+    fn encoding(&self) -> &dyn crate::encoding::DynEncoding;
 }
 
 struct StateOf<A: GameAdapter> {
     record: Record<A::Pos>,
+    kind: GameKind,
 }
 
 fn texts<M: fmt::Display>(moves: &[M]) -> Vec<String> {
@@ -321,11 +117,12 @@ fn texts<M: fmt::Display>(moves: &[M]) -> Vec<String> {
 
 impl<A: GameAdapter> DynState for StateOf<A> {
     fn kind(&self) -> GameKind {
-        A::KIND
+        self.kind
     }
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(StateOf::<A> {
             record: self.record.clone(),
+            kind: self.kind,
         })
     }
     fn as_any(&self) -> &dyn Any {
@@ -360,11 +157,9 @@ impl<A: GameAdapter> DynState for StateOf<A> {
             index,
             moves: moves.len(),
         })?;
-        self.record.play(mv).map_err(|e| Error::Move {
-            index: 1,
-            text: mv.to_string(),
-            reason: e.to_string(),
-        })?;
+        self.record
+            .play(mv)
+            .map_err(|e| Error::move_error(1, &mv.to_string(), e))?;
         Ok(mv.to_string())
     }
     fn play_all(&mut self, items: &[&str]) -> Result<usize, Error> {
@@ -411,6 +206,33 @@ impl<A: GameAdapter> DynState for StateOf<A> {
     fn clock_limits(&self, remaining: Duration) -> Limits {
         A::clock_limits(self.record.position(), remaining)
     }
+    fn board(&self) -> Option<Board> {
+        A::view().map(|v| crate::view::board_of::<A>(&v, &self.record))
+    }
+    fn random_playout(&mut self, seed: u64, max_moves: Option<usize>) -> usize {
+        crate::playout::play_random::<A>(&mut self.record, seed, max_moves)
+    }
+    fn encoding(&self) -> &dyn crate::encoding::DynEncoding {
+        self
+    }
+}
+
+impl<A: GameAdapter> crate::encoding::DynEncoding for StateOf<A> {
+    fn legal_actions(&self) -> Result<Vec<usize>, Error> {
+        crate::encoding::legal_actions::<A>(&self.record)
+    }
+    fn action_of(&self, mv: &str) -> Result<usize, Error> {
+        crate::encoding::action_of::<A>(&self.record, mv)
+    }
+    fn find_action(&self, action: usize) -> Result<usize, Error> {
+        crate::encoding::find_action::<A>(&self.record, action)
+    }
+    fn history_actions(&self) -> Result<Vec<usize>, Error> {
+        crate::encoding::history_actions::<A>(&self.record)
+    }
+    fn observe(&self, player: usize, out: &mut [f32]) -> Result<(), Error> {
+        crate::encoding::observe::<A>(&self.record, player, out)
+    }
 }
 
 /// A game in progress, of any game: a start position, the moves played, and the history
@@ -419,7 +241,7 @@ impl<A: GameAdapter> DynState for StateOf<A> {
 ///
 /// ```
 /// use plyforge::GameKind;
-/// let mut game = GameKind::Jumpy3.new_game();
+/// let mut game = GameKind::from_name("jumpy3").unwrap().new_game();
 /// assert_eq!(game.legal_moves(), ["1", "2", "3", "4"]);
 /// game.play("4").unwrap();
 /// assert_eq!(game.position(), "Www.w.......bbbB b");
@@ -436,7 +258,10 @@ impl State {
     /// A state over a record of game `A`.
     pub fn of<A: GameAdapter>(record: Record<A::Pos>) -> State {
         State {
-            inner: Box::new(StateOf::<A> { record }),
+            inner: Box::new(StateOf::<A> {
+                record,
+                kind: GameKind::of::<A>(),
+            }),
         }
     }
 
@@ -541,6 +366,19 @@ impl State {
     pub fn key(&self) -> u64 {
         self.inner.key()
     }
+    /// The picture of the current position (cells, pieces, the legal moves' spots, the
+    /// last move), for games that have one ([`GameAdapter::view`]; see [`crate::view`]).
+    pub fn board(&self) -> Option<Board> {
+        self.inner.board()
+    }
+    /// See [`crate::playout::random_playout`].
+    pub(crate) fn random_playout(&mut self, seed: u64, max_moves: Option<usize>) -> usize {
+        self.inner.random_playout(seed, max_moves)
+    }
+    /// The encodings of the game (answering [`Error::NoEncoding`] for a game without).
+    pub(crate) fn dyn_encoding(&self) -> &dyn crate::encoding::DynEncoding {
+        self.inner.encoding()
+    }
     /// The engine's limits for the side to move's next move on a game clock with
     /// `remaining` thinking time left for the rest of the game (no increment), by the game's
     /// clock policy ([`GameAdapter::clock_limits`]: Chexers and Throne estimate the moves
@@ -550,7 +388,7 @@ impl State {
     /// ```
     /// use std::time::Duration;
     /// use plyforge::GameKind;
-    /// let game = GameKind::Chexers.new_game();
+    /// let game = GameKind::from_name("chexers").unwrap().new_game();
     /// let clock = game.clock_limits(Duration::from_secs(60)).clock.unwrap();
     /// assert_eq!(clock.moves_to_go, Some(52));
     /// assert!(clock.remaining < Duration::from_secs(60));
@@ -603,7 +441,7 @@ struct EngineOf<A: GameAdapter> {
 
 impl<A: GameAdapter> DynEngine for EngineOf<A> {
     fn kind(&self) -> GameKind {
-        A::KIND
+        GameKind::of::<A>()
     }
     fn search(
         &mut self,
@@ -668,8 +506,8 @@ impl<A: GameAdapter> DynEngine for EngineOf<A> {
 ///
 /// ```
 /// use plyforge::{Engine, GameKind, Limits};
-/// let game = GameKind::Jumpy3.new_game();
-/// let mut engine = Engine::new(GameKind::Jumpy3, "engine,depth=8", None).unwrap();
+/// let game = GameKind::from_name("jumpy3").unwrap().new_game();
+/// let mut engine = Engine::new(GameKind::from_name("jumpy3").unwrap(), "engine,depth=8", None).unwrap();
 /// let info = engine.search(&game, None, &mut |_| {}).unwrap();
 /// assert_eq!(info.depth, 8);
 /// assert!(game.legal_moves().contains(info.best.as_ref().unwrap()));
@@ -686,24 +524,15 @@ impl Engine {
     /// An engine for `kind` from a specification; `threads` unless the spec says otherwise.
     /// A search spec without its own limit searches 1 s per move.
     pub fn new(kind: GameKind, spec: &str, threads: Option<usize>) -> Result<Engine, Error> {
-        struct Make<'a>(&'a str, Option<usize>);
-        impl Visitor for Make<'_> {
-            type Output = Result<Engine, Error>;
-            fn visit<A: GameAdapter>(self) -> Self::Output {
-                let spec = Spec::parse::<A>(self.0)?;
-                let agent = Agent::<A>::try_new(
-                    &spec,
-                    Limits::movetime(Duration::from_secs(1)),
-                    self.1,
-                    1,
-                )?;
-                Ok(Engine {
-                    inner: Box::new(EngineOf::<A> { agent }),
-                    spec,
-                })
-            }
+        kind.engine(spec, threads)
+    }
+
+    /// An engine of game `A` from a player made of `spec`.
+    pub(crate) fn of<A: GameAdapter>(agent: Agent<A>, spec: Spec) -> Engine {
+        Engine {
+            inner: Box::new(EngineOf::<A> { agent }),
+            spec,
         }
-        kind.visit(Make(spec, threads))
     }
 
     /// Which game it plays.

@@ -1,15 +1,61 @@
 //! The one error type of the facade: each variant names what was wrong and where.
 
 use std::fmt;
+use std::sync::Arc;
+
+/// A game's own error (a parse error naming the field, a refused weight setting), kept as
+/// the [`source`](std::error::Error::source) of a facade error so that code can reach the
+/// typed error: `e.source()?.downcast_ref::<plyforge::jumpy3::ParsePositionError>()`.
+/// Equal when their messages are.
+#[derive(Clone)]
+pub struct Source(Arc<dyn std::error::Error + Send + Sync>);
+
+impl Source {
+    /// Keeps an error.
+    pub fn new(e: impl std::error::Error + Send + Sync + 'static) -> Source {
+        Source(Arc::new(e))
+    }
+    /// The error.
+    pub fn get(&self) -> &(dyn std::error::Error + 'static) {
+        &*self.0
+    }
+}
+
+impl fmt::Debug for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&*self.0, f)
+    }
+}
+
+impl PartialEq for Source {
+    fn eq(&self, other: &Source) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for Source {}
 
 /// What went wrong, with the text that was given and the reason. Its `Display` is a message
 /// for a person (the `arena` program prints it as it is).
 ///
+/// A game's own error stays reachable as the [`source`](std::error::Error::source):
+///
 /// ```
+/// use std::error::Error as _;
 /// use plyforge::{Error, GameKind};
 /// let e = "chess".parse::<GameKind>().unwrap_err();
 /// assert!(matches!(e, Error::UnknownGame { .. }));
 /// assert_eq!(e.to_string(), "unknown game \"chess\" (jumpy3, chexers, throne, chaosclock)");
+/// let e = GameKind::from_name("jumpy3")?.game_from("Wwww w").unwrap_err();
+/// let parse = e.source().unwrap().downcast_ref::<plyforge::jumpy3::ParsePositionError>();
+/// assert!(parse.is_some(), "{e}");
+/// # Ok::<(), plyforge::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -25,6 +71,8 @@ pub enum Error {
         text: String,
         /// What is wrong with it (the game's parse error, naming the field).
         reason: String,
+        /// The game's own error, where there is one.
+        source: Option<Source>,
     },
     /// A move that is not notation of the game, or not legal where it was played.
     Move {
@@ -34,6 +82,9 @@ pub enum Error {
         text: String,
         /// Why it cannot be played.
         reason: String,
+        /// The game's own error (its parse error, or the illegal move's reason), where
+        /// there is one.
+        source: Option<Source>,
     },
     /// A move or a search asked of a game that is over.
     GameOver {
@@ -77,6 +128,19 @@ pub enum Error {
         /// What was asked for and why it could not be had.
         reason: String,
     },
+    /// A game without action numbers was asked for them ([`crate::encoding`]).
+    NoEncoding {
+        /// The game's name.
+        game: &'static str,
+    },
+    /// A game that cannot join the registry ([`crate::register`]): its name is not a
+    /// usable one, or another game has it.
+    Registry {
+        /// The name.
+        name: String,
+        /// Why.
+        reason: String,
+    },
     /// An action number (see [`crate::encoding`]) that names no move, or no legal one.
     Action {
         /// The number given.
@@ -92,17 +156,18 @@ impl fmt::Display for Error {
             Error::UnknownGame { name } => write!(
                 f,
                 "unknown game {name:?} ({})",
-                crate::GameKind::ALL
+                crate::GameKind::all()
                     .iter()
                     .map(|k| k.name())
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            Error::Position { text, reason } => write!(f, "position {text:?}: {reason}"),
+            Error::Position { text, reason, .. } => write!(f, "position {text:?}: {reason}"),
             Error::Move {
                 index,
                 text,
                 reason,
+                ..
             } => write!(f, "move {index} ({text:?}): {reason}"),
             Error::GameOver { result } => write!(f, "the game is already over ({result})"),
             Error::NoSuchMove { index, moves } => write!(
@@ -119,18 +184,76 @@ impl fmt::Display for Error {
             Error::Solve { reason } => f.write_str(reason),
             Error::Resources { reason } => f.write_str(reason),
             Error::Action { action, reason } => write!(f, "action {action}: {reason}"),
+            Error::NoEncoding { game } => write!(f, "{game} has no action numbers"),
+            Error::Registry { name, reason } => write!(f, "game {name:?}: {reason}"),
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Position {
+                source: Some(s), ..
+            }
+            | Error::Move {
+                source: Some(s), ..
+            } => Some(s.get()),
+            _ => None,
+        }
+    }
+}
 
 impl Error {
+    /// A position that cannot be read, for a reason of the facade's.
+    pub fn position(text: &str, reason: impl Into<String>) -> Error {
+        Error::Position {
+            text: text.to_string(),
+            reason: reason.into(),
+            source: None,
+        }
+    }
+
+    /// A position that the game's parser refused with `e` (kept as the source).
+    pub fn position_parse(text: &str, e: impl std::error::Error + Send + Sync + 'static) -> Error {
+        Error::Position {
+            text: text.to_string(),
+            reason: e.to_string(),
+            source: Some(Source::new(e)),
+        }
+    }
+
+    /// Move `index` of a list (1 for a single move) cannot be played, for a reason of the
+    /// facade's.
+    pub fn bad_move(index: usize, text: &str, reason: impl Into<String>) -> Error {
+        Error::Move {
+            index,
+            text: text.to_string(),
+            reason: reason.into(),
+            source: None,
+        }
+    }
+
+    /// Move `index` of a list cannot be played: the game's error `e` (kept as the source)
+    /// says why.
+    pub fn move_error(
+        index: usize,
+        text: &str,
+        e: impl std::error::Error + Send + Sync + 'static,
+    ) -> Error {
+        Error::Move {
+            index,
+            text: text.to_string(),
+            reason: e.to_string(),
+            source: Some(Source::new(e)),
+        }
+    }
+
     /// The reason alone, without the text it is about (for a message that names the text
     /// itself, such as `Illegal move "x": REASON`).
     ///
     /// ```
-    /// let e = plyforge::Error::Move { index: 1, text: "x".into(), reason: "not a move".into() };
+    /// let e = plyforge::Error::bad_move(1, "x", "not a move");
     /// assert_eq!(e.reason(), "not a move");
     /// ```
     pub fn reason(&self) -> String {

@@ -16,6 +16,7 @@ pub use throne;
 mod adapter;
 pub mod agent;
 mod cache;
+pub mod checks;
 pub mod draw;
 pub mod duration;
 mod dynamic;
@@ -24,12 +25,16 @@ mod error;
 pub mod games;
 pub mod memory;
 pub mod playout;
+mod registry;
 pub mod view;
 
 pub use adapter::{
     legal_moves, parse_player, play_list, play_text, player_letters, proof_search, read_position,
-    result_text, result_words, CratePlayer, ExactValue, GameAdapter, Solution, SolveSettings,
+    result_text, result_words, CratePlayer, EvalError, ExactValue, GameAdapter, Solution,
+    SolveSettings, SolverTraits,
 };
 pub use cache::cache_dir;
-pub use dynamic::{Engine, GameKind, SearchInfo, SolutionText, State, Visitor};
-pub use error::Error;
+pub use dynamic::{Engine, SearchInfo, SolutionText, State};
+pub use error::{Error, Source};
+pub use games::{visit_default_games, GameVisitor};
+pub use registry::{register, GameInfo, GameKind};

@@ -3,7 +3,7 @@
 //! A table size is checked twice: where it is read (an engine spec's `tt=`, the engine
 //! protocol's `Hash` option), against the machine's memory, so that a size no machine of this
 //! kind can hold is refused at once with the reason; and where the table is made
-//! ([`crate::agent::Engine::try_new`]), against the memory available then, and through an
+//! ([`crate::agent::SearchEngine::try_new`]), against the memory available then, and through an
 //! allocation that reports failure instead of aborting the process.
 //!
 //! "The machine's memory" is the physical memory (`MemTotal` of `/proc/meminfo`) or, when
@@ -15,11 +15,49 @@
 //! use plyforge::memory;
 //! // Nobody has 2^40 MiB (an exbibyte).
 //! let err = memory::check_table_mib(1 << 40).unwrap_err();
-//! assert!(err.contains("more than"), "{err}");
+//! assert!(err.to_string().contains("more than"), "{err}");
 //! assert!(memory::check_table_mib(1).is_ok());
 //! ```
 
+use std::fmt;
 use std::fs;
+
+/// A table size the memory cannot hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MemoryError {
+    /// More than the machine's memory ([`total_mib`]).
+    MoreThanMachine {
+        /// The size asked for, in MiB.
+        mib: usize,
+        /// The machine's memory, in MiB.
+        total: u64,
+    },
+    /// More than the memory available now ([`available_mib`]).
+    MoreThanAvailable {
+        /// The size asked for, in MiB.
+        mib: usize,
+        /// The memory available, in MiB.
+        free: u64,
+    },
+}
+
+impl fmt::Display for MemoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MemoryError::MoreThanMachine { mib, total } => write!(
+                f,
+                "a table of {mib} MiB is more than this machine's memory ({total} MiB)"
+            ),
+            MemoryError::MoreThanAvailable { mib, free } => write!(
+                f,
+                "a table of {mib} MiB is more than the memory available now ({free} MiB)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MemoryError {}
 
 /// The memory this process may use at most, in MiB: the physical memory, or a lower limit of
 /// its control group. `None` where it cannot be read.
@@ -40,21 +78,17 @@ pub fn available_mib() -> Option<u64> {
 
 /// Checks a table size (MiB) against the machine's memory ([`total_mib`]): the reason when
 /// it is more than the machine has.
-pub fn check_table_mib(mib: usize) -> Result<(), String> {
+pub fn check_table_mib(mib: usize) -> Result<(), MemoryError> {
     match total_mib() {
-        Some(total) if mib as u64 > total => Err(format!(
-            "a table of {mib} MiB is more than this machine's memory ({total} MiB)"
-        )),
+        Some(total) if mib as u64 > total => Err(MemoryError::MoreThanMachine { mib, total }),
         _ => Ok(()),
     }
 }
 
 /// Checks a table size (MiB) against the memory available now ([`available_mib`]).
-pub fn check_available_mib(mib: usize) -> Result<(), String> {
+pub fn check_available_mib(mib: usize) -> Result<(), MemoryError> {
     match available_mib() {
-        Some(free) if mib as u64 > free => Err(format!(
-            "a table of {mib} MiB is more than the memory available now ({free} MiB)"
-        )),
+        Some(free) if mib as u64 > free => Err(MemoryError::MoreThanAvailable { mib, free }),
         _ => Ok(()),
     }
 }
@@ -122,7 +156,14 @@ mod tests {
             assert!(total >= 16, "{total} MiB");
             assert!(free <= total, "{free} of {total}");
             let err = check_table_mib(total as usize + 1).unwrap_err();
-            assert!(err.contains(&format!("({total} MiB)")), "{err}");
+            assert_eq!(
+                err,
+                MemoryError::MoreThanMachine {
+                    mib: total as usize + 1,
+                    total
+                }
+            );
+            assert!(err.to_string().contains(&format!("({total} MiB)")), "{err}");
             assert!(check_table_mib(total as usize).is_ok());
             assert!(check_available_mib(total as usize + 1).is_err());
         }

@@ -77,7 +77,12 @@ fn chexers_evaluations_take_weight_settings() {
     let spec = Spec::parse::<Chexers>("paranoid,eval=greedy:contempt=250,depth=2").unwrap();
     let eval = spec.evaluator::<Chexers>();
     assert_eq!(eval.draw_scores(&start, DrawKind::Repetition), [-250; 3]);
-    // Bad settings are refused with the reason.
+    // Bad settings are refused with the reason, the crate's own error as the source.
+    let e = <Chexers as GameAdapter>::evaluator("default:bravery=1").unwrap_err();
+    let source = std::error::Error::source(&e).expect("the weight error");
+    assert!(source
+        .downcast_ref::<plyforge::chexers::WeightError>()
+        .is_some());
     for (text, says) in [
         ("engine,eval=default:bravery=1", "no weight \"bravery\""),
         (
@@ -95,12 +100,9 @@ fn chexers_evaluations_take_weight_settings() {
             other => panic!("{text}: {other:?}"),
         }
         let eval = text.split_once("eval=").unwrap().1;
-        assert!(
-            <Chexers as GameAdapter>::evaluator(eval).is_none(),
-            "{text}"
-        );
+        assert!(<Chexers as GameAdapter>::evaluator(eval).is_err(), "{text}");
     }
     // Other games keep their plain names.
-    assert!(<Throne as GameAdapter>::evaluator_problem("default").is_none());
-    assert!(<Throne as GameAdapter>::evaluator_problem("default:contempt=1").is_some());
+    assert!(<Throne as GameAdapter>::evaluator("default").is_ok());
+    assert!(<Throne as GameAdapter>::evaluator("default:contempt=1").is_err());
 }

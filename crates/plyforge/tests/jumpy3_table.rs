@@ -44,7 +44,12 @@ fn the_default_engine_plays_from_the_cached_table() {
     // No table cached: the estimate.
     assert!(Jumpy3::cached_table().is_none());
     assert!(!Jumpy3::evaluator("default").unwrap().is_table());
-    let mut estimate = Engine::new(GameKind::Jumpy3, "engine,depth=1", Some(1)).unwrap();
+    let mut estimate = Engine::new(
+        GameKind::from_name("jumpy3").unwrap(),
+        "engine,depth=1",
+        Some(1),
+    )
+    .unwrap();
 
     // The table cached (a small one, of one pawn a side at most): the default reads it.
     let table = Table::build_up_to(1);
@@ -52,7 +57,12 @@ fn the_default_engine_plays_from_the_cached_table() {
     assert!(Jumpy3::cached_table().is_some());
     assert!(Jumpy3::evaluator("default").unwrap().is_table());
     assert!(!Jumpy3::evaluator("estimate").unwrap().is_table());
-    let mut perfect = Engine::new(GameKind::Jumpy3, "engine,depth=1", Some(1)).unwrap();
+    let mut perfect = Engine::new(
+        GameKind::from_name("jumpy3").unwrap(),
+        "engine,depth=1",
+        Some(1),
+    )
+    .unwrap();
 
     let (mut tried, mut estimate_missed) = (0, 0);
     for text in small_positions() {
@@ -65,7 +75,10 @@ fn the_default_engine_plays_from_the_cached_table() {
         if !table.covers(&pos) || best.is_empty() {
             continue;
         }
-        let state = GameKind::Jumpy3.game_from(&text).unwrap();
+        let state = GameKind::from_name("jumpy3")
+            .unwrap()
+            .game_from(&text)
+            .unwrap();
         if state.is_over() {
             continue;
         }

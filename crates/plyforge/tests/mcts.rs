@@ -71,10 +71,10 @@ fn play(kind: GameKind, spec: &str, plies: usize) -> usize {
 #[test]
 fn mcts_plays_legal_moves_in_every_game() {
     for kind in [
-        GameKind::Jumpy3,
-        GameKind::Chexers,
-        GameKind::Throne,
-        GameKind::ChaosClock,
+        GameKind::from_name("jumpy3").unwrap(),
+        GameKind::from_name("chexers").unwrap(),
+        GameKind::from_name("throne").unwrap(),
+        GameKind::from_name("chaosclock").unwrap(),
     ] {
         for spec in [
             "mcts,iterations=200",
@@ -91,13 +91,13 @@ fn mcts_solves_small_endings() {
     // Chaos Clock's non-zero-sum results: a search under a depth limit proves its value as
     // max^n does.
     let pos = ChaosClock::start();
-    let mut mcts = plyforge::agent::Engine::<ChaosClock>::new(
+    let mut mcts = plyforge::agent::SearchEngine::<ChaosClock>::new(
         Spec::parse::<ChaosClock>("mcts")
             .expect("a spec")
             .config::<ChaosClock>(Some(1)),
         ChaosClock::evaluator("default").expect("the default evaluation"),
     );
-    let mut maxn = plyforge::agent::Engine::<ChaosClock>::new(
+    let mut maxn = plyforge::agent::SearchEngine::<ChaosClock>::new(
         Spec::parse::<ChaosClock>("maxn")
             .expect("a spec")
             .config::<ChaosClock>(Some(1)),

@@ -13,6 +13,10 @@
 //! - [`Record::undo`] restores the previous position;
 //! - the game ends within [`RandomPlay::max_plies`].
 //!
+//! A game without notation runs [`random_play_rules`] (every check but the notation's), and
+//! an evaluation is checked with [`check_evaluator`] (its range, and the zero-sum shape
+//! where the game says it is zero-sum).
+//!
 //! ```
 //! use plyforge_search::conformance::{random_play, RandomPlay};
 //! use plyforge_search::synthetic::{Spec, Synthetic};
@@ -51,7 +55,7 @@
 use std::fmt::{Debug, Display};
 use std::str::FromStr;
 
-use crate::game::{Game, MoveList, Outcome};
+use crate::game::{DrawKind, Evaluator, Game, MoveList, Outcome, Scores, MAX_EVAL};
 use crate::record::Record;
 use crate::rng::XorShift64Star;
 
@@ -140,9 +144,9 @@ where
 /// # Panics
 /// As [`random_play`]; also when `choose` returns an illegal move.
 pub fn play_checked<G>(
-    mut start: impl FnMut(usize) -> G,
+    start: impl FnMut(usize) -> G,
     options: &RandomPlay,
-    mut choose: impl FnMut(&Record<G>, &[G::Move], &mut XorShift64Star) -> G::Move,
+    choose: impl FnMut(&Record<G>, &[G::Move], &mut XorShift64Star) -> G::Move,
     mut each: impl FnMut(&Record<G>, &[G::Move]),
 ) -> RandomPlayStats
 where
@@ -151,12 +155,152 @@ where
     G::Move: Display + FromStr,
     <G::Move as FromStr>::Err: Debug,
 {
+    drive(start, options, choose, |record, moves| {
+        check_notation(record, moves);
+        each(record, moves);
+    })
+}
+
+/// [`random_play`] for a game without notation: every check of the [`Game`] contract
+/// except the notation round trips (positions and moves are shown with `Debug` in the
+/// messages). A game that has a notation runs [`random_play`], which checks it too.
+///
+/// ```
+/// use plyforge_search::conformance::{random_play_rules, RandomPlay};
+/// use plyforge_search::synthetic::{Spec, Synthetic};
+///
+/// let stats = random_play_rules(
+///     |i| Synthetic::new(Spec { seed: i as u64, length: 30, ..Spec::default() }),
+///     &RandomPlay::new(20, 1),
+///     |_, _| {},
+/// );
+/// assert_eq!(stats.games, 20);
+/// ```
+///
+/// # Panics
+/// As [`random_play`].
+pub fn random_play_rules<G>(
+    start: impl FnMut(usize) -> G,
+    options: &RandomPlay,
+    each: impl FnMut(&Record<G>, &[G::Move]),
+) -> RandomPlayStats
+where
+    G: Game + PartialEq + Debug,
+{
+    drive(
+        start,
+        options,
+        |_, moves, rng| moves[rng.below(moves.len())],
+        each,
+    )
+}
+
+/// What [`check_evaluator`] checks beyond the range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Shape {
+    /// Only the range: every score of the first `players()` entries within ±[`MAX_EVAL`].
+    Any,
+    /// Also two-player zero-sum: every evaluation and draw score is `[v, -v, ..]`.
+    ZeroSum,
+}
+
+/// Random games (as [`random_play_rules`], which it runs) with the evaluation checked at
+/// every position that is not over:
+/// - [`Evaluator::evaluate`] and [`Evaluator::draw_scores`] stay within ±[`MAX_EVAL`] for
+///   every player of the game (beyond that range scores mean forced results);
+/// - where the game declares itself zero-sum ([`Game::zero_sum`]), it has two players and
+///   every evaluation and draw score is `[v, -v, ..]`;
+/// - [`Evaluator::aspiration_window`] is positive.
+///
+/// Returns the shape it checked with the statistics of the games. Catches an evaluation on
+/// the wrong scale, or one that gives both players the same sign; an evaluation written
+/// from the side to move's view cannot put a sign wrong when written as a
+/// [`SideToMoveEval`](crate::SideToMoveEval) and searched through
+/// [`SideToMove`](crate::SideToMove).
+///
+/// ```
+/// use plyforge_search::conformance::{check_evaluator, RandomPlay, Shape};
+/// use plyforge_search::synthetic::{Spec, Synthetic, SyntheticEval};
+///
+/// let (shape, stats) = check_evaluator(
+///     |i| Synthetic::new(Spec { seed: i as u64, length: 30, ..Spec::default() }),
+///     &SyntheticEval,
+///     &RandomPlay::new(20, 1),
+/// );
+/// assert_eq!((shape, stats.games), (Shape::Any, 20));
+/// ```
+///
+/// # Panics
+/// This is a test helper: a broken contract panics with the position and the scores.
+pub fn check_evaluator<G, E>(
+    start: impl FnMut(usize) -> G,
+    eval: &E,
+    options: &RandomPlay,
+) -> (Shape, RandomPlayStats)
+where
+    G: Game + PartialEq + Debug,
+    E: Evaluator<G>,
+{
+    assert!(
+        eval.aspiration_window() > 0,
+        "the aspiration window must be positive"
+    );
+    let mut shape = None;
+    let stats = random_play_rules(start, options, |record, _| {
+        let p = record.position();
+        let players = p.players();
+        let zero_sum = p.zero_sum();
+        let s = *shape.get_or_insert(if zero_sum { Shape::ZeroSum } else { Shape::Any });
+        assert_eq!(
+            s == Shape::ZeroSum,
+            zero_sum,
+            "zero_sum() changed during a game at {p:?}"
+        );
+        if zero_sum {
+            assert_eq!(players, 2, "a zero-sum game has two players: {p:?}");
+        }
+        if p.outcome().is_some() {
+            return;
+        }
+        let check = |what: &str, v: Scores| {
+            for (player, x) in v.iter().enumerate().take(players) {
+                assert!(
+                    (-MAX_EVAL..=MAX_EVAL).contains(x),
+                    "{what} of player {player} is {x}, beyond ±MAX_EVAL ({MAX_EVAL}), at {p:?}"
+                );
+            }
+            if zero_sum {
+                assert_eq!(
+                    v[0], -v[1],
+                    "{what} {v:?} is not zero-sum ([v, -v]) at {p:?}"
+                );
+            }
+        };
+        check("the evaluation", eval.evaluate(p));
+        for kind in [DrawKind::Repetition, DrawKind::TurnLimit, DrawKind::Score] {
+            check("the draw score", eval.draw_scores(p, kind));
+        }
+    });
+    (shape.unwrap_or(Shape::Any), stats)
+}
+
+/// The random games behind every check of this module: `check` runs at every position.
+fn drive<G>(
+    mut start: impl FnMut(usize) -> G,
+    options: &RandomPlay,
+    mut choose: impl FnMut(&Record<G>, &[G::Move], &mut XorShift64Star) -> G::Move,
+    mut each: impl FnMut(&Record<G>, &[G::Move]),
+) -> RandomPlayStats
+where
+    G: Game + PartialEq + Debug,
+{
     let mut rng = XorShift64Star::seeded(options.seed);
     let mut stats = RandomPlayStats::default();
     for i in 0..options.games {
         let mut record = Record::new(start(i));
         loop {
-            let moves = check_position(&record);
+            let moves = check_rules(&record);
             each(&record, &moves);
             if let Some(outcome) = record.result() {
                 match stats.ended.iter_mut().find(|(o, _)| *o == outcome) {
@@ -167,21 +311,21 @@ where
             }
             assert!(
                 record.len() < options.max_plies,
-                "game {i} goes on past {} plies: {}",
+                "game {i} goes on past {} plies: {:?}",
                 options.max_plies,
                 record.position()
             );
             let mv = choose(&record, &moves, &mut rng);
-            assert!(moves.contains(&mv), "the chooser's {mv} is not legal");
+            assert!(moves.contains(&mv), "the chooser's {mv:?} is not legal");
             let before = record.position().clone();
             record
                 .play(mv)
-                .unwrap_or_else(|e| panic!("{mv} from {before}: {e}"));
+                .unwrap_or_else(|e| panic!("{mv:?} from {before:?}: {e}"));
             stats.plies += 1;
             if rng.below(16) == 0 {
                 let mut undone = record.clone();
                 assert_eq!(undone.undo(), Some(mv));
-                assert_eq!(undone.position(), &before, "undo of {mv}");
+                assert_eq!(undone.position(), &before, "undo of {mv:?}");
                 assert_eq!(undone.result(), None);
             }
         }
@@ -190,8 +334,44 @@ where
     stats
 }
 
-/// The checks of one position; returns its legal moves (none once the game is over).
-fn check_position<G>(record: &Record<G>) -> MoveList<G::Move>
+/// The contract checks of one position (no notation); returns its legal moves (none once
+/// the game is over).
+fn check_rules<G>(record: &Record<G>) -> MoveList<G::Move>
+where
+    G: Game + PartialEq + Debug,
+{
+    let p = record.position();
+    assert_eq!(p.key(), p.recompute_key(), "key of {p:?}");
+    let mut moves = MoveList::new();
+    p.legal_moves(&mut moves);
+    match (p.outcome(), record.result()) {
+        (None, None) => assert!(!moves.is_empty(), "no legal move in {p:?}"),
+        (Some(_), _) => assert!(moves.is_empty(), "moves in the finished {p:?}"),
+        (None, Some(_)) => {} // ended by a history rule: the position itself has moves
+    }
+    let mut slot = p.clone();
+    if let Some(&first) = moves.first() {
+        slot.play(first);
+    }
+    for &m in &moves {
+        if let Some(why) = p.why_illegal(m) {
+            panic!("{m:?} is listed in {p:?} but refused: {why}");
+        }
+        let mut child = p.clone();
+        child.play(m);
+        slot.play_from(p, m);
+        assert_eq!(slot, child, "play_from of {m:?} in {p:?}");
+    }
+    if record.result().is_some() {
+        MoveList::new()
+    } else {
+        moves
+    }
+}
+
+/// The notation checks of one position with its legal moves `moves` as [`check_rules`]
+/// gave them.
+fn check_notation<G>(record: &Record<G>, moves: &[G::Move])
 where
     G: Game + Display + FromStr + PartialEq + Debug,
     <G as FromStr>::Err: Debug,
@@ -200,31 +380,21 @@ where
 {
     let p = record.position();
     let text = p.to_string();
-    assert_eq!(p.key(), p.recompute_key(), "key of {text}");
     let parsed: G = text
         .parse()
         .unwrap_or_else(|e| panic!("{text} does not parse back: {e:?}"));
     assert_eq!(parsed.to_string(), text, "notation round trip");
-    let mut moves = MoveList::new();
-    p.legal_moves(&mut moves);
     if parsed.key() == p.key() {
         // The notation kept everything the key covers, so the moves must be the same. (A
         // game whose notation omits part of the state, such as Chaos Clock's pass flag,
         // gives another key there; the game's own test checks what the notation keeps.)
+        let mut want = MoveList::new();
+        p.legal_moves(&mut want);
         let mut again = MoveList::new();
         parsed.legal_moves(&mut again);
-        assert_eq!(again, moves, "legal moves after the round trip of {text}");
+        assert_eq!(again, want, "legal moves after the round trip of {text}");
     }
-    match (p.outcome(), record.result()) {
-        (None, None) => assert!(!moves.is_empty(), "no legal move in {text}"),
-        (Some(_), _) => assert!(moves.is_empty(), "moves in the finished {text}"),
-        (None, Some(_)) => {} // ended by a history rule: the position itself has moves
-    }
-    let mut slot = p.clone();
-    if let Some(&first) = moves.first() {
-        slot.play(first);
-    }
-    for &m in &moves {
+    for &m in moves {
         let shown = m.to_string();
         let back: G::Move = shown
             .parse()
@@ -233,17 +403,5 @@ where
             back == m,
             "move {shown} in {text}: round trip gives another move"
         );
-        if let Some(why) = p.why_illegal(m) {
-            panic!("{shown} is listed in {text} but refused: {why}");
-        }
-        let mut child = p.clone();
-        child.play(m);
-        slot.play_from(p, m);
-        assert_eq!(slot, child, "play_from of {shown} in {text}");
-    }
-    if record.result().is_some() {
-        MoveList::new()
-    } else {
-        moves
     }
 }

@@ -13,7 +13,7 @@ use crate::maxn::{self, Maxn, MaxnBounds};
 use crate::mcts::{self, Forest, MctsStats};
 use crate::report::{maxn_report, nps, report};
 use crate::score::{end_score, end_scores, masked, MAX_DEPTH};
-use crate::shared::{Shared, NO_SCORE};
+use crate::shared::{Padded, Shared, NO_SCORE};
 use crate::smp;
 use crate::thread::Local;
 use crate::time::TimeManager;
@@ -239,18 +239,18 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             rule: game.repetition_rule().map(|(_, o)| o),
             history: history.iter().copied().collect(),
             user_stop: &self.stop,
-            abort: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            probes: AtomicU64::new(0),
-            hits: AtomicU64::new(0),
+            abort: Padded(AtomicBool::new(false)),
+            nodes: Padded(AtomicU64::new(0)),
+            probes: Padded(AtomicU64::new(0)),
+            hits: Padded(AtomicU64::new(0)),
             node_limit: limits.nodes,
             time: TimeManager::new(&limits, start),
-            main_depth: AtomicU32::new(0),
-            main_score: AtomicI32::new(NO_SCORE),
+            main_depth: Padded(AtomicU32::new(0)),
+            main_score: Padded(AtomicI32::new(NO_SCORE)),
             brs: self.config.algorithm == Algorithm::BestReply,
             max_depth: limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)),
             busy: Busy::new(threads > 1),
-            helper_done: AtomicU64::new(0),
+            helper_done: Padded(AtomicU64::new(0)),
             helper_results: Mutex::new(Vec::new()),
             _game: PhantomData,
         };
@@ -284,6 +284,20 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             }
         }
         self.final_report(&sh, game, start, last)
+    }
+
+    /// Searches `game` within `limits`, as [`run`](Search::run) does with no earlier
+    /// positions and no callback: the simple case of a position without history.
+    ///
+    /// ```
+    /// use plyforge_search::synthetic::{Spec, Synthetic, SyntheticEval};
+    /// use plyforge_search::{Config, Limits, Search};
+    /// let game = Synthetic::new(Spec::default());
+    /// let report = Search::new(Config::default(), SyntheticEval).analyse(&game, Limits::depth(4));
+    /// assert_eq!(report.depth, 4);
+    /// ```
+    pub fn analyse(&mut self, game: &G, limits: Limits) -> Report<G::Move> {
+        self.run(game, &[], limits, |_| {})
     }
 
     /// Allocates what a run needs and keeps it for the next: one thread's memory per
@@ -351,4 +365,33 @@ impl<G: Game, E: Evaluator<G> + std::fmt::Debug> std::fmt::Debug for Search<G, E
             .field("maxn_bounds", &self.maxn_bounds)
             .finish_non_exhaustive()
     }
+}
+
+/// The engine's report on `game` within `limits` with the evaluation `eval`, in one call: a
+/// new [`Search`] with [`Config::default`] (one thread, a 64 MiB table) run once. Hold a
+/// [`Search`] instead to search several positions (it keeps its table) or to set threads.
+///
+/// ```
+/// use plyforge_search::synthetic::{Spec, Synthetic, SyntheticEval};
+/// use plyforge_search::{analyse, reference, Limits};
+/// let game = Synthetic::new(Spec::default());
+/// let report = analyse(&game, SyntheticEval, Limits::depth(5));
+/// assert_eq!(report.score, reference::minimax(&game, &SyntheticEval, 5, &[], true));
+/// ```
+pub fn analyse<G: Game, E: Evaluator<G>>(game: &G, eval: E, limits: Limits) -> Report<G::Move> {
+    Search::new(Config::default(), eval).analyse(game, limits)
+}
+
+/// The best move of `game` within `limits` with the evaluation `eval` (`None` when the game
+/// is over): [`analyse`]'s move.
+///
+/// ```
+/// use plyforge_search::synthetic::{Spec, Synthetic, SyntheticEval};
+/// use plyforge_search::{best_move, Game, Limits};
+/// let game = Synthetic::new(Spec::default());
+/// let mv = best_move(&game, SyntheticEval, Limits::depth(5)).expect("not over");
+/// assert!(game.moves().contains(&mv));
+/// ```
+pub fn best_move<G: Game, E: Evaluator<G>>(game: &G, eval: E, limits: Limits) -> Option<G::Move> {
+    analyse(game, eval, limits).best
 }

@@ -224,8 +224,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// Moves that quiescence search should still try at the horizon (captures and the like).
-    /// The default, none, makes the horizon's value the static evaluation.
+    /// The default, none, makes the horizon's value the static evaluation, and then
+    /// quiescence search costs nothing: the last ply before the horizon is searched by the
+    /// same short path as without it.
     fn noisy_moves(&self, _out: &mut MoveList<Self::Move>) {}
+
+    /// Whether the game is a two-player zero-sum game: every finished game is a win for one
+    /// side or a draw, and what one side gains the other loses. Only checks read it
+    /// ([`crate::conformance::check_evaluator`] then requires every evaluation to be
+    /// `[v, -v, ..]`); the searches do not. Default: `false` (nothing declared).
+    fn zero_sum(&self) -> bool {
+        false
+    }
 }
 
 /// A static evaluation, separate from the rules so that users can plug in their own.
@@ -308,6 +318,121 @@ impl<G: Game, E: Evaluator<G>> Evaluator<G> for MateOnly<E> {
 
 /// The largest magnitude of [`Evaluator::move_hint`].
 pub const MAX_HINT: i32 = 7;
+
+/// The evaluation of a two-player zero-sum game in its simplest form: **one number, from
+/// the view of the player to move** (positive: good for the player to move), as a
+/// hand-written negamax wants it. Wrap it in [`SideToMove`] to search with it: the wrapper
+/// gives the engine both players' scores, so that no sign can be wrong.
+///
+/// ```
+/// use plyforge_search::{Config, Game, Limits, MoveList, Outcome, Player, Search};
+/// use plyforge_search::{SideToMove, SideToMoveEval};
+///
+/// /// Nim with one heap: take 1 to 3 stones; whoever takes the last stone wins.
+/// #[derive(Clone, Debug)]
+/// struct Nim { stones: u32, to_move: Player }
+/// impl Game for Nim {
+///     type Move = u32;
+///     fn players(&self) -> usize { 2 }
+///     fn to_move(&self) -> Player { self.to_move }
+///     fn legal_moves(&self, out: &mut MoveList<u32>) { out.extend(1..=self.stones.min(3)) }
+///     fn play(&mut self, take: u32) { self.stones -= take; self.to_move = 1 - self.to_move }
+///     fn outcome(&self) -> Option<Outcome> {
+///         (self.stones == 0).then(|| Outcome::Win(1 - self.to_move))
+///     }
+///     fn key(&self) -> u64 { (self.stones as u64) << 1 | self.to_move as u64 }
+///     fn recompute_key(&self) -> u64 { self.key() }
+/// }
+///
+/// /// A heap that is not a multiple of 4 is good for the player to move.
+/// struct Hunch;
+/// impl SideToMoveEval<Nim> for Hunch {
+///     fn evaluate(&self, nim: &Nim) -> i32 {
+///         if nim.stones % 4 == 0 { -10 } else { 10 }
+///     }
+/// }
+///
+/// let nim = Nim { stones: 10, to_move: 1 };
+/// let mut engine = Search::new(Config::default(), SideToMove(Hunch));
+/// let report = engine.analyse(&nim, Limits::depth(3));
+/// assert_eq!(report.best, Some(2));
+/// // Player 1 is to move: the scores are its 10 and the other's -10.
+/// use plyforge_search::Evaluator;
+/// assert_eq!(SideToMove(Hunch).evaluate(&nim)[..2], [-10, 10]);
+/// ```
+pub trait SideToMoveEval<G: Game>: Send + Sync {
+    /// A heuristic value of `game` for the player to move, at most [`MAX_EVAL`] in
+    /// magnitude (the game is not over: the engine scores finished games itself).
+    fn evaluate(&self, game: &G) -> i32;
+
+    /// As [`Evaluator::aspiration_window`]. Default: 40.
+    fn aspiration_window(&self) -> i32 {
+        40
+    }
+
+    /// As [`Evaluator::move_hint`]. Default: 0 for every move (the game's own order).
+    fn move_hint(&self, _game: &G, _mv: G::Move) -> i32 {
+        0
+    }
+
+    /// The value of a draw in `game` for the player to move (clamped to ±[`MAX_EVAL`]).
+    /// Default: 0.
+    fn draw_score(&self, _game: &G, _kind: DrawKind) -> i32 {
+        0
+    }
+}
+
+/// A [`SideToMoveEval`] as an [`Evaluator`]: the player to move gets the value, the other
+/// player its negation. For two-player games only (the conformance check
+/// [`crate::conformance::check_evaluator`] says so where a game has more players).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideToMove<E>(pub E);
+
+/// Both players' scores from a value `v` for the player to move `p`.
+#[inline(always)]
+fn two_sided(p: Player, v: i32) -> Scores {
+    // Without a branch on the player: [v, -v] or [-v, v].
+    let sign = 1 - 2 * (p as i32 & 1);
+    [sign * v, -sign * v, 0]
+}
+
+impl<G: Game, E: SideToMoveEval<G>> Evaluator<G> for SideToMove<E> {
+    #[inline]
+    fn evaluate(&self, game: &G) -> Scores {
+        two_sided(game.to_move(), self.0.evaluate(game))
+    }
+
+    fn aspiration_window(&self) -> i32 {
+        self.0.aspiration_window()
+    }
+
+    #[inline]
+    fn move_hint(&self, game: &G, mv: G::Move) -> i32 {
+        self.0.move_hint(game, mv)
+    }
+
+    fn draw_scores(&self, game: &G, kind: DrawKind) -> Scores {
+        two_sided(game.to_move(), self.0.draw_score(game, kind))
+    }
+}
+
+impl<G: Game, E: SideToMoveEval<G> + ?Sized> SideToMoveEval<G> for &E {
+    fn evaluate(&self, game: &G) -> i32 {
+        (**self).evaluate(game)
+    }
+
+    fn aspiration_window(&self) -> i32 {
+        (**self).aspiration_window()
+    }
+
+    fn move_hint(&self, game: &G, mv: G::Move) -> i32 {
+        (**self).move_hint(game, mv)
+    }
+
+    fn draw_score(&self, game: &G, kind: DrawKind) -> i32 {
+        (**self).draw_score(game, kind)
+    }
+}
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
     fn evaluate(&self, game: &G) -> Scores {

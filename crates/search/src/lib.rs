@@ -4,6 +4,7 @@
 // The engine's rooms, each of one technique (`ARCHITECTURE.md` has the map): no module
 // imports one that imports it back, and `reference` is for tests and users only.
 mod alphabeta;
+pub mod bench;
 mod brs;
 mod busy;
 pub mod conformance;
@@ -29,10 +30,10 @@ mod time;
 mod tt;
 mod types;
 
-pub use engine::Search;
+pub use engine::{analyse, best_move, Search};
 pub use game::{
-    DrawKind, Evaluator, Game, IllegalMove, MateOnly, MoveList, Outcome, Player, Scores, MAX_EVAL,
-    MAX_HINT, MAX_PLAYERS,
+    DrawKind, Evaluator, Game, IllegalMove, MateOnly, MoveList, Outcome, Player, Scores,
+    SideToMove, SideToMoveEval, MAX_EVAL, MAX_HINT, MAX_PLAYERS,
 };
 pub use maxn::MaxnBounds;
 pub use mcts::MctsStats;

@@ -46,8 +46,8 @@ pub(crate) fn pick(keys: &mut [i32]) -> Option<usize> {
 }
 
 /// Appends the ordering key of each move of a node to `keys`: the table's move
-/// (`tt_move`, an index) first, then the killers of this ply, then by the evaluator's hint
-/// and the history heuristic. Every part is computed and the key picked by selects: which
+/// (`tt_move`, an index) first, then (with `killers`) the killers of this ply, then by the
+/// evaluator's hint and the history heuristic; moves of equal keys keep the game's order. Every part is computed and the key picked by selects: which
 /// move is the table's or a killer changes from node to node, and branches on it would be
 /// mispredicted.
 #[allow(clippy::too_many_arguments)]
@@ -61,12 +61,17 @@ pub(crate) fn order_keys<G: Game, E: Evaluator<G>>(
     heur: &Heuristics<G::Move>,
     ply: usize,
     tt_move: u8,
+    killers: bool,
 ) {
     for (i, mv) in moves.iter().enumerate() {
         let at = node.at(pos, i);
         let hint = eval.move_hint(at, *mv);
         let quiet = heur.history(at.to_move(), mv) + hint.clamp(-MAX_HINT, MAX_HINT) * HINT_UNIT;
-        let rank = heur.killer_rank(ply, mv);
+        let rank = if killers {
+            heur.killer_rank(ply, mv)
+        } else {
+            0
+        };
         let k = if rank == 0 {
             quiet
         } else {

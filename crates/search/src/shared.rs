@@ -16,6 +16,25 @@ use crate::types::Config;
 /// [`Shared::main_score`] before the main thread completed an iteration.
 pub(crate) const NO_SCORE: i32 = i32::MIN;
 
+/// A value on cache lines of its own (two lines: the unit the prefetcher pulls).
+///
+/// The counters that threads write as they search (nodes every few thousand nodes, the
+/// main thread's depth and score, the stop flag) are kept off the lines of the fields every
+/// node reads (the configuration, the evaluator, the table, the history): with them on one
+/// line, each thread's write of its node count made every other thread miss the cache on its
+/// next node, a cost that grows with the number of threads.
+#[derive(Default)]
+#[repr(align(128))]
+pub(crate) struct Padded<T>(pub T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    #[inline(always)]
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// What every thread of one search shares.
 pub(crate) struct Shared<'a, G: Game, E> {
     pub config: &'a Config,
@@ -27,23 +46,23 @@ pub(crate) struct Shared<'a, G: Game, E> {
     pub history: FxHashSet<u64>,
     pub user_stop: &'a AtomicBool,
     /// Set by the main thread when the search must end (limits reached, or it finished).
-    pub abort: AtomicBool,
-    pub nodes: AtomicU64,
-    pub probes: AtomicU64,
-    pub hits: AtomicU64,
+    pub abort: Padded<AtomicBool>,
+    pub nodes: Padded<AtomicU64>,
+    pub probes: Padded<AtomicU64>,
+    pub hits: Padded<AtomicU64>,
     pub node_limit: Option<u64>,
     pub time: TimeManager,
     /// The iteration the main thread is searching.
-    pub main_depth: AtomicU32,
+    pub main_depth: Padded<AtomicU32>,
     /// The score of the main thread's last completed iteration ([`NO_SCORE`] before the first).
-    pub main_score: AtomicI32,
+    pub main_score: Padded<AtomicI32>,
     pub brs: bool,
     pub max_depth: u32,
     /// Positions some thread is searching (none with one thread).
     pub busy: Busy,
     /// The iterations helpers completed, as a bit per depth (depths below 64): the main thread
     /// stops searching an iteration a helper completed and takes the helper's result.
-    pub helper_done: AtomicU64,
+    pub helper_done: Padded<AtomicU64>,
     /// The iterations helpers completed, with their depths (each depth once).
     pub helper_results: Mutex<Vec<(u32, Iteration<G::Move>)>>,
     pub _game: std::marker::PhantomData<fn(&G)>,

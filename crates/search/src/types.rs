@@ -196,11 +196,20 @@ pub struct Config {
     pub tt_mib: usize,
     /// Use the transposition table at all.
     pub use_tt: bool,
-    /// Use move ordering (TT move, killers, history). Never changes a fixed-depth value.
+    /// Use move ordering (TT move, history, the evaluator's hints; killers if
+    /// [`Config::killers`]). Never changes a fixed-depth value.
     pub ordering: bool,
+    /// Put each ply's killer moves (the last moves that caused a cutoff at that ply) first
+    /// after the table's move, at nodes with many moves (eight or more). At nodes with fewer
+    /// the game's own order is kept: there a killer that does not refute costs a subtree
+    /// (issue 29: Connect Four's centre-first order with killers everywhere took 1.6 times
+    /// the nodes). On by default.
+    pub killers: bool,
     /// Use aspiration windows around the previous iteration's score.
     pub aspiration: bool,
-    /// Extend the horizon with the game's noisy moves (quiescence search).
+    /// Extend the horizon with the game's noisy moves (quiescence search). Free for a game
+    /// without noisy moves ([`Game::noisy_moves`](crate::Game::noisy_moves) gives none):
+    /// the last ply is searched by the same short path either way.
     pub quiescence: bool,
     /// The settings of Monte Carlo tree search ([`Algorithm::Mcts`]).
     pub mcts: MctsConfig,
@@ -214,6 +223,7 @@ impl Default for Config {
             tt_mib: 64,
             use_tt: true,
             ordering: true,
+            killers: true,
             aspiration: true,
             quiescence: true,
             mcts: MctsConfig::default(),
@@ -243,6 +253,11 @@ impl Config {
     /// This configuration with move ordering on or off.
     pub fn with_ordering(mut self, on: bool) -> Self {
         self.ordering = on;
+        self
+    }
+    /// This configuration with killer moves on or off (see [`Config::killers`]).
+    pub fn with_killers(mut self, on: bool) -> Self {
+        self.killers = on;
         self
     }
     /// This configuration with aspiration windows on or off.

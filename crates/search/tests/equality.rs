@@ -23,7 +23,12 @@ fn variants(algorithm: Algorithm) -> Vec<Config> {
                 if threads > 1 && !use_tt {
                     continue;
                 }
-                v.push(config(algorithm, use_tt, ordering, threads));
+                let c = config(algorithm, use_tt, ordering, threads);
+                // Killer moves off as well as on (on is the default).
+                if ordering {
+                    v.push(c.clone().with_killers(false));
+                }
+                v.push(c);
             }
         }
     }
@@ -388,6 +393,30 @@ fn table_entries_of_other_depths_keep_values_exact() {
                 let want = reference::minimax(p, &SyntheticEval, d, &[], quiescence);
                 assert_eq!(r.score, want, "seed {seed} depth {d} {p:?}");
             }
+        }
+    }
+}
+
+/// Many moves a node (8 to 10): killer moves take part in the ordering there (they are
+/// used only at nodes with eight moves or more), and the values must not change.
+#[test]
+fn alpha_beta_with_many_moves_equals_minimax() {
+    let depth = 4;
+    for seed in 900..906 {
+        let game = Synthetic::new(Spec {
+            min_branching: 8,
+            max_branching: 10,
+            terminal_per_mille: 60,
+            noisy_per_mille: 0,
+            ..spec(seed)
+        });
+        let quiescence = false;
+        let want: Vec<i32> = (0..=depth)
+            .map(|d| reference::minimax(&game, &SyntheticEval, d, &[], quiescence))
+            .collect();
+        for c in variants(Algorithm::AlphaBeta) {
+            let c = c.with_quiescence(quiescence);
+            check_iterations(&game, &c, depth, &[], &|d| want[d as usize]);
         }
     }
 }

@@ -5,6 +5,7 @@ use search::{Evaluator, Scores, MAX_EVAL};
 
 use crate::board::{cells, sandwiched, Cell, QUEEN_INWARD, RING1, SOLDIER_INWARD, THRONE_INDEX};
 use crate::position::{Position, BLACK};
+use search::Game as _;
 
 /// Evaluation units per point of the contest score bp.
 pub const UNITS_PER_POINT: i32 = 10;
@@ -121,7 +122,7 @@ fn side_value(pos: &Position, player: usize, w: &Weights) -> i32 {
 
 fn evaluate(pos: &Position, w: &Weights) -> Scores {
     let mut v = side_value(pos, BLACK, w) - side_value(pos, 1 - BLACK, w);
-    v += if pos.side_to_move() == BLACK {
+    v += if pos.to_move() == BLACK {
         w.tempo
     } else {
         -w.tempo

@@ -70,8 +70,14 @@ pub const CLOCK_FLOOR: std::time::Duration = std::time::Duration::from_millis(15
 pub fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
     search::Limits::clock(search::Clock::reserved(
         remaining,
-        pos.moves_left(pos.side_to_move()),
+        pos.moves_left(search::Game::to_move(pos)),
         CLOCK_RESERVE_MOVES,
         CLOCK_FLOOR,
     ))
 }
+
+/// The fixed bench of Throne (`arena bench throne`): `label: depth: position` lines, read with
+/// [`search::bench::parse_list`] and searched with [`search::bench::run`] (with
+/// [`engine_config`] and the default evaluation); its total node count at one thread is the
+/// search's signature on this game.
+pub const BENCH: &str = include_str!("../bench.txt");

@@ -5,9 +5,11 @@ use std::str::FromStr;
 
 use crate::board::{Cell, CELLS, RADIUS, THRONE_INDEX};
 use crate::position::{Move, Position, BLACK, MAX_PLIES, SOLDIERS, WHITE};
+use search::Game as _;
 
 /// A numeric field of the position notation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum NumberField {
     /// The number of plies played.
     Ply,
@@ -139,6 +141,7 @@ impl std::error::Error for ParsePositionError {}
 
 /// Which end of a move is meant in a [`ParseMoveError`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum MoveField {
     /// The cell before `>`.
     From,
@@ -275,11 +278,7 @@ impl fmt::Display for Position {
         write!(
             f,
             " {} {} {} {} {} {}",
-            if self.side_to_move() == BLACK {
-                'b'
-            } else {
-                'w'
-            },
+            if self.to_move() == BLACK { 'b' } else { 'w' },
             self.ply,
             self.ptrap[BLACK],
             self.qtrap[BLACK],

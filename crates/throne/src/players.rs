@@ -7,26 +7,10 @@ use search::{Outcome, Player};
 use crate::eval::settled_score;
 use crate::position::{Move, Position};
 
-/// A tiny deterministic generator (xorshift64*), so that players need no `rand` crate: the
-/// engine's [`XorShift64Star`] with this crate's own seeding.
-#[derive(Clone, Debug)]
-pub struct Rng(XorShift64Star);
-
-impl Rng {
-    /// A generator from a seed (any value, 0 included).
-    pub fn new(seed: u64) -> Rng {
-        Rng(XorShift64Star::from_state((seed ^ GOLDEN_GAMMA) | 1))
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0.below(n)
-    }
+/// The generator of a player with this seed: the engine's [`XorShift64Star`], the one
+/// seeded generator of every crate's players.
+fn rng(seed: u64) -> XorShift64Star {
+    XorShift64Star::from_state((seed ^ GOLDEN_GAMMA) | 1)
 }
 
 /// The greedy player: looks one ply ahead and picks the move that maximises
@@ -45,15 +29,13 @@ impl Rng {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Greedy {
-    rng: Rng,
+    rng: XorShift64Star,
 }
 
 impl Greedy {
     /// A greedy player whose tie-breaks follow `seed`.
     pub fn new(seed: u64) -> Greedy {
-        Greedy {
-            rng: Rng::new(seed),
-        }
+        Greedy { rng: rng(seed) }
     }
 
     /// The value of the position after a move, for the player `me` who made it.
@@ -68,7 +50,7 @@ impl Greedy {
 
     /// The chosen move, or `None` when the game is over.
     pub fn choose(&mut self, pos: &Position) -> Option<Move> {
-        let me = pos.side_to_move();
+        let me = pos.to_move();
         let mut best: Vec<Move> = Vec::new();
         let mut best_value = i64::MIN;
         for mv in pos.moves() {
@@ -94,15 +76,13 @@ impl Greedy {
 /// A player that picks uniformly among the legal moves.
 #[derive(Clone, Debug)]
 pub struct RandomPlayer {
-    rng: Rng,
+    rng: XorShift64Star,
 }
 
 impl RandomPlayer {
     /// A random player from a seed.
     pub fn new(seed: u64) -> RandomPlayer {
-        RandomPlayer {
-            rng: Rng::new(seed),
-        }
+        RandomPlayer { rng: rng(seed) }
     }
 
     /// The chosen move, or `None` when the game is over.

@@ -7,7 +7,9 @@ use crate::board::{
     SOLDIER_STEPS, THRONE_BIT, THRONE_INDEX,
 };
 
-/// Black, who moves first (player 0, letter `b`).
+/// Black, who moves first (player 0, letter `b`). In every plyforge game the player
+/// indices follow the turn order, player 0 moving first, whatever its colour: Throne's
+/// Black is 0 where Jumpy3's White is.
 pub const BLACK: Player = 0;
 /// White (player 1, letter `w`).
 pub const WHITE: Player = 1;
@@ -22,6 +24,7 @@ pub const SOLDIERS: usize = 6;
 
 /// A kind of piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Piece {
     /// One of the six soldiers.
     Soldier,
@@ -163,11 +166,6 @@ impl Position {
         k
     }
 
-    /// The side to move.
-    pub fn side_to_move(&self) -> Player {
-        self.side as Player
-    }
-
     /// Plies played so far (0..=300).
     pub fn ply(&self) -> u32 {
         self.ply as u32
@@ -181,7 +179,7 @@ impl Position {
         // start that is Black on the even plies, White on the odd ones; a position whose
         // side to move does not match the parity of its ply count is counted the same way,
         // so neither side ever gets more than its 150 moves.)
-        let made = if player == self.side_to_move() {
+        let made = if player == self.to_move() {
             ply / 2
         } else {
             ply.div_ceil(2)

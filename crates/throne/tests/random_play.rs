@@ -30,7 +30,7 @@ fn check_step(before: &Position, mv: Move, after: &Position) {
     assert_eq!(&parsed, after);
     assert_eq!(parsed.key(), after.key());
     // Counters: the mover gains one per enemy piece imprisoned now and not before.
-    let mover = before.side_to_move();
+    let mover = before.to_move();
     let was = imprisoned_of(before, 1 - mover);
     let now = imprisoned_of(after, 1 - mover);
     let new: Vec<_> = now.iter().filter(|x| !was.contains(x)).collect();
@@ -61,7 +61,7 @@ fn check_legality_agrees(p: &Position, rng: &mut XorShift64Star) {
     let legal = p.moves();
     // Every (from, to) pair from the side's own pieces, and a sample of the rest.
     let own: Vec<Cell> = Cell::all()
-        .filter(|&c| matches!(p.piece_at(c), Some((o, _)) if o == p.side_to_move()))
+        .filter(|&c| matches!(p.piece_at(c), Some((o, _)) if o == p.to_move()))
         .collect();
     for &from in &own {
         for to in Cell::all() {
@@ -120,7 +120,7 @@ fn play_out(
                 check_legality_agrees(pos, &mut rng);
             }
             // With prisoners, only releases (or the forced pass) are listed.
-            if !pos.prisoners(pos.side_to_move()).is_empty() {
+            if !pos.prisoners(pos.to_move()).is_empty() {
                 assert!(legal.iter().all(|m| match m {
                     Move::Step { from, .. } => pos.is_imprisoned(*from),
                     Move::Pass => legal.len() == 1,
@@ -143,7 +143,7 @@ fn random_games_end_by_the_limit_with_consistent_state() {
     let mut prisoners_seen = 0;
     let mut players: Vec<RandomPlayer> = (0..24).map(RandomPlayer::new).collect();
     let stats = play_out(24, 0x5eed_1234_abcd_0001, |g, p| {
-        if !p.prisoners(p.side_to_move()).is_empty() {
+        if !p.prisoners(p.to_move()).is_empty() {
             prisoners_seen += 1;
         }
         players[g].choose(p).expect("game not over")
@@ -159,9 +159,7 @@ fn greedy_games_end_by_the_limit_with_consistent_state() {
         .map(|g| [Greedy::new(2 * g), Greedy::new(2 * g + 1)])
         .collect();
     let stats = play_out(6, 0x5eed_1234_abcd_0002, |g, p| {
-        players[g][p.side_to_move()]
-            .choose(p)
-            .expect("game not over")
+        players[g][p.to_move()].choose(p).expect("game not over")
     });
     assert_eq!(stats.games, 6);
 }

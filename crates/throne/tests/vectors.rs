@@ -32,7 +32,7 @@ fn move_vectors() {
         assert_eq!(pos.key(), pos.recompute_key());
         let prisoners = v["prisoners"].as_u64().expect("prisoners") as usize;
         assert_eq!(
-            pos.prisoners(pos.side_to_move()).len(),
+            pos.prisoners(pos.to_move()).len(),
             prisoners,
             "line {}: prisoners of the side to move",
             n + 1

@@ -3,11 +3,11 @@
 
 use std::time::Instant;
 
-use plyforge::agent::{Agent, Engine, Kind, Spec};
+use plyforge::agent::{Agent, Kind, SearchEngine, Spec};
 use plyforge::search::{Game, Limits, Outcome, Player, Record};
 use plyforge::{result_text, GameAdapter};
 
-use super::record::{Ending, GameLine};
+use super::matchfile::{Ending, GameLine};
 use crate::fail::Fail;
 
 /// `--resign MOVES,SCORE`: a side resigns when its own last MOVES scores are all at most
@@ -150,7 +150,7 @@ pub(crate) struct Setup<'a> {
 pub(crate) struct Engines<A: GameAdapter> {
     /// Idle engines of each specification (boxed as `Agent::Search` holds them).
     #[allow(clippy::vec_box)]
-    idle: Vec<Vec<Box<Engine<A>>>>,
+    idle: Vec<Vec<Box<SearchEngine<A>>>>,
 }
 
 impl<A: GameAdapter> Engines<A> {
@@ -173,7 +173,7 @@ impl<A: GameAdapter> Engines<A> {
                 e.reset();
                 e
             }
-            None => Box::new(Engine::new(
+            None => Box::new(SearchEngine::new(
                 spec.config::<A>(Some(setup.threads)),
                 spec.evaluator::<A>(),
             )),

@@ -5,10 +5,10 @@
 //! across the shards of one match.
 //!
 //! The rooms: [`schedule`] (which games, which seats, which shard), [`book`] (where each
-//! opening starts), [`game`] (one game and its adjudication), [`record`] (the match file),
-//! [`sprt`] (the test) — these three and `book` in the arena's library target, for the fuzz
-//! targets — [`summary`] (figures and table), [`merge`] (`arena merge`), and this
-//! file, which runs a match.
+//! opening starts), [`game`] (one game and its adjudication), [`matchfile`] (the match file),
+//! [`sprt`] (the test) — these three and `book` public, for the fuzz targets and tests —
+//! [`summary`] (figures and table), [`merge`] (`arena merge`), and this file, which runs a
+//! match.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
@@ -28,20 +28,22 @@ use plyforge::GameAdapter;
 use crate::draw::{paint, Paint};
 use crate::fail::{outln, Fail};
 
-pub(crate) use plyforge_arena::book;
-pub(crate) use plyforge_arena::matchfile::{record, schedule, sprt};
+pub mod book;
 pub(crate) mod game;
+pub mod matchfile;
 pub(crate) mod merge;
+pub mod schedule;
+pub mod sprt;
 pub(crate) mod summary;
 
 use book::Starts;
 use game::Adjudication;
-use record::{GameLine, Header, Line};
+use matchfile::{GameLine, Header, Line};
 use schedule::{seatings, Schedule, Shard};
 use sprt::Sprt;
 
 /// The options of `arena match`.
-pub(crate) struct Options {
+pub(crate) struct MatchOptions {
     /// Engine specs as given.
     pub engines: Vec<String>,
     /// Number of games (the most, with a test); `None`: 10, or 10,000 with a test.
@@ -126,7 +128,7 @@ fn parse_specs<A: GameAdapter>(texts: &[String]) -> Result<Vec<Spec>, Fail> {
 /// change the games).
 #[allow(clippy::too_many_arguments)]
 fn settings_text<A: GameAdapter>(
-    o: &Options,
+    o: &MatchOptions,
     specs: &[Spec],
     games: u64,
     time: Duration,
@@ -186,7 +188,7 @@ fn read_resumed(path: &Path, header: &Header) -> Result<Option<Resumed>, Fail> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Fail::runtime(format!("--out {}: {e}", path.display()))),
     };
-    let (lines, complete) = record::parse_text(&text)
+    let (lines, complete) = matchfile::parse_text(&text)
         .map_err(|(n, e)| Fail::usage(format!("--resume: {} line {n}: {e}", path.display())))?;
     if lines.is_empty() {
         return Ok(Some(Resumed {
@@ -254,7 +256,7 @@ fn open_out(
         _ => File::create(path).map_err(fail)?,
     };
     let mut w = BufWriter::new(file);
-    writeln!(w, "{}", record::header_json(header))
+    writeln!(w, "{}", matchfile::header_json(header))
         .and_then(|()| w.flush())
         .map_err(fail)?;
     Ok(w)
@@ -317,7 +319,7 @@ impl Siblings {
                     break;
                 }
                 used += chunk.len();
-                if let Ok(Line::Game(g)) = record::parse_line(chunk.trim()) {
+                if let Ok(Line::Game(g)) = matchfile::parse_line(chunk.trim()) {
                     if g.match_id == self.match_id {
                         into.entry(g.game).or_insert(g);
                     }
@@ -374,7 +376,7 @@ struct Plan<A: GameAdapter> {
 }
 
 /// Checks the options of `arena match` and works out its [`Plan`].
-fn plan<A: GameAdapter>(o: &Options) -> Result<Plan<A>, Fail> {
+fn plan<A: GameAdapter>(o: &MatchOptions) -> Result<Plan<A>, Fail> {
     let specs = parse_specs::<A>(&o.engines)?;
     let cycle = seatings(A::PLAYERS, specs.len());
     if cycle.is_empty() {
@@ -479,7 +481,7 @@ fn plan<A: GameAdapter>(o: &Options) -> Result<Plan<A>, Fail> {
 
 /// Says what is about to happen: the engines, the openings, the shard, the match file, the
 /// games at once (with a warning when they need more cores than there are).
-fn announce<A: GameAdapter>(o: &Options, plan: &Plan<A>, earlier: usize) {
+fn announce<A: GameAdapter>(o: &MatchOptions, plan: &Plan<A>, earlier: usize) {
     let Plan {
         specs,
         sprt,
@@ -583,7 +585,7 @@ fn game_text<A: GameAdapter>(line: &GameLine, games: u64) -> String {
         .map(|(p, &s)| format!("{}={}", A::player_letter(p), s + 1))
         .collect();
     let who = match line.ending {
-        record::Ending::Win(seat) => format!(" (engine {})", line.seats[seat] + 1),
+        matchfile::Ending::Win(seat) => format!(" (engine {})", line.seats[seat] + 1),
         _ => String::new(),
     };
     let adjudicated = line
@@ -689,17 +691,65 @@ fn speed_line(
 /// the siblings' games, the counters), which the handler of finished games updates and the
 /// table at the end reads; split further, each piece would take most of that state by
 /// `&mut`.
-pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
+pub(crate) fn run_match<A: GameAdapter>(o: &MatchOptions) -> Result<(), Fail> {
     let plan = plan::<A>(o)?;
-    let Plan {
-        specs,
-        schedule,
-        starts,
-        header,
-        ..
-    } = &plan;
-    let (sprt, games, fallback, opening) = (plan.sprt, plan.games, plan.fallback, plan.opening);
-    // The match file: new, or resumed.
+    let (schedule, header) = (&plan.schedule, &plan.header);
+    let files = open_files(o, header)?;
+    let mut tally = Tally::new(o, &plan, files);
+    let jobs = tally.pending(o, schedule);
+    let earlier = tally.earlier;
+    announce(o, &plan, earlier);
+    // The openings of the games to play, built once per opening (by whichever game needs
+    // it first: fair starts are solved, so this is work worth sharing).
+    let openings: HashMap<u64, OnceLock<Record<A::Pos>>> = jobs
+        .iter()
+        .map(|&g| (schedule.opening_of(g), OnceLock::new()))
+        .collect();
+    let build_opening = |o_index: u64| -> Record<A::Pos> {
+        let mut record = Record::<A::Pos>::new(plan.starts.start(o_index));
+        let mut rng = Rng::seeded(o.seed.wrapping_mul(1_000_003).wrapping_add(o_index));
+        book::play_opening::<A>(&mut record, plan.opening, &mut rng);
+        record
+    };
+    let setup = game::Setup {
+        match_id: &header.match_id,
+        specs: &plan.specs,
+        fallback: plan.fallback,
+        threads: o.threads,
+        seed: o.seed,
+        adjudication: o.adjudication,
+    };
+    let bar = progress_bar(jobs.len());
+    let started = Instant::now();
+    let stop = AtomicBool::new(tally.decided);
+    let play_one = |engines: &mut game::Engines<A>, g: u64| {
+        let op = schedule.opening_of(g);
+        let from = openings[&op].get_or_init(|| build_opening(op));
+        game::play::<A>(&setup, engines, g, op, schedule.seats_of(g), from)
+    };
+    play_jobs::<A>(
+        o.concurrency,
+        &jobs,
+        plan.specs.len(),
+        &stop,
+        &play_one,
+        &mut |result| tally.finished::<A>(o, &plan, result, &stop, &bar),
+    );
+    bar.finish_and_clear();
+    tally.close()?;
+    report::<A>(o, &plan, tally, started.elapsed());
+    Ok(())
+}
+
+/// The files of a match: the match file (new, or resumed with the games it holds) and the
+/// text record.
+struct Files {
+    resumed: Option<Resumed>,
+    out: Option<BufWriter<File>>,
+    record: Option<BufWriter<File>>,
+}
+
+fn open_files(o: &MatchOptions, header: &Header) -> Result<Files, Fail> {
     let resumed = match &o.out {
         Some(path) if o.resume => read_resumed(path, header)?,
         Some(path) => {
@@ -713,11 +763,11 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
         }
         None => None,
     };
-    let mut out = match &o.out {
+    let out = match &o.out {
         Some(path) => Some(open_out(path, header, &resumed)?),
         None => None,
     };
-    let mut record_file = match &o.record {
+    let record = match &o.record {
         Some(path) => {
             Some(BufWriter::new(File::create(path).map_err(|e| {
                 Fail::runtime(format!("--record {}: {e}", path.display()))
@@ -725,58 +775,16 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
         }
         None => None,
     };
-    let mut all: BTreeMap<u64, GameLine> = resumed.map(|r| r.games).unwrap_or_default();
-    let earlier = all.len();
-    let mut siblings = match (&o.out, o.shard, sprt) {
-        (Some(path), Some(_), Some(_)) => Some(Siblings::new(path, &header.match_id)),
-        _ => None,
-    };
-    let mut foreign: BTreeMap<u64, GameLine> = BTreeMap::new();
-    let ctx_engines: Vec<String> = header.engines.clone();
-    let ctx = summary::Context {
-        engines: &ctx_engines,
-        players: A::PLAYERS,
-        schedule,
-        sprt,
-    };
-    // The test's stop, on the games at hand (this file's and, for a shard, its siblings').
-    let mut tracker = sprt.map(summary::Tracker::new);
-    if let Some(w) = siblings.as_mut() {
-        w.poll(&mut foreign);
-    }
-    let stop_before = tracker
-        .as_mut()
-        .and_then(|t| t.advance(schedule, either(&all, &foreign)));
-    let jobs: Vec<u64> = schedule
-        .games_for(o.shard)
-        .into_iter()
-        .filter(|g| !all.contains_key(g))
-        .filter(|&g| stop_before.map_or(true, |k| schedule.opening_of(g) < k))
-        .collect();
+    Ok(Files {
+        resumed,
+        out,
+        record,
+    })
+}
 
-    announce(o, &plan, earlier);
-    // The openings of the games to play, built once per opening (by whichever game needs
-    // it first: fair starts are solved, so this is work worth sharing).
-    let openings: HashMap<u64, OnceLock<Record<A::Pos>>> = jobs
-        .iter()
-        .map(|&g| (schedule.opening_of(g), OnceLock::new()))
-        .collect();
-    let build_opening = |o_index: u64| -> Record<A::Pos> {
-        let mut record = Record::<A::Pos>::new(starts.start(o_index));
-        let mut rng = Rng::seeded(o.seed.wrapping_mul(1_000_003).wrapping_add(o_index));
-        book::play_opening::<A>(&mut record, opening, &mut rng);
-        record
-    };
-    let setup = game::Setup {
-        match_id: &header.match_id,
-        specs,
-        fallback,
-        threads: o.threads,
-        seed: o.seed,
-        adjudication: o.adjudication,
-    };
-
-    let bar = ProgressBar::new(jobs.len() as u64);
+/// The progress bar of a match of `games` games.
+fn progress_bar(games: usize) -> ProgressBar {
+    let bar = ProgressBar::new(games as u64);
     bar.set_style(
         ProgressStyle::with_template(
             "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games  {msg}",
@@ -785,49 +793,121 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
         .progress_chars("=> "),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
 
-    let started = Instant::now();
-    let stop = AtomicBool::new(stop_before.is_some());
-    let mut error: Option<Fail> = None;
-    let mut played = 0u64;
-    let mut setup_ms = 0.0;
-    let mut think_ms = 0.0;
-    // What is done with each finished game, in the order they finish.
-    let mut handle = |result: Result<GameLine, Fail>| {
+/// The games of a match as they finish: written to the files, counted, and fed to the test.
+struct Tally {
+    /// Every game of this match's file (the earlier ones and those played now).
+    all: BTreeMap<u64, GameLine>,
+    /// Games in the file before this run.
+    earlier: usize,
+    /// For a shard of a test: the other shards' files, and their games.
+    siblings: Option<Siblings>,
+    foreign: BTreeMap<u64, GameLine>,
+    /// The test's stop, on the games at hand (this file's and, for a shard, its siblings').
+    tracker: Option<summary::TestTracker>,
+    /// The test was decided before this run played a game.
+    decided: bool,
+    out: Option<BufWriter<File>>,
+    record: Option<BufWriter<File>>,
+    played: u64,
+    setup_ms: f64,
+    think_ms: f64,
+    /// The first failure; the match stops at it.
+    error: Option<Fail>,
+}
+
+impl Tally {
+    fn new<A: GameAdapter>(o: &MatchOptions, plan: &Plan<A>, files: Files) -> Tally {
+        let all: BTreeMap<u64, GameLine> = files.resumed.map(|r| r.games).unwrap_or_default();
+        let siblings = match (&o.out, o.shard, plan.sprt) {
+            (Some(path), Some(_), Some(_)) => Some(Siblings::new(path, &plan.header.match_id)),
+            _ => None,
+        };
+        Tally {
+            earlier: all.len(),
+            all,
+            siblings,
+            foreign: BTreeMap::new(),
+            tracker: plan.sprt.map(summary::TestTracker::new),
+            decided: false,
+            out: files.out,
+            record: files.record,
+            played: 0,
+            setup_ms: 0.0,
+            think_ms: 0.0,
+            error: None,
+        }
+    }
+
+    /// The games still to play (of this shard, not in the file, before a decided test's
+    /// stop).
+    fn pending(&mut self, o: &MatchOptions, schedule: &Schedule) -> Vec<u64> {
+        if let Some(w) = self.siblings.as_mut() {
+            w.poll(&mut self.foreign);
+        }
+        let stop_before = self
+            .tracker
+            .as_mut()
+            .and_then(|t| t.advance(schedule, either(&self.all, &self.foreign)));
+        self.decided = stop_before.is_some();
+        schedule
+            .games_for(o.shard)
+            .into_iter()
+            .filter(|g| !self.all.contains_key(g))
+            .filter(|&g| stop_before.map_or(true, |k| schedule.opening_of(g) < k))
+            .collect()
+    }
+
+    /// What is done with each finished game, in the order they finish.
+    fn finished<A: GameAdapter>(
+        &mut self,
+        o: &MatchOptions,
+        plan: &Plan<A>,
+        result: Result<GameLine, Fail>,
+        stop: &AtomicBool,
+        bar: &ProgressBar,
+    ) {
+        let fail = |e: Fail, error: &mut Option<Fail>| {
+            stop.store(true, Ordering::Relaxed);
+            error.get_or_insert(e);
+        };
         let line = match result {
             Ok(line) => line,
-            Err(e) => {
-                stop.store(true, Ordering::Relaxed);
-                error.get_or_insert(e);
-                return;
-            }
+            Err(e) => return fail(e, &mut self.error),
         };
-        if let Some(f) = out.as_mut() {
-            if let Err(e) = writeln!(f, "{}", record::game_json(&line)).and_then(|()| f.flush()) {
-                stop.store(true, Ordering::Relaxed);
-                error.get_or_insert(Fail::runtime(format!("writing the match file: {e}")));
+        if let Some(f) = self.out.as_mut() {
+            if let Err(e) = writeln!(f, "{}", matchfile::game_json(&line)).and_then(|()| f.flush())
+            {
+                fail(
+                    Fail::runtime(format!("writing the match file: {e}")),
+                    &mut self.error,
+                );
             }
         }
-        if let Some(f) = record_file.as_mut() {
+        if let Some(f) = self.record.as_mut() {
             let text = record_text(&line, line.game, &A::player_letter);
             if let Err(e) = f.write_all(text.as_bytes()) {
-                stop.store(true, Ordering::Relaxed);
-                error.get_or_insert(Fail::runtime(format!("writing the record file: {e}")));
+                fail(
+                    Fail::runtime(format!("writing the record file: {e}")),
+                    &mut self.error,
+                );
             }
         }
         if !o.quiet {
-            let text = game_text::<A>(&line, games);
+            let text = game_text::<A>(&line, plan.games);
             bar.suspend(|| outln!("{text}"));
         }
-        played += 1;
-        setup_ms += line.setup_ms;
-        think_ms += line.time_ms.iter().sum::<f64>();
-        all.insert(line.game, line);
-        if let Some(w) = siblings.as_mut() {
-            w.poll(&mut foreign);
+        self.played += 1;
+        self.setup_ms += line.setup_ms;
+        self.think_ms += line.time_ms.iter().sum::<f64>();
+        self.all.insert(line.game, line);
+        if let Some(w) = self.siblings.as_mut() {
+            w.poll(&mut self.foreign);
         }
-        if let (Some(t), false) = (tracker.as_mut(), stop.load(Ordering::Relaxed)) {
-            if let Some(k) = t.advance(schedule, either(&all, &foreign)) {
+        if let (Some(t), false) = (self.tracker.as_mut(), stop.load(Ordering::Relaxed)) {
+            if let Some(k) = t.advance(&plan.schedule, either(&self.all, &self.foreign)) {
                 stop.store(true, Ordering::Relaxed);
                 bar.set_message(format!(
                     "SPRT decided after {k} pairs: finishing the games under way"
@@ -835,34 +915,29 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
             }
         }
         bar.inc(1);
-    };
-    let play_one = |engines: &mut game::Engines<A>, g: u64| {
-        let op = schedule.opening_of(g);
-        let from = openings[&op].get_or_init(|| build_opening(op));
-        game::play::<A>(&setup, engines, g, op, schedule.seats_of(g), from)
-    };
-    play_jobs::<A>(
-        o.concurrency,
-        &jobs,
-        specs.len(),
-        &stop,
-        &play_one,
-        &mut handle,
-    );
-    bar.finish_and_clear();
-    if let Some(mut f) = record_file {
-        f.flush()
-            .map_err(|e| Fail::runtime(format!("writing the record file: {e}")))?;
-    }
-    if let Some(e) = error {
-        return Err(e);
     }
 
-    // The table: this match's games (for a shard, with its siblings' when it looked).
-    let elapsed = started.elapsed();
-    let mut table_games = all;
+    /// Flushes the record file; the first failure of the run, if any.
+    fn close(&mut self) -> Result<(), Fail> {
+        if let Some(mut f) = self.record.take() {
+            f.flush()
+                .map_err(|e| Fail::runtime(format!("writing the record file: {e}")))?;
+        }
+        self.error.take().map_or(Ok(()), Err)
+    }
+}
+
+/// The table: this match's games (for a shard, with its siblings' when it looked).
+fn report<A: GameAdapter>(o: &MatchOptions, plan: &Plan<A>, tally: Tally, elapsed: Duration) {
+    let ctx = summary::Context {
+        engines: &plan.header.engines,
+        players: A::PLAYERS,
+        schedule: &plan.schedule,
+        sprt: plan.sprt,
+    };
+    let mut table_games = tally.all;
     let mut from_siblings = 0;
-    for (g, l) in foreign {
+    for (g, l) in tally.foreign {
         if let std::collections::btree_map::Entry::Vacant(v) = table_games.entry(g) {
             v.insert(l);
             from_siblings += 1;
@@ -877,6 +952,7 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
         f.plies,
         f.plies as f64 / f.games.max(1) as f64
     );
+    let (played, earlier) = (tally.played, tally.earlier);
     if earlier > 0 || from_siblings > 0 {
         outln!(
             "  of which played now {played}, earlier (in the file) {earlier}, by other shards {from_siblings}"
@@ -885,12 +961,17 @@ pub(crate) fn run_match<A: GameAdapter>(o: &Options) -> Result<(), Fail> {
     if played > 0 {
         outln!(
             "{}",
-            speed_line(elapsed, played, o.concurrency, think_ms, setup_ms)
+            speed_line(
+                elapsed,
+                played,
+                o.concurrency,
+                tally.think_ms,
+                tally.setup_ms
+            )
         );
     }
     summary::print(&ctx, &f);
     if let Some(path) = &o.record {
         outln!("games written to {}", path.display());
     }
-    Ok(())
 }

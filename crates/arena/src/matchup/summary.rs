@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use super::record::{Ending, GameLine};
+use super::matchfile::{Ending, GameLine};
 use super::schedule::Schedule;
 use super::sprt::{self, Estimate, Pentanomial, Sprt, Verdict};
 use crate::draw::{paint, Paint};
@@ -134,7 +134,7 @@ fn pair<'g>(
 /// The test on the complete pairs from the first, advanced as games come in: each pair is
 /// looked at once, so a match of many pairs costs one LLR per pair.
 #[derive(Clone, Debug)]
-pub(crate) struct Tracker {
+pub(crate) struct TestTracker {
     sprt: Sprt,
     counts: Pentanomial,
     prefix: u64,
@@ -143,10 +143,10 @@ pub(crate) struct Tracker {
     verdict: Verdict,
 }
 
-impl Tracker {
+impl TestTracker {
     /// A test before its first pair.
-    pub(crate) fn new(sprt: Sprt) -> Tracker {
-        Tracker {
+    pub(crate) fn new(sprt: Sprt) -> TestTracker {
+        TestTracker {
             sprt,
             counts: [0; 5],
             prefix: 0,
@@ -185,7 +185,7 @@ pub(crate) fn test_state(
     schedule: &Schedule,
     s: &Sprt,
 ) -> TestState {
-    let mut t = Tracker::new(*s);
+    let mut t = TestTracker::new(*s);
     if let Some(k) = t.advance(schedule, |g| games.get(&g)) {
         return TestState {
             prefix: k,
@@ -407,7 +407,7 @@ fn print_ranking(ctx: &Context<'_>, f: &Figures) {
     }
     outln!(
         "places: the winner 1st; players with the same result share the better place, \
-         losers ordered by the game's progress (Chexers: exits)"
+         losers ordered by the game's progress (such as exits)"
     );
 }
 

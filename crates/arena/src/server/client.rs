@@ -11,7 +11,7 @@ use plyforge::search::{Clock, Limits, Player, Record};
 
 use super::wire::{self, MAX_LINE};
 use crate::fail::Fail;
-use plyforge::agent::{Agent, Engine, Kind, Spec};
+use plyforge::agent::{Agent, Kind, SearchEngine, Spec};
 use plyforge::duration::parse_duration;
 use plyforge::{parse_player, play_text, result_words, GameAdapter};
 
@@ -35,7 +35,7 @@ pub(crate) fn clock_limits(remaining: Duration, left: u32, margin: Duration) -> 
 /// The player behind the connection.
 enum Brain<A: GameAdapter> {
     /// The search engine, thinking on the clock (and within the spec's own limits, if any).
-    Search(Box<Engine<A>>, Box<Spec>),
+    Search(Box<SearchEngine<A>>, Box<Spec>),
     /// The greedy or random player.
     Other(Box<Agent<A>>),
 }
@@ -185,7 +185,7 @@ fn make_brain<A: GameAdapter>(o: &ConnectOptions) -> Result<(Brain<A>, Duration)
     };
     let brain: Brain<A> = match spec.kind {
         Kind::Search(_) => Brain::Search(
-            Box::new(Engine::try_new(
+            Box::new(SearchEngine::try_new(
                 spec.config::<A>(Some(o.threads)),
                 spec.evaluator::<A>(),
             )?),
@@ -260,13 +260,10 @@ fn game_over<A: GameAdapter>(c: &Current<A>, reason: &str, result: &str) -> (usi
     (outcome, words)
 }
 
-/// Plays on the server at `o.addr` until it says goodbye (or `--games` are played).
-///
-/// Long by design: the client's loop is one `match` over the server's line words, each arm
-/// a few lines on the shared state of the game being played (the setup, the handshake and
-/// the scoring of a finished game are functions of their own).
+/// Plays on the server at `o.addr` until it says goodbye (or `--games` are played): one
+/// `match` over the server's line words, each handled by a method of [`Client`].
 pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
-    let (mut brain, margin) = make_brain::<A>(o)?;
+    let (brain, margin) = make_brain::<A>(o)?;
     let stream = TcpStream::connect(&o.addr)
         .map_err(|e| Fail::runtime(format!("cannot connect to {}: {e}", o.addr)))?;
     let _ = stream.set_nodelay(true);
@@ -277,163 +274,204 @@ pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
         reader: BufReader::new(stream),
         writer,
     };
-    let log = |text: String| {
-        if !o.quiet {
-            eprintln!("{text}");
-        }
-    };
-
     greet::<A>(&mut conn, o)?;
-
-    let mut name = o.name.clone();
-    let mut current: Option<Current<A>> = None;
-    let mut played: u64 = 0;
-    let mut points = [0u32; 3]; // wins, other results, losses
-                                // Outside a game an agent says nothing, and the server closes agents idle too long:
-                                // a `ping` now and then keeps us.
-    let pinger = Pinger::start(&conn.writer)?;
-    let lost = |current: &Option<Current<A>>, how: String| {
-        let during = match current {
-            Some(c) => {
-                let moves = c.record.as_ref().map_or(0, |r| r.moves().len());
-                format!(" during game {} (after {moves} moves)", c.id)
-            }
-            None => String::new(),
-        };
-        Fail::runtime(format!("lost the connection to {}{during}: {how}", o.addr))
+    let mut client = Client {
+        o,
+        brain,
+        margin,
+        name: o.name.clone(),
+        current: None,
+        played: 0,
+        points: [0; 3],
     };
+    // Outside a game an agent says nothing, and the server closes agents idle too long: a
+    // `ping` now and then keeps us.
+    let pinger = Pinger::start(&conn.writer)?;
     loop {
-        pinger.in_game(current.is_some());
+        pinger.in_game(client.current.is_some());
         let line = match conn.recv() {
             Ok(Some(line)) => line,
-            Ok(None) => {
-                return Err(lost(
-                    &current,
-                    "the server closed it without saying bye".to_string(),
-                ))
-            }
-            Err(e) => return Err(lost(&current, e.to_string())),
+            Ok(None) => return Err(client.lost("the server closed it without saying bye")),
+            Err(e) => return Err(client.lost(&e.to_string())),
         };
         let (word, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
         match word {
-            "welcome" => name = rest.trim().to_string(),
-            "game" => {
-                // game ID LETTER MS MOVES NAME...
-                let w: Vec<&str> = rest.split_whitespace().collect();
-                let me = w.get(1).and_then(|l| parse_player::<A>(l)).ok_or_else(|| {
-                    Fail::runtime(format!(
-                        "the server's game line is not understood: {line:?}"
-                    ))
-                })?;
-                let names = w.get(4..).unwrap_or(&[]);
-                let opponents: Vec<&str> = names
-                    .iter()
-                    .enumerate()
-                    .filter(|&(s, _)| s != me)
-                    .map(|(_, n)| *n)
-                    .collect();
-                current = Some(Current {
-                    id: w[0].to_string(),
-                    me,
-                    opponents: opponents.join(", "),
-                    record: None,
-                    refused: false,
-                });
-            }
-            "start" => {
-                if let Some(c) = current.as_mut() {
-                    let pos = A::parse_position(rest.trim())
-                        .map_err(|e| Fail::runtime(format!("the server's start position: {e}")))?;
-                    c.record = Some(Record::new(pos));
-                    log(format!(
-                        "game {}: {name} plays {} against {}",
-                        c.id,
-                        A::player_name(c.me),
-                        c.opponents
-                    ));
-                }
-            }
-            "moved" => {
-                // moved LETTER MOVE
-                if let Some(Current {
-                    record: Some(record),
-                    ..
-                }) = current.as_mut()
-                {
-                    let text = rest.split_once(' ').map_or("", |(_, m)| m);
-                    if let Err(e) = play_text::<A>(record, text) {
-                        return Err(Fail::runtime(format!(
-                            "the server played {text:?}, which we cannot follow: {}",
-                            e.reason()
-                        )));
-                    }
-                }
-            }
-            "turn" => {
-                let Some(c) = current.as_mut() else { continue };
-                let Some(record) = c.record.as_ref() else {
-                    continue;
-                };
-                let w: Vec<&str> = rest.split_whitespace().collect();
-                let Some(side) = w.first().and_then(|l| parse_player::<A>(l)) else {
-                    continue;
-                };
-                if side != c.me {
-                    continue;
-                }
-                let my_clock = format!("{}=", A::player_letter(c.me));
-                let field = |key: &str| {
-                    w.iter()
-                        .find_map(|x| x.strip_prefix(key))
-                        .and_then(|v| v.parse::<u64>().ok())
-                };
-                let remaining = Duration::from_millis(field(&my_clock).unwrap_or(0));
-                let left = field("left=").unwrap_or(1) as u32;
-                let mv = if std::mem::take(&mut c.refused) {
-                    record.legal_moves().first().copied()
-                } else {
-                    brain.choose(record, clock_limits(remaining, left, margin))
-                };
-                match mv {
-                    Some(mv) => conn.send(&format!("move {mv}"))?,
-                    None => conn.send("moves")?,
-                }
-            }
-            "error" => {
-                log(format!("server: {line}"));
-                if rest.starts_with("illegal") {
-                    if let Some(c) = current.as_mut() {
-                        c.refused = true;
-                    }
-                }
-            }
-            "over" => {
-                played += 1;
-                // over REASON RESULT
-                let (reason, result) = rest.split_once(' ').unwrap_or((rest, ""));
-                if let Some(c) = current.take() {
-                    let (outcome, words) = game_over(&c, reason, result);
-                    points[outcome] += 1;
-                    log(format!("game {} over: {words} ({reason})", c.id));
-                }
-                if o.games.is_some_and(|g| played >= g) {
-                    conn.send("quit")?;
-                }
-            }
+            "welcome" => client.name = rest.trim().to_string(),
+            "game" => client.game(rest, &line)?,
+            "start" => client.start(rest)?,
+            "moved" => client.moved(rest)?,
+            "turn" => client.turn(rest, &mut conn)?,
+            "error" => client.error(rest, &line),
+            "over" => client.over(rest, &mut conn)?,
             "bye" => {
                 if !rest.is_empty() && !matches!(rest.trim(), "quit" | "done" | "shutdown") {
-                    log(format!("server: bye {rest}"));
+                    client.log(format!("server: bye {rest}"));
                 }
                 break;
             }
             _ => {}
         }
     }
-    log(format!(
-        "{name}: {played} games: {} won, {} other results, {} lost",
-        points[0], points[1], points[2]
+    client.log(format!(
+        "{}: {} games: {} won, {} other results, {} lost",
+        client.name, client.played, client.points[0], client.points[1], client.points[2]
     ));
     Ok(())
+}
+
+/// What `arena connect` knows while it plays.
+struct Client<'o, A: GameAdapter> {
+    o: &'o ConnectOptions,
+    brain: Brain<A>,
+    margin: Duration,
+    /// The name the server gave us.
+    name: String,
+    /// The game being played.
+    current: Option<Current<A>>,
+    played: u64,
+    /// Wins, other results, losses.
+    points: [u32; 3],
+}
+
+impl<A: GameAdapter> Client<'_, A> {
+    fn log(&self, text: String) {
+        if !self.o.quiet {
+            eprintln!("{text}");
+        }
+    }
+
+    /// The connection is lost: the failure, naming the game under way.
+    fn lost(&self, how: &str) -> Fail {
+        let during = match &self.current {
+            Some(c) => {
+                let moves = c.record.as_ref().map_or(0, |r| r.moves().len());
+                format!(" during game {} (after {moves} moves)", c.id)
+            }
+            None => String::new(),
+        };
+        Fail::runtime(format!(
+            "lost the connection to {}{during}: {how}",
+            self.o.addr
+        ))
+    }
+
+    /// `game ID LETTER MS MOVES NAME...`: we are seated.
+    fn game(&mut self, rest: &str, line: &str) -> Result<(), Fail> {
+        let w: Vec<&str> = rest.split_whitespace().collect();
+        let me = w.get(1).and_then(|l| parse_player::<A>(l)).ok_or_else(|| {
+            Fail::runtime(format!(
+                "the server's game line is not understood: {line:?}"
+            ))
+        })?;
+        let names = w.get(4..).unwrap_or(&[]);
+        let opponents: Vec<&str> = names
+            .iter()
+            .enumerate()
+            .filter(|&(s, _)| s != me)
+            .map(|(_, n)| *n)
+            .collect();
+        self.current = Some(Current {
+            id: w[0].to_string(),
+            me,
+            opponents: opponents.join(", "),
+            record: None,
+            refused: false,
+        });
+        Ok(())
+    }
+
+    /// `start POSITION`.
+    fn start(&mut self, rest: &str) -> Result<(), Fail> {
+        if let Some(c) = self.current.as_mut() {
+            let pos = A::parse_position(rest.trim())
+                .map_err(|e| Fail::runtime(format!("the server's start position: {e}")))?;
+            c.record = Some(Record::new(pos));
+            let text = format!(
+                "game {}: {} plays {} against {}",
+                c.id,
+                self.name,
+                A::player_name(c.me),
+                c.opponents
+            );
+            self.log(text);
+        }
+        Ok(())
+    }
+
+    /// `moved LETTER MOVE`.
+    fn moved(&mut self, rest: &str) -> Result<(), Fail> {
+        if let Some(Current {
+            record: Some(record),
+            ..
+        }) = self.current.as_mut()
+        {
+            let text = rest.split_once(' ').map_or("", |(_, m)| m);
+            if let Err(e) = play_text::<A>(record, text) {
+                return Err(Fail::runtime(format!(
+                    "the server played {text:?}, which we cannot follow: {}",
+                    e.reason()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// `turn LETTER CLOCKS... left=N`: when it is ours, a move on our clock.
+    fn turn(&mut self, rest: &str, conn: &mut Conn) -> Result<(), Fail> {
+        let Some(c) = self.current.as_mut() else {
+            return Ok(());
+        };
+        let Some(record) = c.record.as_ref() else {
+            return Ok(());
+        };
+        let w: Vec<&str> = rest.split_whitespace().collect();
+        if w.first().and_then(|l| parse_player::<A>(l)) != Some(c.me) {
+            return Ok(());
+        }
+        let my_clock = format!("{}=", A::player_letter(c.me));
+        let field = |key: &str| {
+            w.iter()
+                .find_map(|x| x.strip_prefix(key))
+                .and_then(|v| v.parse::<u64>().ok())
+        };
+        let remaining = Duration::from_millis(field(&my_clock).unwrap_or(0));
+        let left = field("left=").unwrap_or(1) as u32;
+        let mv = if std::mem::take(&mut c.refused) {
+            record.legal_moves().first().copied()
+        } else {
+            self.brain
+                .choose(record, clock_limits(remaining, left, self.margin))
+        };
+        match mv {
+            Some(mv) => conn.send(&format!("move {mv}")),
+            None => conn.send("moves"),
+        }
+    }
+
+    /// `error KIND ...`: shown; an illegal move of ours makes the next one the first legal.
+    fn error(&mut self, rest: &str, line: &str) {
+        self.log(format!("server: {line}"));
+        if rest.starts_with("illegal") {
+            if let Some(c) = self.current.as_mut() {
+                c.refused = true;
+            }
+        }
+    }
+
+    /// `over REASON RESULT`: the game is scored; after `--games` games we quit.
+    fn over(&mut self, rest: &str, conn: &mut Conn) -> Result<(), Fail> {
+        self.played += 1;
+        let (reason, result) = rest.split_once(' ').unwrap_or((rest, ""));
+        if let Some(c) = self.current.take() {
+            let (outcome, words) = game_over(&c, reason, result);
+            self.points[outcome] += 1;
+            self.log(format!("game {} over: {words} ({reason})", c.id));
+        }
+        if self.o.games.is_some_and(|g| self.played >= g) {
+            conn.send("quit")?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -291,11 +291,9 @@ async fn writer(mut w: OwnedWriteHalf, mut rx: mpsc::Receiver<Out>, bytes: Arc<A
 }
 
 /// The session of one accepted connection from `ip` (already counted by
-/// [`Shared::admit`]).
-///
-/// Long by design: one connection's state machine (hello, waiting, seated, leaving) as one
-/// `select!` loop over the socket, the game's messages, the deadlines and the server's
-/// closing; its state is the loop's local variables, which every arm reads and changes.
+/// [`Shared::admit`]): one connection's state machine (hello, waiting, seated, leaving) as
+/// one `select!` loop over the socket, the game's messages, the deadlines and the server's
+/// closing; the state is a [`Session`], each event handled by one of its methods.
 pub(crate) async fn session(stream: TcpStream, ip: IpAddr, shared: Arc<Shared>) {
     let _guard = OpenGuard(shared.clone(), ip);
     let _ = stream.set_nodelay(true);
@@ -312,152 +310,66 @@ pub(crate) async fn session(stream: TcpStream, ip: IpAddr, shared: Arc<Shared>) 
         kill: kill.clone(),
     };
     let mut closing = shared.closing.subscribe();
-    let say = |line: String| outbox.send(line);
-    say(wire::hello_line(shared.game));
-
+    outbox.send(wire::hello_line(shared.game));
     let mut reader = LineReader::new(rd);
     let hello_deadline = Instant::now() + HELLO_TIME;
     let idle = shared.limits.idle;
-    let mut idle_deadline = Instant::now() + idle;
-    let mut refused = 0u32;
-    let mut name: Option<String> = None;
-    let mut ctrl_tx = Some(ctrl_tx);
-    let mut seat: Option<(GameInbox, usize)> = None;
-    let mut bye: Option<&'static str> = None;
+    let mut st = Session {
+        id,
+        shared: shared.clone(),
+        outbox: outbox.clone(),
+        idle_deadline: Instant::now() + idle,
+        refused: 0,
+        name: None,
+        ctrl_tx: Some(ctrl_tx),
+        seat: None,
+        bye: None,
+    };
     let leaving = loop {
-        if refused >= MAX_REFUSED {
-            say(wire::error_line(
+        if st.refused >= MAX_REFUSED {
+            st.say(wire::error_line(
                 "limit",
                 &format!("{MAX_REFUSED} refused lines in a row"),
             ));
-            bye = Some("errors");
-            break Leaving::Disconnect;
+            break st.leave("errors");
         }
-        tokio::select! {
+        let step = tokio::select! {
             biased;
-            c = ctrl_rx.recv() => match c {
-                Some(Ctrl::Join(inbox, s, ack)) => {
-                    // A peer that has closed (its end of input already here) is not seated.
-                    let alive = !peer_closed(reader.get_ref().as_ref());
-                    let _ = ack.send(alive);
-                    if !alive {
-                        break Leaving::Disconnect;
-                    }
-                    seat = Some((inbox, s));
-                }
-                Some(Ctrl::Leave) => {
-                    seat = None;
-                    idle_deadline = Instant::now() + idle;
-                }
-                Some(Ctrl::Close(reason)) => {
-                    bye = Some(reason);
-                    break Leaving::Disconnect;
-                }
-                // The lobby is gone: the server is stopping.
-                None => break Leaving::Disconnect,
-            },
-            () = kill.notified() => break Leaving::Disconnect,
+            c = ctrl_rx.recv() => st.control(c, peer_closed(reader.get_ref().as_ref())),
+            () = kill.notified() => Some(Leaving::Disconnect),
             // The value only ever changes from None to the reason.
             _ = closing.changed() => {
-                bye = (*closing.borrow()).or(Some("shutdown"));
-                break Leaving::Disconnect;
+                let reason = (*closing.borrow()).unwrap_or("shutdown");
+                Some(st.leave(reason))
             }
-            () = sleep_until(hello_deadline), if name.is_none() => {
-                say(wire::error_line("state", "no hello in time"));
-                bye = Some("timeout");
-                break Leaving::Disconnect;
+            () = sleep_until(hello_deadline), if st.name.is_none() => {
+                st.say(wire::error_line("state", "no hello in time"));
+                Some(st.leave("timeout"))
             }
-            () = sleep_until(idle_deadline), if name.is_some() && seat.is_none() => {
-                say(wire::error_line(
+            () = sleep_until(st.idle_deadline), if st.name.is_some() && st.seat.is_none() => {
+                st.say(wire::error_line(
                     "limit",
                     &format!("idle for {} s outside a game", idle.as_secs()),
                 ));
-                bye = Some("idle");
-                break Leaving::Disconnect;
+                Some(st.leave("idle"))
             }
             input = reader.next() => {
-                idle_deadline = Instant::now() + idle;
-                let line = match input {
-                    Ok(Input::Line(l)) => l,
-                    Ok(Input::TooLong) => {
-                        refused += 1;
-                        say(wire::error_line(
-                            "long",
-                            &format!("line longer than {} bytes ignored", wire::MAX_LINE),
-                        ));
-                        continue;
-                    }
-                    Ok(Input::NotUtf8) => {
-                        refused += 1;
-                        say(wire::error_line("syntax", "line is not UTF-8"));
-                        continue;
-                    }
-                    Ok(Input::Eof) | Err(_) => break Leaving::Disconnect,
-                };
-                let req = match wire::parse_request(&line) {
-                    Ok(r) => r,
-                    Err(refusal) => {
-                        refused += 1;
-                        say(refusal.line());
-                        continue;
-                    }
-                };
-                refused = 0;
-                match req {
-                    Request::Empty => {}
-                    Request::Ping => say("pong".to_string()),
-                    Request::Quit => {
-                        bye = Some("quit");
-                        break Leaving::Quit;
-                    }
-                    Request::Hello { version, name: wanted } => {
-                        if name.is_some() {
-                            refused += 1;
-                            say(Refusal::new("state", "hello was already said").line());
-                        } else if version != wire::VERSION {
-                            say(Refusal::new(
-                                "version",
-                                format!("this server speaks version {}", wire::VERSION),
-                            ).line());
-                            bye = Some("version");
-                            break Leaving::Disconnect;
-                        } else if let Some(ctrl) = ctrl_tx.take() {
-                            let n = shared.claim_name(&wanted);
-                            say(format!("welcome {n}"));
-                            name = Some(n.clone());
-                            let handle = ConnHandle {
-                                id,
-                                name: n,
-                                out: outbox.clone(),
-                                ctrl,
-                            };
-                            if shared.lobby.send(handle).await.is_err() {
-                                bye = Some("shutdown");
-                                break Leaving::Disconnect;
-                            }
-                        }
-                    }
-                    Request::Move(text) => {
-                        refused += forward(&mut seat, SeatEvent::Move(text), &say, name.is_some()).await;
-                    }
-                    Request::Moves => {
-                        refused += forward(&mut seat, SeatEvent::Moves, &say, name.is_some()).await;
-                    }
-                    Request::Position => {
-                        refused += forward(&mut seat, SeatEvent::Position, &say, name.is_some()).await;
-                    }
-                }
+                st.idle_deadline = Instant::now() + idle;
+                st.input(input).await
             }
+        };
+        if let Some(leaving) = step {
+            break leaving;
         }
     };
-    if let Some((inbox, s)) = seat.take() {
+    if let Some((inbox, s)) = st.seat.take() {
         let _ = inbox.send((s, SeatEvent::Gone(leaving))).await;
     }
-    if let Some(n) = &name {
+    if let Some(n) = &st.name {
         shared.release_name(n);
     }
     drop(ctrl_rx);
-    if let Some(reason) = bye {
+    if let Some(reason) = st.bye {
         // Counted like every line (the writer takes each line's bytes off the count).
         outbox.send(format!("bye {reason}"));
     }
@@ -466,6 +378,142 @@ pub(crate) async fn session(stream: TcpStream, ip: IpAddr, shared: Arc<Shared>) 
     // The writer finishes the queue and closes; a peer that reads nothing gets no longer.
     if timeout(LAST_WORDS, &mut writer_task).await.is_err() {
         writer_task.abort();
+    }
+}
+
+/// The state of one connection's session.
+struct Session {
+    id: u64,
+    shared: Arc<Shared>,
+    outbox: Outbox,
+    /// When an agent outside a game that says nothing is closed.
+    idle_deadline: Instant,
+    /// Refused lines in a row.
+    refused: u32,
+    /// The name, once hello was said.
+    name: Option<String>,
+    /// The lobby's handle on us, until hello hands it over.
+    ctrl_tx: Option<mpsc::Sender<Ctrl>>,
+    /// The game we are seated in, and our seat.
+    seat: Option<(GameInbox, usize)>,
+    /// The reason given in the last line, `bye REASON`.
+    bye: Option<&'static str>,
+}
+
+impl Session {
+    fn say(&self, line: String) {
+        self.outbox.send(line);
+    }
+
+    /// Leaves with `bye REASON`.
+    fn leave(&mut self, reason: &'static str) -> Leaving {
+        self.bye = Some(reason);
+        Leaving::Disconnect
+    }
+
+    /// A message from the lobby or a game (`None`: the lobby is gone, the server stops).
+    /// `closed`: the peer has closed its side.
+    fn control(&mut self, c: Option<Ctrl>, closed: bool) -> Option<Leaving> {
+        match c {
+            Some(Ctrl::Join(inbox, s, ack)) => {
+                // A peer that has closed (its end of input already here) is not seated.
+                let _ = ack.send(!closed);
+                if closed {
+                    return Some(Leaving::Disconnect);
+                }
+                self.seat = Some((inbox, s));
+            }
+            Some(Ctrl::Leave) => {
+                self.seat = None;
+                self.idle_deadline = Instant::now() + self.shared.limits.idle;
+            }
+            Some(Ctrl::Close(reason)) => return Some(self.leave(reason)),
+            None => return Some(Leaving::Disconnect),
+        }
+        None
+    }
+
+    /// What the agent sent.
+    async fn input(&mut self, input: std::io::Result<Input>) -> Option<Leaving> {
+        let line = match input {
+            Ok(Input::Line(l)) => l,
+            Ok(Input::TooLong) => {
+                self.refused += 1;
+                self.say(wire::error_line(
+                    "long",
+                    &format!("line longer than {} bytes ignored", wire::MAX_LINE),
+                ));
+                return None;
+            }
+            Ok(Input::NotUtf8) => {
+                self.refused += 1;
+                self.say(wire::error_line("syntax", "line is not UTF-8"));
+                return None;
+            }
+            Ok(Input::Eof) | Err(_) => return Some(Leaving::Disconnect),
+        };
+        let req = match wire::parse_request(&line) {
+            Ok(r) => r,
+            Err(refusal) => {
+                self.refused += 1;
+                self.say(refusal.line());
+                return None;
+            }
+        };
+        self.refused = 0;
+        let ev = match req {
+            Request::Empty => return None,
+            Request::Ping => {
+                self.say("pong".to_string());
+                return None;
+            }
+            Request::Quit => {
+                self.bye = Some("quit");
+                return Some(Leaving::Quit);
+            }
+            Request::Hello {
+                version,
+                name: wanted,
+            } => return self.hello(version, &wanted).await,
+            Request::Move(text) => SeatEvent::Move(text),
+            Request::Moves => SeatEvent::Moves,
+            Request::Position => SeatEvent::Position,
+        };
+        let named = self.name.is_some();
+        let outbox = self.outbox.clone();
+        self.refused += forward(&mut self.seat, ev, &|l| outbox.send(l), named).await;
+        None
+    }
+
+    /// `hello VERSION NAME`: the agent joins the lobby under a name of its own.
+    async fn hello(&mut self, version: u32, wanted: &str) -> Option<Leaving> {
+        if self.name.is_some() {
+            self.refused += 1;
+            self.say(Refusal::new("state", "hello was already said").line());
+        } else if version != wire::VERSION {
+            self.say(
+                Refusal::new(
+                    "version",
+                    format!("this server speaks version {}", wire::VERSION),
+                )
+                .line(),
+            );
+            return Some(self.leave("version"));
+        } else if let Some(ctrl) = self.ctrl_tx.take() {
+            let n = self.shared.claim_name(wanted);
+            self.say(format!("welcome {n}"));
+            self.name = Some(n.clone());
+            let handle = ConnHandle {
+                id: self.id,
+                name: n,
+                out: self.outbox.clone(),
+                ctrl,
+            };
+            if self.shared.lobby.send(handle).await.is_err() {
+                return Some(self.leave("shutdown"));
+            }
+        }
+        None
     }
 }
 

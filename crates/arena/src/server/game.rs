@@ -2,6 +2,7 @@
 //! side that runs only while that side is to move, the server's move limit, and the record
 //! file's lines.
 
+use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,11 +14,46 @@ use tokio::time::{sleep_until, Instant};
 use super::conn::{ConnHandle, Ctrl, Leaving, SeatEvent};
 use super::record::Recorder;
 use super::wire;
+use crate::fail::Fail;
 use plyforge::{legal_moves, play_text, result_text, GameAdapter};
+
+/// Where each game starts: `--position` as `arena match` reads it (a position, or `random`
+/// / `fair`: a new one per game, of seed + game number); without it the rules' start.
+pub(crate) struct GameStarts<A: GameAdapter>(crate::matchup::book::Starts<A>);
+
+impl<A: GameAdapter> Clone for GameStarts<A> {
+    fn clone(&self) -> Self {
+        GameStarts(self.0.clone())
+    }
+}
+
+impl<A: GameAdapter> GameStarts<A> {
+    /// From `--position` and `--seed`.
+    pub(crate) fn new(position: Option<&str>, seed: u64) -> Result<Self, Fail> {
+        use crate::matchup::book::Starts as S;
+        Ok(GameStarts(match position {
+            None => S::Fixed(A::start()),
+            Some(_) => S::from_position(position, seed)?,
+        }))
+    }
+
+    pub(crate) fn for_game(&self, id: u64) -> A::Pos {
+        // A fair start is solved: let the runtime move its other tasks off this thread
+        // meanwhile (the server's runtime has several).
+        tokio::task::block_in_place(|| self.0.start(id))
+    }
+}
+
+/// Writes a line on stdout; a closed stdout does not stop the server.
+pub(crate) fn say(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}");
+    let _ = out.flush();
+}
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Ending {
+pub(crate) enum Finish {
     /// The game's rules (or its history rules) ended it.
     Rules(Outcome),
     /// The server's move limit ended it.
@@ -49,20 +85,20 @@ pub(crate) enum Forfeit {
     Absent,
 }
 
-impl Ending {
+impl Finish {
     /// The reason word of the `over` line and the record.
     pub(crate) fn reason(self) -> &'static str {
         match self {
-            Ending::Rules(_) => "rules",
-            Ending::Limit(_) => "limit",
-            Ending::Forfeit(_, Forfeit::Time) => "time",
-            Ending::Forfeit(_, Forfeit::Disconnect) => "disconnect",
-            Ending::Forfeit(_, Forfeit::Quit) => "quit",
-            Ending::Forfeit(_, Forfeit::Absent) => "absent",
-            Ending::Void => "absent",
-            Ending::Stopped => "stopped",
-            Ending::Unplayed(s, why) => Ending::Forfeit(s, why).reason(),
-            Ending::Unseated => "unseated",
+            Finish::Rules(_) => "rules",
+            Finish::Limit(_) => "limit",
+            Finish::Forfeit(_, Forfeit::Time) => "time",
+            Finish::Forfeit(_, Forfeit::Disconnect) => "disconnect",
+            Finish::Forfeit(_, Forfeit::Quit) => "quit",
+            Finish::Forfeit(_, Forfeit::Absent) => "absent",
+            Finish::Void => "absent",
+            Finish::Stopped => "stopped",
+            Finish::Unplayed(s, why) => Finish::Forfeit(s, why).reason(),
+            Finish::Unseated => "unseated",
         }
     }
 
@@ -70,8 +106,8 @@ impl Ending {
     /// of the other side.
     pub(crate) fn outcome(self, players: usize) -> Option<Outcome> {
         match self {
-            Ending::Rules(o) | Ending::Limit(o) => Some(o),
-            Ending::Forfeit(p, _) if players == 2 => Some(Outcome::Win(1 - p)),
+            Finish::Rules(o) | Finish::Limit(o) => Some(o),
+            Finish::Forfeit(p, _) if players == 2 => Some(Outcome::Win(1 - p)),
             _ => None,
         }
     }
@@ -81,8 +117,8 @@ impl Ending {
     pub(crate) fn result<A: GameAdapter>(self) -> String {
         match (self.outcome(A::PLAYERS), self) {
             (Some(o), _) => result_text::<A>(o),
-            (None, Ending::Forfeit(p, _)) => format!("loss {}", A::player_letter(p)),
-            (None, Ending::Stopped) => "aborted".to_string(),
+            (None, Finish::Forfeit(p, _)) => format!("loss {}", A::player_letter(p)),
+            (None, Finish::Stopped) => "aborted".to_string(),
             (None, _) => "void".to_string(),
         }
     }
@@ -95,7 +131,7 @@ impl Ending {
                 Some((0..players).map(|p| if p == w { 2 } else { 0 }).collect())
             }
             (Some(_), _) => Some(vec![1; players]),
-            (None, Ending::Forfeit(l, _)) => {
+            (None, Finish::Forfeit(l, _)) => {
                 Some((0..players).map(|p| if p == l { 0 } else { 1 }).collect())
             }
             (None, _) => None,
@@ -106,13 +142,13 @@ impl Ending {
 /// What a finished game reports to the lobby.
 #[derive(Debug)]
 pub(crate) struct Summary {
-    /// The game number (0 for [`Ending::Unseated`]: no game).
+    /// The game number (0 for [`Finish::Unseated`]: no game).
     pub id: u64,
     /// Names in seat order.
     pub names: Vec<String>,
     /// Connection ids in seat order.
     pub conns: Vec<u64>,
-    pub ending: Ending,
+    pub ending: Finish,
     /// The result text.
     pub result: String,
     pub plies: usize,
@@ -127,7 +163,7 @@ pub(crate) struct Summary {
 }
 
 /// Everything a game needs to start.
-pub(crate) struct Setup<A: GameAdapter> {
+pub(crate) struct NewGame<A: GameAdapter> {
     /// Game numbers: the game takes the next once its seats are there.
     pub ids: Arc<AtomicU64>,
     /// Seating in arrival order (not a round robin): a game whose seats are not all there,
@@ -136,7 +172,7 @@ pub(crate) struct Setup<A: GameAdapter> {
     /// How each seat was given, for the `game N begins` line.
     pub titles: Vec<String>,
     /// Where games start (a random start is chosen by the game number).
-    pub starts: super::lobby::Starts<A>,
+    pub starts: GameStarts<A>,
     pub time: Duration,
     /// Moves per side.
     pub moves: u32,
@@ -145,7 +181,7 @@ pub(crate) struct Setup<A: GameAdapter> {
     pub stop: watch::Receiver<bool>,
 }
 
-struct Table<A: GameAdapter> {
+struct Seating<A: GameAdapter> {
     id: u64,
     seats: Vec<ConnHandle>,
     present: Vec<bool>,
@@ -153,7 +189,7 @@ struct Table<A: GameAdapter> {
     _game: std::marker::PhantomData<fn() -> A>,
 }
 
-impl<A: GameAdapter> Table<A> {
+impl<A: GameAdapter> Seating<A> {
     fn all(&self, line: &str) {
         for (s, c) in self.seats.iter().enumerate() {
             if self.present[s] {
@@ -175,13 +211,11 @@ fn letter<A: GameAdapter>(p: Player) -> &'static str {
     A::player_letter(p)
 }
 
-/// Plays one game to its end and reports it.
-///
-/// Long by design: the life of one game in order (seating, a void game when a seat is gone,
-/// the start line, the play, the ending, the record's end line and fsync, the summary);
-/// the play itself is [`play`].
-pub(crate) async fn run<A: GameAdapter>(setup: Setup<A>) -> Summary {
-    let Setup {
+/// Plays one game to its end and reports it: the life of one game in order — seating (a
+/// void game when a seat is gone), the opening lines, the play ([`play`]), the ending, the
+/// record's end line and fsync, the summary.
+pub(crate) async fn run<A: GameAdapter>(setup: NewGame<A>) -> Summary {
+    let NewGame {
         ids,
         pairing,
         titles,
@@ -202,62 +236,23 @@ pub(crate) async fn run<A: GameAdapter>(setup: Setup<A>) -> Summary {
     let names: Vec<String> = seats.iter().map(|c| c.name.clone()).collect();
     if pairing && present.contains(&false) {
         // A connection closed before the game began: no game. The others wait again.
-        let mut back = Vec::new();
-        for (s, c) in seats.iter().enumerate() {
-            if present[s] && c.control(Ctrl::Leave).await && !c.is_gone() {
-                back.push(c.clone());
-            }
-        }
-        return Summary {
-            id: 0,
-            names,
-            conns: seats.iter().map(|c| c.id).collect(),
-            ending: Ending::Unseated,
-            result: "void".to_string(),
-            plies: 0,
-            illegal: vec![0; players],
-            used: vec![Duration::ZERO; players],
-            moves: vec![0; players],
-            back,
-        };
+        return unseated(seats, &present, names, players).await;
     }
     let id = ids.fetch_add(1, Ordering::SeqCst) + 1;
-    super::lobby::say(&format!("game {id} begins: {}", titles.join(" vs ")));
-    let start = starts.for_game(id);
-    let mut t = Table::<A> {
+    say(&format!("game {id} begins: {}", titles.join(" vs ")));
+    let mut t = Seating::<A> {
         id,
         seats,
         present,
         recorder,
         _game: std::marker::PhantomData,
     };
-
-    let mut record: Record<A::Pos> = Record::new(start);
+    let mut record: Record<A::Pos> = Record::new(starts.for_game(id));
     let mut clocks = vec![time; players];
     let mut illegal = vec![0u32; players];
     let mut used = vec![Duration::ZERO; players];
     let mut made = vec![0u32; players];
-    let limit_plies = limit as usize * players;
-
-    t.rec(&format!(
-        "game {} {} {limit} {}",
-        A::NAME,
-        wire::ms(time),
-        names.join(" ")
-    ));
-    t.rec(&format!("start {}", record.position()));
-    for s in 0..players {
-        t.to(
-            s,
-            format!(
-                "game {id} {} {} {limit} {}",
-                letter::<A>(s),
-                wire::ms(time),
-                names.join(" ")
-            ),
-        );
-    }
-    t.all(&format!("start {}", record.position()));
+    announce(&t, &record, time, limit, &names);
 
     let absent: Vec<usize> = (0..players).filter(|&s| !t.present[s]).collect();
     let ending = match absent[..] {
@@ -271,45 +266,26 @@ pub(crate) async fn run<A: GameAdapter>(setup: Setup<A>) -> Summary {
                     used: &mut used,
                     made: &mut made,
                 },
-                limit_plies,
+                limit as usize * players,
                 &mut events,
                 &mut stop,
             )
             .await
         }
-        [one] => Ending::Forfeit(one, Forfeit::Absent),
-        _ => Ending::Void,
+        [one] => Finish::Forfeit(one, Forfeit::Absent),
+        _ => Finish::Void,
     };
     // A seat that forfeited by leaving is gone already; say nothing more to it.
     let mut ending = ending;
-    if let Ending::Forfeit(s, why @ (Forfeit::Disconnect | Forfeit::Quit)) = ending {
+    if let Finish::Forfeit(s, why @ (Forfeit::Disconnect | Forfeit::Quit)) = ending {
         t.present[s] = false;
         if pairing && made[s] == 0 {
             // Left before making a move: the game never started for it (it may have left
             // before it even knew it was seated); not a result.
-            ending = Ending::Unplayed(s, why);
+            ending = Finish::Unplayed(s, why);
         }
     }
-    let result = ending.result::<A>();
-    let clock_text: Vec<String> = (0..players)
-        .map(|s| format!("{}={}", letter::<A>(s), wire::ms(clocks[s])))
-        .collect();
-    t.rec(&format!(
-        "end {} {} plies={} {}",
-        ending.reason(),
-        result,
-        record.moves().len(),
-        clock_text.join(" ")
-    ));
-    // The game's lines reach the disk before anybody hears that it is over.
-    t.recorder.sync().await;
-    t.all(&format!("over {} {result}", ending.reason()));
-    let mut back = Vec::new();
-    for (s, c) in t.seats.iter().enumerate() {
-        if t.present[s] && c.control(Ctrl::Leave).await && !c.is_gone() {
-            back.push(c.clone());
-        }
-    }
+    let result = conclude(&t, &record, ending, &clocks).await;
     Summary {
         id,
         names,
@@ -320,8 +296,95 @@ pub(crate) async fn run<A: GameAdapter>(setup: Setup<A>) -> Summary {
         illegal,
         used,
         moves: made,
-        back,
+        back: back_to_lobby(&t.seats, &t.present).await,
     }
+}
+
+/// The seats still there, sent back to the lobby (those that are not gone).
+async fn back_to_lobby(seats: &[ConnHandle], present: &[bool]) -> Vec<ConnHandle> {
+    let mut back = Vec::new();
+    for (s, c) in seats.iter().enumerate() {
+        if present[s] && c.control(Ctrl::Leave).await && !c.is_gone() {
+            back.push(c.clone());
+        }
+    }
+    back
+}
+
+/// The summary of a game that never began (a seat was gone before it): void, the others
+/// back to the lobby.
+async fn unseated(
+    seats: Vec<ConnHandle>,
+    present: &[bool],
+    names: Vec<String>,
+    players: usize,
+) -> Summary {
+    Summary {
+        id: 0,
+        names,
+        conns: seats.iter().map(|c| c.id).collect(),
+        ending: Finish::Unseated,
+        result: "void".to_string(),
+        plies: 0,
+        illegal: vec![0; players],
+        used: vec![Duration::ZERO; players],
+        moves: vec![0; players],
+        back: back_to_lobby(&seats, present).await,
+    }
+}
+
+/// The game's first lines: to the record and to each seat.
+fn announce<A: GameAdapter>(
+    t: &Seating<A>,
+    record: &Record<A::Pos>,
+    time: Duration,
+    limit: u32,
+    names: &[String],
+) {
+    t.rec(&format!(
+        "game {} {} {limit} {}",
+        A::NAME,
+        wire::ms(time),
+        names.join(" ")
+    ));
+    t.rec(&format!("start {}", record.position()));
+    for s in 0..A::PLAYERS {
+        t.to(
+            s,
+            format!(
+                "game {} {} {} {limit} {}",
+                t.id,
+                letter::<A>(s),
+                wire::ms(time),
+                names.join(" ")
+            ),
+        );
+    }
+    t.all(&format!("start {}", record.position()));
+}
+
+/// The end of a game: its end line on the record, made durable before anybody hears that
+/// it is over, then `over` to the seats. Returns the result.
+async fn conclude<A: GameAdapter>(
+    t: &Seating<A>,
+    record: &Record<A::Pos>,
+    ending: Finish,
+    clocks: &[Duration],
+) -> String {
+    let result = ending.result::<A>();
+    let clock_text: Vec<String> = (0..A::PLAYERS)
+        .map(|s| format!("{}={}", letter::<A>(s), wire::ms(clocks[s])))
+        .collect();
+    t.rec(&format!(
+        "end {} {} plies={} {}",
+        ending.reason(),
+        result,
+        record.moves().len(),
+        clock_text.join(" ")
+    ));
+    t.recorder.sync().await;
+    t.all(&format!("over {} {result}", ending.reason()));
+    result
 }
 
 /// The per-seat counters a game keeps.
@@ -343,21 +406,21 @@ fn moves_left(plies_left: usize, players: usize) -> u32 {
 /// Long by design: each message kind (a move, a move out of turn, `moves`, `position`, a
 /// seat gone) is a short arm on the same clocks and record.
 async fn play<A: GameAdapter>(
-    t: &mut Table<A>,
+    t: &mut Seating<A>,
     record: &mut Record<A::Pos>,
     k: Clocks<'_>,
     limit_plies: usize,
     events: &mut mpsc::Receiver<(usize, SeatEvent)>,
     stop: &mut watch::Receiver<bool>,
-) -> Ending {
+) -> Finish {
     let players = A::PLAYERS;
     loop {
         if let Some(o) = record.result() {
-            return Ending::Rules(o);
+            return Finish::Rules(o);
         }
         let plies = record.moves().len();
         if plies >= limit_plies {
-            return Ending::Limit(A::limit_outcome(record.position()));
+            return Finish::Limit(A::limit_outcome(record.position()));
         }
         let side = record.position().to_move();
         let left = moves_left(limit_plies - plies, players);
@@ -375,7 +438,7 @@ async fn play<A: GameAdapter>(
             if Instant::now() >= deadline {
                 k.used[side] += k.clocks[side];
                 k.clocks[side] = Duration::ZERO;
-                return Ending::Forfeit(side, Forfeit::Time);
+                return Finish::Forfeit(side, Forfeit::Time);
             }
             tokio::select! {
                 biased;
@@ -383,14 +446,14 @@ async fn play<A: GameAdapter>(
                     if changed.is_err() || *stop.borrow() {
                         k.used[side] += began.elapsed();
                         k.clocks[side] = k.clocks[side].saturating_sub(began.elapsed());
-                        return Ending::Stopped;
+                        return Finish::Stopped;
                     }
                 }
                 ev = events.recv() => {
                     let Some((seat, ev)) = ev else {
                         // Every session has ended (each reports `Gone` first; this is a
                         // safety net).
-                        return Ending::Forfeit(side, Forfeit::Disconnect);
+                        return Finish::Forfeit(side, Forfeit::Disconnect);
                     };
                     match ev {
                         SeatEvent::Gone(how) => {
@@ -402,7 +465,7 @@ async fn play<A: GameAdapter>(
                                 Leaving::Quit => Forfeit::Quit,
                                 Leaving::Disconnect => Forfeit::Disconnect,
                             };
-                            return Ending::Forfeit(seat, why);
+                            return Finish::Forfeit(seat, why);
                         }
                         SeatEvent::Moves => {
                             let list: Vec<String> = legal_moves(record.position())
@@ -425,7 +488,7 @@ async fn play<A: GameAdapter>(
                             if spent >= k.clocks[side] {
                                 k.used[side] += spent;
                                 k.clocks[side] = Duration::ZERO;
-                                return Ending::Forfeit(side, Forfeit::Time);
+                                return Finish::Forfeit(side, Forfeit::Time);
                             }
                             match play_text::<A>(record, &text) {
                                 Ok(mv) => {
@@ -463,7 +526,7 @@ async fn play<A: GameAdapter>(
                 () = sleep_until(deadline) => {
                     k.used[side] += k.clocks[side];
                     k.clocks[side] = Duration::ZERO;
-                    return Ending::Forfeit(side, Forfeit::Time);
+                    return Finish::Forfeit(side, Forfeit::Time);
                 }
             }
         }
@@ -477,16 +540,16 @@ mod tests {
 
     #[test]
     fn endings_score_and_read() {
-        let time = Ending::Forfeit(0, Forfeit::Time);
+        let time = Finish::Forfeit(0, Forfeit::Time);
         assert_eq!(time.result::<Throne>(), "winner w");
         assert_eq!(time.half_points(2), Some(vec![0, 2]));
         assert_eq!(time.reason(), "time");
-        let gone = Ending::Forfeit(1, Forfeit::Disconnect);
+        let gone = Finish::Forfeit(1, Forfeit::Disconnect);
         assert_eq!(gone.result::<Chexers>(), "loss g");
         assert_eq!(gone.half_points(3), Some(vec![1, 0, 1]));
-        assert_eq!(Ending::Stopped.half_points(2), None);
-        assert_eq!(Ending::Stopped.result::<Throne>(), "aborted");
-        let draw = Ending::Limit(Outcome::Draw(plyforge::search::DrawKind::Score));
+        assert_eq!(Finish::Stopped.half_points(2), None);
+        assert_eq!(Finish::Stopped.result::<Throne>(), "aborted");
+        let draw = Finish::Limit(Outcome::Draw(plyforge::search::DrawKind::Score));
         assert_eq!(draw.result::<Throne>(), "draw score");
         assert_eq!(draw.half_points(2), Some(vec![1, 1]));
     }

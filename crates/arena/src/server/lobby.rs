@@ -2,7 +2,6 @@
 //! a round robin), starting games, counting standings, and stopping (games done, or Ctrl-C).
 
 use std::collections::{BTreeMap, VecDeque};
-use std::io::Write;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,46 +11,12 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::conn::{self, ConnHandle, Ctrl, Shared};
-use super::game::{self, Ending, Forfeit, Setup, Summary};
+use super::game::{self, Finish, Forfeit, NewGame, Summary};
 use super::record::Recorder;
 use super::Settings;
 use crate::fail::Fail;
 use plyforge::duration::show_duration;
 use plyforge::GameAdapter;
-
-/// Where each game starts: `--position` as `arena match` reads it (a position, or `random`
-/// / `fair`: a new one per game, of seed + game number); without it the rules' start.
-pub(crate) struct Starts<A: GameAdapter>(crate::book::Starts<A>);
-
-impl<A: GameAdapter> Clone for Starts<A> {
-    fn clone(&self) -> Self {
-        Starts(self.0.clone())
-    }
-}
-
-impl<A: GameAdapter> Starts<A> {
-    /// From `--position` and `--seed`.
-    pub(crate) fn new(position: Option<&str>, seed: u64) -> Result<Self, Fail> {
-        use crate::book::Starts as S;
-        Ok(Starts(match position {
-            None => S::Fixed(A::start()),
-            Some(_) => S::from_position(position, seed)?,
-        }))
-    }
-
-    pub(crate) fn for_game(&self, id: u64) -> A::Pos {
-        // A fair start is solved: let the runtime move its other tasks off this thread
-        // meanwhile (the server's runtime has several).
-        tokio::task::block_in_place(|| self.0.start(id))
-    }
-}
-
-/// Writes a line on stdout; a closed stdout does not stop the server.
-pub(crate) fn say(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{text}");
-    let _ = out.flush();
-}
 
 /// One agent's results.
 #[derive(Clone, Debug, Default)]
@@ -70,13 +35,13 @@ struct Standing {
 
 /// Results by agent name.
 #[derive(Default)]
-struct Table {
+struct Standings {
     rows: BTreeMap<String, Standing>,
     games: u64,
     uncounted: u64,
 }
 
-impl Table {
+impl Standings {
     fn add(&mut self, s: &Summary, players: usize) {
         let Some(points) = s.ending.half_points(players) else {
             self.uncounted += 1;
@@ -92,7 +57,7 @@ impl Table {
                 0 => row.losses += 1,
                 _ => row.others += 1,
             }
-            if let Ending::Forfeit(l, why) = s.ending {
+            if let Finish::Forfeit(l, why) = s.ending {
                 if l == seat {
                     match why {
                         Forfeit::Time => row.time_losses += 1,
@@ -107,7 +72,7 @@ impl Table {
     }
 
     fn print(&self, title: &str) {
-        say(&format!(
+        game::say(&format!(
             "standings {title}: {} games counted{}",
             self.games,
             if self.uncounted > 0 {
@@ -124,7 +89,7 @@ impl Table {
                 .then(a.0.cmp(b.0))
         });
         let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
-        say(&format!(
+        game::say(&format!(
             "  #  {:width$}  games  points   win  other  loss  time  left  illegal  avg/move",
             "name"
         ));
@@ -134,7 +99,7 @@ impl Table {
             } else {
                 "-".to_string()
             };
-            say(&format!(
+            game::say(&format!(
                 "{:>3}  {name:width$}  {:>5}  {:>6}  {:>4}  {:>5}  {:>4}  {:>4}  {:>4}  {:>7}  {:>8}",
                 i + 1,
                 r.games,
@@ -196,7 +161,7 @@ pub(crate) fn round_robin(n: usize, players: usize) -> Vec<Vec<usize>> {
 
 struct Server<A: GameAdapter> {
     settings: Settings,
-    starts: Starts<A>,
+    starts: game::GameStarts<A>,
     recorder: Arc<Recorder>,
     stop: watch::Sender<bool>,
     running: JoinSet<Summary>,
@@ -207,7 +172,7 @@ struct Server<A: GameAdapter> {
     void: u64,
     /// Game numbers, taken by each game once its seats are there.
     ids: Arc<AtomicU64>,
-    table: Table,
+    table: Standings,
     mode: Mode,
     /// Ctrl-C: no new games.
     stopping: bool,
@@ -226,7 +191,7 @@ impl<A: GameAdapter> Server<A> {
             .enumerate()
             .map(|(s, c)| format!("{} ({})", c.name, A::player_letter(s)))
             .collect();
-        let setup = Setup::<A> {
+        let setup = NewGame::<A> {
             ids: self.ids.clone(),
             pairing: matches!(self.mode, Mode::Pairs { .. }),
             titles,
@@ -334,7 +299,7 @@ impl<A: GameAdapter> Server<A> {
                     for _ in 0..*cycles {
                         schedule.extend(one.iter().cloned());
                     }
-                    say(&format!(
+                    game::say(&format!(
                         "round robin of {} agents: {} games",
                         size,
                         schedule.len()
@@ -347,7 +312,7 @@ impl<A: GameAdapter> Server<A> {
 
     /// A game ended.
     fn finished(&mut self, s: Summary) {
-        if s.ending == Ending::Unseated {
+        if s.ending == Finish::Unseated {
             // No game: those still there wait again, first in line.
             self.void += 1;
             let gone: Vec<&str> = s
@@ -357,7 +322,7 @@ impl<A: GameAdapter> Server<A> {
                 .filter(|(_, id)| !s.back.iter().any(|c| c.id == **id))
                 .map(|(n, _)| n.as_str())
                 .collect();
-            say(&format!(
+            game::say(&format!(
                 "no game: {} had left before it began",
                 gone.join(", ")
             ));
@@ -369,11 +334,11 @@ impl<A: GameAdapter> Server<A> {
             self.schedule();
             return;
         }
-        if matches!(s.ending, Ending::Unplayed(..)) {
+        if matches!(s.ending, Finish::Unplayed(..)) {
             self.void += 1;
         }
         let plural = if s.plies == 1 { "" } else { "s" };
-        say(&format!(
+        game::say(&format!(
             "game {} over: {} ({}) after {} move{plural}",
             s.id,
             s.result,
@@ -428,7 +393,10 @@ impl<A: GameAdapter> Server<A> {
 /// Long by design: the server's main loop, one `select!` over new connections, agents
 /// ready to be seated, games ending and Ctrl-C, on the lobby's state (the roster, the
 /// schedule, the standings), which every arm changes.
-pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -> Result<(), Fail> {
+pub(crate) async fn run<A: GameAdapter>(
+    settings: Settings,
+    starts: game::GameStarts<A>,
+) -> Result<(), Fail> {
     let listener = TcpListener::bind(settings.addr)
         .await
         .map_err(|e| Fail::runtime(format!("cannot listen on {}: {e}", settings.addr)))?;
@@ -444,9 +412,9 @@ pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -
     let (recorder, recovered) =
         Recorder::open(&settings.record, A::NAME, &letters, &settings_text)?;
     let recorder = Arc::new(recorder);
-    say(&format!("listening {local}"));
+    game::say(&format!("listening {local}"));
     if !recovered.unfinished.is_empty() || recovered.torn_bytes > 0 {
-        say(&format!(
+        game::say(&format!(
             "record {}: the last run stopped without ending {} game(s) (marked `end crashed aborted`){}",
             recorder.path().display(),
             recovered.unfinished.len(),
@@ -457,7 +425,7 @@ pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -
             }
         ));
     }
-    say(&format!(
+    game::say(&format!(
         "arena serve {}: {} per side, {} moves each, record {}",
         A::NAME,
         show_duration(settings.time),
@@ -493,7 +461,7 @@ pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -
         launched: 0,
         void: 0,
         ids: Arc::new(AtomicU64::new(0)),
-        table: Table::default(),
+        table: Standings::default(),
         mode,
         stopping: false,
     };
@@ -513,7 +481,7 @@ pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -
                     // No signal handling here: serve on without it.
                     continue;
                 }
-                say("interrupted: stopping the games in progress");
+                game::say("interrupted: stopping the games in progress");
                 stopping = true;
                 server.stopping = true;
                 let _ = server.stop.send(true);
@@ -536,7 +504,7 @@ pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -
             }
             Some(joined) = server.running.join_next() => match joined {
                 Ok(summary) => server.finished(summary),
-                Err(e) => say(&format!("a game failed: {e}")),
+                Err(e) => game::say(&format!("a game failed: {e}")),
             },
         }
     }
@@ -547,7 +515,7 @@ pub(crate) async fn run<A: GameAdapter>(settings: Settings, starts: Starts<A>) -
         "at the end"
     };
     server.table.print(title);
-    say(&format!("record: {}", server.recorder.path().display()));
+    game::say(&format!("record: {}", server.recorder.path().display()));
     shared
         .close_all(if stopping { "shutdown" } else { "done" })
         .await;

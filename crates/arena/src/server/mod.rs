@@ -177,7 +177,7 @@ fn check_serve<A: GameAdapter>(o: &ServeOptions) -> Result<Settings, Fail> {
 /// `arena serve GAME`: runs the server until its games are played or it is stopped (Ctrl-C).
 pub fn serve<A: GameAdapter>(o: &ServeOptions) -> Result<(), Fail> {
     let settings = check_serve::<A>(o)?;
-    let starts = lobby::Starts::<A>::new(o.position.as_deref(), o.seed)?;
+    let starts = game::GameStarts::<A>::new(o.position.as_deref(), o.seed)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

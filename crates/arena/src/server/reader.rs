@@ -468,7 +468,7 @@ pub struct Unfinished {
 /// ended: what a restarted server marks as cut off by a crash. Lines it cannot read are
 /// counted and skipped (the server that reads this is about to append, not to judge).
 #[derive(Debug, Default)]
-pub struct Tracker {
+pub struct OpenGames {
     /// The last run's game.
     pub game: Option<String>,
     open: HashMap<u64, (u64, usize, HashMap<String, u64>)>,
@@ -479,7 +479,7 @@ pub struct Tracker {
     pub lines: usize,
 }
 
-impl Tracker {
+impl OpenGames {
     /// Takes one line (without its line end).
     pub fn line(&mut self, line: &str) {
         self.lines += 1;
@@ -532,9 +532,9 @@ impl Tracker {
     }
 }
 
-/// The games of the last run of `text` without an `end` line (see [`Tracker`]).
+/// The games of the last run of `text` without an `end` line (see [`OpenGames`]).
 pub fn unfinished(text: &str, letters: &[&str]) -> Vec<Unfinished> {
-    let mut t = Tracker::default();
+    let mut t = OpenGames::default();
     for line in text.lines() {
         t.line(line);
     }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::reader::Tracker;
+use super::reader::OpenGames;
 use crate::fail::Fail;
 
 /// The record file's format version.
@@ -150,7 +150,7 @@ fn repair(file: &mut File, path: &Path, game: &str, letters: &[&str]) -> Result<
     }
     file.seek(SeekFrom::Start(0)).map_err(fail)?;
     let mut reader = BufReader::new(&*file);
-    let mut tracker = Tracker::default();
+    let mut tracker = OpenGames::default();
     let mut whole: u64 = 0;
     let mut buf = Vec::new();
     loop {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State as AxState};
 use axum::Json;
-use plyforge::{GameAdapter, GameKind, SolveSettings, State, Visitor};
+use plyforge::{GameKind, SolveSettings, State};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -41,11 +41,6 @@ pub(crate) struct PlayRequest {
     mv: String,
 }
 
-/// The game named in a path.
-pub(crate) fn game_kind(name: &str) -> Result<GameKind, ApiError> {
-    Ok(GameKind::from_name(name)?)
-}
-
 /// A JSON body, or an error that says what is wrong with it.
 fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
     b.map(|Json(t)| t)
@@ -74,18 +69,10 @@ pub(crate) fn replay(kind: GameKind, r: &RecordRequest) -> Result<State, ApiErro
     Ok(state)
 }
 
-struct MoveLimit;
-impl Visitor for MoveLimit {
-    type Output = Option<u32>;
-    fn visit<A: GameAdapter>(self) -> Option<u32> {
-        A::own_move_limit()
-    }
-}
-
 /// `GET /api/games`: every game, and whether record files are being watched.
 pub(crate) async fn games(AxState(app): AxState<Arc<App>>) -> Json<Value> {
     Json(json!({
-        "games": GameKind::ALL.iter().map(|&k| js::game(k, k.visit(MoveLimit))).collect::<Vec<_>>(),
+        "games": app.games.iter().map(|&k| js::game(k)).collect::<Vec<_>>(),
         "watching": app.watch.is_some(),
         "threads": app.threads,
     }))
@@ -102,9 +89,10 @@ pub(crate) async fn status(AxState(app): AxState<Arc<App>>) -> Json<Value> {
 /// `POST /api/game/GAME/state` with a record: the state it reaches.
 pub(crate) async fn state(
     Path(game): Path<String>,
+    AxState(app): AxState<Arc<App>>,
     b: Result<Json<RecordRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let kind = game_kind(&game)?;
+    let kind = app.game(&game)?;
     let r = body(b)?;
     Ok(Json(js::state(&replay(kind, &r)?)))
 }
@@ -113,9 +101,10 @@ pub(crate) async fn state(
 /// it cannot be played.
 pub(crate) async fn play(
     Path(game): Path<String>,
+    AxState(app): AxState<Arc<App>>,
     b: Result<Json<PlayRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let kind = game_kind(&game)?;
+    let kind = app.game(&game)?;
     let p = body(b)?;
     let mut state = replay(
         kind,
@@ -150,7 +139,7 @@ pub(crate) async fn solve(
     Path(game): Path<String>,
     b: Result<Json<RecordRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let kind = game_kind(&game)?;
+    let kind = app.game(&game)?;
     let r = body(b)?;
     let state = replay(kind, &r)?;
     if !kind.has_solver() {

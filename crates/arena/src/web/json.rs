@@ -1,13 +1,16 @@
 //! The JSON the page reads: a game's state with its board (`plyforge::view`), search
 //! information, solutions.
 
-use plyforge::view::{self, Board, Layout, Mark, MoveSpots, PieceKind, Role, Shape};
+use plyforge::view::{Board, Layout, Mark, MoveSpots, Role, Shape, Symbol};
 use plyforge::{GameKind, SearchInfo, SolutionText, State};
 use serde_json::{json, Value};
 
 fn layout(l: Layout) -> Value {
     match l {
         Layout::Row => json!({ "kind": "row" }),
+        Layout::Grid { columns, rows } => {
+            json!({ "kind": "grid", "columns": columns, "rows": rows })
+        }
         Layout::Hexagon { radius } => json!({ "kind": "hexagon", "radius": radius }),
         Layout::Clock { radius } => json!({ "kind": "clock", "radius": radius }),
         other => json!({ "kind": format!("{other:?}").to_lowercase() }),
@@ -41,20 +44,18 @@ fn role(r: Role) -> Value {
 fn mark(m: &Mark) -> Value {
     match m {
         Mark::ExitFor(p) => json!({ "kind": "exit", "player": p }),
-        Mark::Throne => json!({ "kind": "throne" }),
+        Mark::Goal => json!({ "kind": "goal" }),
         other => json!({ "kind": format!("{other:?}").to_lowercase() }),
     }
 }
 
-fn piece_kind(k: PieceKind) -> (&'static str, Option<u8>) {
-    match k {
-        PieceKind::King => ("king", None),
-        PieceKind::Pawn => ("pawn", None),
-        PieceKind::Queen => ("queen", None),
-        PieceKind::Soldier => ("soldier", None),
-        PieceKind::Disc => ("disc", None),
-        PieceKind::Number(n) => ("number", Some(n)),
-        _ => ("disc", None),
+fn symbol(s: &Symbol) -> Value {
+    match s {
+        Symbol::Plain => json!({ "kind": "plain" }),
+        Symbol::Crown => json!({ "kind": "crown" }),
+        Symbol::Ring => json!({ "kind": "ring" }),
+        Symbol::Text(t) => json!({ "kind": "text", "text": t }),
+        _ => json!({ "kind": "plain" }),
     }
 }
 
@@ -65,6 +66,7 @@ pub(crate) fn move_spots(m: &MoveSpots) -> Value {
 /// A board for the page.
 pub(crate) fn board(b: &Board) -> Value {
     json!({
+        "pictured": true,
         "layout": layout(b.layout),
         "spots": b.spots.iter().map(|s| json!({
             "id": s.id,
@@ -77,13 +79,10 @@ pub(crate) fn board(b: &Board) -> Value {
         "players": b.players.iter().map(|p| json!({
             "letter": p.letter, "name": p.name, "colour": p.colour,
         })).collect::<Vec<_>>(),
-        "pieces": b.pieces.iter().map(|p| {
-            let (kind, number) = piece_kind(p.kind);
-            json!({
-                "spot": p.spot, "player": p.player, "kind": kind, "number": number,
-                "home": p.home, "prisoner": p.prisoner,
-            })
-        }).collect::<Vec<_>>(),
+        "pieces": b.pieces.iter().map(|p| json!({
+            "spot": p.spot, "player": p.player, "kind": p.name, "symbol": symbol(&p.symbol),
+            "fixed": p.fixed, "captive": p.captive,
+        })).collect::<Vec<_>>(),
         "moves": b.moves.iter().map(move_spots).collect::<Vec<_>>(),
         "last": b.last.as_ref().map(move_spots),
         "facts": b.facts.iter().map(|f| json!({ "label": f.label, "value": f.value }))
@@ -104,12 +103,34 @@ pub(crate) fn state(s: &State) -> Value {
         "result": s.result(),
         "result_words": s.result_words(),
         "returns": s.returns(),
-        "board": board(&view::board(s)),
+        "board": s.board().as_ref().map_or_else(|| no_picture(s), board),
+    })
+}
+
+/// The board of a game without a picture ([`plyforge::GameAdapter::view`]): no spots, the
+/// legal moves (touching no spot), the players in plain colours; the page shows the
+/// position's notation.
+fn no_picture(s: &State) -> Value {
+    const COLOURS: [&str; 3] = ["#c0392b", "#2471a3", "#229954"];
+    let kind = s.kind();
+    json!({
+        "pictured": false,
+        "layout": { "kind": "none" },
+        "spots": [],
+        "players": (0..kind.players()).map(|p| json!({
+            "letter": kind.player_letter(p), "name": kind.player_name(p),
+            "colour": COLOURS[p % COLOURS.len()],
+        })).collect::<Vec<_>>(),
+        "pieces": [],
+        "moves": s.legal_moves().iter().map(|m| json!({ "text": m, "from": null, "to": null }))
+            .collect::<Vec<_>>(),
+        "last": s.moves().last().map(|m| json!({ "text": m, "from": null, "to": null })),
+        "facts": [],
     })
 }
 
 /// One game's description for the page.
-pub(crate) fn game(kind: GameKind, own_move_limit: Option<u32>) -> Value {
+pub(crate) fn game(kind: GameKind) -> Value {
     let start = kind.new_game();
     json!({
         "name": kind.name(),
@@ -120,7 +141,8 @@ pub(crate) fn game(kind: GameKind, own_move_limit: Option<u32>) -> Value {
         "start": start.position(),
         "has_solver": kind.has_solver(),
         "evaluators": kind.evaluator_names(),
-        "move_limit": own_move_limit,
+        "move_limit": kind.info().own_move_limit,
+        "about": kind.info().about,
     })
 }
 

@@ -38,10 +38,12 @@ pub(crate) struct WebOptions {
     pub(crate) max_searches: Option<usize>,
     /// Record files of `arena serve` to follow.
     pub(crate) watch: Vec<PathBuf>,
-    /// Jumpy3's solved table (read, or built and saved).
+    /// The solved table of a game whose solver keeps one (read, or built and saved).
     pub(crate) solve_table: Option<PathBuf>,
     /// Longest a solve may take.
     pub(crate) solve_time: String,
+    /// The games the page serves.
+    pub(crate) games: Vec<plyforge::GameKind>,
 }
 
 /// What every request may use.
@@ -52,7 +54,7 @@ pub(crate) struct App {
     searches: Arc<Semaphore>,
     /// Searches and solves running now.
     running: AtomicUsize,
-    /// Jumpy3's table file.
+    /// The solved table file of a game whose solver keeps one.
     solve_table: Option<PathBuf>,
     /// Longest a solve may take.
     solve_time: Duration,
@@ -60,6 +62,8 @@ pub(crate) struct App {
     watch: Option<Arc<watch::Watcher>>,
     /// Engines kept between searches (their tables stay warm), by game, spec and threads.
     engines: Mutex<Vec<(String, plyforge::Engine)>>,
+    /// The games served.
+    games: Vec<plyforge::GameKind>,
 }
 
 /// An error answer: a status and a message naming what is wrong.
@@ -122,8 +126,11 @@ fn asset(body: &'static str, kind: &'static str) -> Response {
 }
 
 /// `/GAME`: the page of a game (one page for all, it asks the API which game it is).
-async fn game_page(axum::extract::Path(game): axum::extract::Path<String>) -> Response {
-    match plyforge::GameKind::from_name(&game) {
+async fn game_page(
+    axum::extract::Path(game): axum::extract::Path<String>,
+    axum::extract::State(app): axum::extract::State<Arc<App>>,
+) -> Response {
+    match app.game(&game) {
         // The path must be the game's own name (`/jumpy3`, not `/Jumpy3 `).
         Ok(kind) if kind.name() == game => Html(GAME_HTML).into_response(),
         _ => (
@@ -132,7 +139,7 @@ async fn game_page(axum::extract::Path(game): axum::extract::Path<String>) -> Re
                 "<!doctype html><meta charset=utf-8><title>Not found</title>\
                  <p>No game is called {:?}. The games: {}.</p>",
                 html_escape(&game),
-                plyforge::GameKind::ALL
+                app.games
                     .iter()
                     .map(|k| format!("<a href=\"/{0}\">{0}</a>", k.name()))
                     .collect::<Vec<_>>()
@@ -263,6 +270,7 @@ fn check(o: &WebOptions) -> Result<(SocketAddr, App), Fail> {
             solve_time,
             watch,
             engines: Mutex::new(Vec::new()),
+            games: o.games.clone(),
         },
     ))
 }
@@ -290,7 +298,8 @@ pub(crate) fn web(o: &WebOptions) -> Result<(), Fail> {
                  use this machine's engine (the page has no login)"
             );
         }
-        let games = plyforge::GameKind::ALL
+        let games = app
+            .games
             .iter()
             .map(|k| format!("http://{local}/{}", k.name()))
             .collect::<Vec<_>>()
@@ -315,6 +324,28 @@ pub(crate) fn web(o: &WebOptions) -> Result<(), Fail> {
 }
 
 impl App {
+    /// The served game of this name (its exact name, as in a page's address), or
+    /// [`plyforge::Error::UnknownGame`] naming the served games.
+    pub(crate) fn game(&self, name: &str) -> Result<plyforge::GameKind, ApiError> {
+        self.games
+            .iter()
+            .copied()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| {
+                ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    format!(
+                        "unknown game {name:?} ({})",
+                        self.games
+                            .iter()
+                            .map(|k| k.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })
+    }
+
     /// An engine for this game and spec: one kept from an earlier search, or a new one.
     fn engine(&self, kind: plyforge::GameKind, spec: &str) -> Result<plyforge::Engine, ApiError> {
         let key = format!("{}/{}/{}", kind.name(), spec.trim(), self.threads);
@@ -343,16 +374,16 @@ impl App {
     }
 
     /// Counts a running search or solve while the guard lives.
-    fn running(self: &Arc<Self>) -> Running {
+    fn running(self: &Arc<Self>) -> RunningGuard {
         self.running.fetch_add(1, Ordering::SeqCst);
-        Running(Arc::clone(self))
+        RunningGuard(Arc::clone(self))
     }
 }
 
 /// A running search or solve (counted in `/api/status`).
-struct Running(Arc<App>);
+struct RunningGuard(Arc<App>);
 
-impl Drop for Running {
+impl Drop for RunningGuard {
     fn drop(&mut self) {
         self.0.running.fetch_sub(1, Ordering::SeqCst);
     }

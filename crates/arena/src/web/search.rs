@@ -16,13 +16,12 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State as AxState};
 use axum::response::{IntoResponse, Response};
-use plyforge::agent::Spec;
 use plyforge::search::Clock;
-use plyforge::{Engine, GameAdapter, GameKind, Limits, SearchInfo, State, Visitor};
+use plyforge::{Engine, GameKind, Limits, SearchInfo, State};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::api::{game_kind, replay, RecordRequest};
+use super::api::{replay, RecordRequest};
 use super::{json as js, ApiError, App};
 
 /// Longest search the page may ask for.
@@ -77,7 +76,7 @@ pub(crate) async fn socket(
     if let Err(e) = super::check_origin(&headers) {
         return e.into_response();
     }
-    let kind = match game_kind(&game) {
+    let kind = match app.game(&game) {
         Ok(k) => k,
         Err(e) => return e.into_response(),
     };
@@ -161,16 +160,6 @@ async fn serve(mut socket: WebSocket, kind: GameKind, app: Arc<App>) {
     }
 }
 
-/// The limits a spec sets itself (depth, nodes, time per move).
-struct OwnLimits<'a>(&'a str);
-impl Visitor for OwnLimits<'_> {
-    type Output = Result<(Option<u32>, Option<u64>, Option<Duration>), plyforge::Error>;
-    fn visit<A: GameAdapter>(self) -> Self::Output {
-        let s = Spec::parse::<A>(self.0)?;
-        Ok((s.depth, s.nodes, s.time))
-    }
-}
-
 struct Prepared {
     state: State,
     engine: Engine,
@@ -191,7 +180,8 @@ fn prepare(kind: GameKind, app: &App, r: SearchRequest) -> Result<Prepared, ApiE
         )));
     }
     let spec = r.spec.as_deref().unwrap_or("engine");
-    let (own_depth, own_nodes, own_time) = kind.visit(OwnLimits(spec))?;
+    let own = kind.parse_spec(spec)?;
+    let (own_depth, own_nodes, own_time) = (own.depth, own.nodes, own.time);
     let own_limit = own_depth.is_some() || own_nodes.is_some() || own_time.is_some();
     if let Some(t) = r.time_ms {
         if t == 0 || t > MAX_TIME_MS {

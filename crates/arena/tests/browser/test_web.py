@@ -199,7 +199,9 @@ class Page:
         self.d.save_screenshot(os.path.join(SHOTS, f"{self.game}-{name}.png"))
 
 
-class WebPage(unittest.TestCase):
+class BrowserCase(unittest.TestCase):
+    """Tests with one `arena web` server and one headless Chromium for the class."""
+
     @classmethod
     def setUpClass(cls):
         cls.server = Server()
@@ -214,6 +216,9 @@ class WebPage(unittest.TestCase):
 
     def page(self, game):
         return Page(self, self.driver, self.server.url, game)
+
+
+class WebPage(BrowserCase):
 
     def test_1_every_game_by_click_and_text_box_against_the_engine(self):
         for game in GAMES:
@@ -379,6 +384,28 @@ class WebPage(unittest.TestCase):
             p.check_position()
         finally:
             os.unlink(f.name)
+
+    def test_7_seats_fit_their_card_in_a_narrow_window(self):
+        # At 1300 px the Seats panel's inputs once ran past the card's right edge.
+        self.driver.set_window_size(1300, 900)
+        try:
+            for game in GAMES:
+                with self.subTest(game=game):
+                    p = self.page(game)
+                    p.open()
+                    edges = self.driver.execute_script(
+                        """const card = document.getElementById('seats-panel').getBoundingClientRect();
+                        return [card.right, [...document.querySelectorAll('#seats input, #seats select')]
+                            .map(e => e.getBoundingClientRect().right)];"""
+                    )
+                    card, inputs = edges
+                    self.assertEqual(len(inputs), 3 * PLAYERS[game])
+                    for right in inputs:
+                        self.assertLessEqual(right, card, f"{game}: an input ends at {right}, the card at {card}")
+                    if game == "chexers":
+                        self.driver.save_screenshot(os.path.join(SHOTS, "seats-1300.png"))
+        finally:
+            self.driver.set_window_size(1400, 1000)
 
 
 if __name__ == "__main__":

@@ -17,28 +17,36 @@
 //! | Throne | 8282: `from * 91 + to` (cells in notation order), `pass` 8281 | `[11, 11, 11]` |
 //! | Chaos Clock | 25: `wN` N−1, `pN` 11+N, `pass` 24 | `[17, 12]` |
 //!
-//! Front ends that choose the game at run time reach the encodings through [`KindEncoding`]
+//! A game gives its encoding by implementing [`Encoding`] and returning
+//! `Some(Encoded::new())` from [`GameAdapter::encoding`]. Front ends that choose the game at
+//! run time reach the encodings through [`KindEncoding`]
 //! (on a [`GameKind`]) and [`StateEncoding`] (on a [`State`]):
 //!
 //! ```
 //! use plyforge::encoding::{KindEncoding, StateEncoding};
 //! use plyforge::GameKind;
-//! let mut game = GameKind::Jumpy3.new_game();
-//! assert_eq!(GameKind::Jumpy3.num_distinct_actions(), 16);
-//! assert_eq!(game.legal_actions(), [0, 1, 2, 3]); // squares 1 to 4
-//! assert_eq!(game.play_action(3).unwrap(), "4");
+//! let jumpy3 = GameKind::from_name("jumpy3")?;
+//! let mut game = jumpy3.new_game();
+//! assert_eq!(jumpy3.num_distinct_actions()?, 16);
+//! assert_eq!(game.legal_actions()?, [0, 1, 2, 3]); // squares 1 to 4
+//! assert_eq!(game.play_action(3)?, "4");
 //! assert_eq!(game.position(), "Www.w.......bbbB b");
 //! assert!(game.play_action(3).is_err()); // square 4 holds no Black piece
-//! let obs = game.observation(1).unwrap();
+//! let obs = game.observation(1)?;
 //! assert_eq!(obs.len(), 5 * 16);
+//! # Ok::<(), plyforge::Error>(())
 //! ```
+//!
+//! A game without action numbers ([`GameAdapter::encoding`] is `None`) answers
+//! [`Error::NoEncoding`] to all of these.
 
 use search::{Game, Player, Record};
 
 use crate::adapter::{result_text, GameAdapter};
 use crate::{Error, GameKind, State};
 
-/// The action numbers and the observation tensor of a game.
+/// The action numbers and the observation tensor of a game. A game that implements it
+/// returns `Some(Encoded::new())` from [`GameAdapter::encoding`].
 pub trait Encoding: GameAdapter {
     /// The number of distinct actions: every action number is below it.
     const ACTIONS: usize;
@@ -64,103 +72,189 @@ pub trait Encoding: GameAdapter {
     }
 }
 
-/// Code written once for every game's encoding: [`visit_encoding`] calls `visit::<E>()` with
-/// the game's adapter as `E`.
-pub trait EncodingVisitor {
-    /// What the visit returns.
-    type Output;
-    /// The visit, with the game's adapter as `E`.
-    fn visit<E: Encoding>(self) -> Self::Output;
+/// A game's [`Encoding`] as [`GameAdapter::encoding`] hands it to the registry.
+pub struct Encoded<A: GameAdapter> {
+    /// [`Encoding::ACTIONS`].
+    pub actions: usize,
+    /// [`Encoding::SHAPE`].
+    pub shape: &'static [usize],
+    action: fn(A::Move) -> Option<usize>,
+    decode: fn(usize) -> Option<A::Move>,
+    observe: fn(&A::Pos, Player, &mut [f32]),
 }
 
-/// Calls `v.visit::<E>()` with `E` the adapter (and encoding) of `kind`.
-pub fn visit_encoding<V: EncodingVisitor>(kind: GameKind, v: V) -> V::Output {
-    crate::dynamic::dispatch_kind!(kind, v)
+impl<E: Encoding> Encoded<E> {
+    /// The encoding of `E`.
+    pub fn new() -> Encoded<E> {
+        Encoded {
+            actions: E::ACTIONS,
+            shape: E::SHAPE,
+            action: E::action,
+            decode: E::decode,
+            observe: E::observe,
+        }
+    }
+}
+
+impl<E: Encoding> Default for Encoded<E> {
+    fn default() -> Self {
+        Encoded::new()
+    }
+}
+
+/// The encoding of `A`, or the error that it has none.
+fn encoding<A: GameAdapter>() -> Result<Encoded<A>, Error> {
+    A::encoding().ok_or(Error::NoEncoding { game: A::TITLE })
 }
 
 /// The encodings of a game chosen at run time.
 pub trait KindEncoding {
     /// The number of distinct actions ([`Encoding::ACTIONS`]).
-    fn num_distinct_actions(self) -> usize;
+    fn num_distinct_actions(self) -> Result<usize, Error>;
     /// The shape of an observation tensor ([`Encoding::SHAPE`]).
-    fn observation_shape(self) -> &'static [usize];
+    fn observation_shape(self) -> Result<&'static [usize], Error>;
     /// The move of an action number, in notation; an error when the number names no move of
     /// the game.
     fn action_to_move(self, action: usize) -> Result<String, Error>;
 }
 
 impl KindEncoding for GameKind {
-    fn num_distinct_actions(self) -> usize {
-        struct Actions;
-        impl EncodingVisitor for Actions {
-            type Output = usize;
-            fn visit<E: Encoding>(self) -> usize {
-                E::ACTIONS
-            }
-        }
-        visit_encoding(self, Actions)
+    fn num_distinct_actions(self) -> Result<usize, Error> {
+        self.info()
+            .actions
+            .ok_or(Error::NoEncoding { game: self.title() })
     }
 
-    fn observation_shape(self) -> &'static [usize] {
-        struct Shape;
-        impl EncodingVisitor for Shape {
-            type Output = &'static [usize];
-            fn visit<E: Encoding>(self) -> &'static [usize] {
-                E::SHAPE
-            }
-        }
-        visit_encoding(self, Shape)
+    fn observation_shape(self) -> Result<&'static [usize], Error> {
+        self.num_distinct_actions()?;
+        Ok(self.info().observation_shape)
     }
 
     fn action_to_move(self, action: usize) -> Result<String, Error> {
-        struct Decode(usize);
-        impl EncodingVisitor for Decode {
-            type Output = Result<String, Error>;
-            fn visit<E: Encoding>(self) -> Self::Output {
-                decode::<E>(self.0).map(|m| m.to_string())
-            }
-        }
-        visit_encoding(self, Decode(action))
+        GameKind::action_to_move(self, action)
     }
 }
 
 /// The move of `action`, or the error that says why there is none.
-fn decode<E: Encoding>(action: usize) -> Result<E::Move, Error> {
-    if action >= E::ACTIONS {
+pub(crate) fn decode<A: GameAdapter>(action: usize) -> Result<A::Move, Error> {
+    let e = encoding::<A>()?;
+    if action >= e.actions {
         return Err(Error::Action {
             action,
             reason: format!(
                 "out of range: {} has actions 0 to {}",
-                E::TITLE,
-                E::ACTIONS - 1
+                A::TITLE,
+                e.actions - 1
             ),
         });
     }
-    E::decode(action).ok_or_else(|| Error::Action {
+    (e.decode)(action).ok_or_else(|| Error::Action {
         action,
-        reason: format!("names no move of {} (it would leave the board)", E::TITLE),
+        reason: format!("names no move of {} (it would leave the board)", A::TITLE),
     })
 }
 
 /// The number of a move that was legal (played or generated): every such move has one.
-fn number<E: Encoding>(mv: E::Move) -> usize {
-    E::action(mv).expect("every legal move has an action number (tested for every game)")
+fn number<A: GameAdapter>(e: &Encoded<A>, mv: A::Move) -> usize {
+    (e.action)(mv).expect("every legal move has an action number (tested for every game)")
 }
 
-/// The record of `state`, which is of game `E`.
-fn record<E: Encoding>(state: &State) -> &Record<E::Pos> {
-    state
-        .record::<E>()
-        .expect("visit_encoding visits the state's own game")
+/// The encodings of a game in progress, behind one object-safe face (implemented for every
+/// game's record in [`crate::dynamic`]).
+pub(crate) trait DynEncoding {
+    fn legal_actions(&self) -> Result<Vec<usize>, Error>;
+    fn action_of(&self, mv: &str) -> Result<usize, Error>;
+    fn find_action(&self, action: usize) -> Result<usize, Error>;
+    fn history_actions(&self) -> Result<Vec<usize>, Error>;
+    fn observe(&self, player: usize, out: &mut [f32]) -> Result<(), Error>;
+}
+
+/// See [`StateEncoding`].
+pub(crate) fn legal_actions<A: GameAdapter>(record: &Record<A::Pos>) -> Result<Vec<usize>, Error> {
+    let e = encoding::<A>()?;
+    Ok(record
+        .legal_moves()
+        .iter()
+        .map(|&m| number(&e, m))
+        .collect())
+}
+
+/// See [`StateEncoding`].
+pub(crate) fn action_of<A: GameAdapter>(record: &Record<A::Pos>, mv: &str) -> Result<usize, Error> {
+    let e = encoding::<A>()?;
+    let text = mv.trim();
+    let parsed =
+        A::parse_move(record.position(), mv).map_err(|err| Error::move_error(1, text, err))?;
+    (e.action)(parsed)
+        .ok_or_else(|| Error::bad_move(1, text, format!("no move of {} has this shape", A::TITLE)))
+}
+
+/// See [`StateEncoding`].
+pub(crate) fn find_action<A: GameAdapter>(
+    record: &Record<A::Pos>,
+    action: usize,
+) -> Result<usize, Error> {
+    let mv = decode::<A>(action)?;
+    if let Some(o) = record.result() {
+        return Err(Error::GameOver {
+            result: result_text::<A>(o),
+        });
+    }
+    if let Some(i) = record.legal_moves().iter().position(|&m| m == mv) {
+        return Ok(i);
+    }
+    let reason = record
+        .position()
+        .why_illegal(mv)
+        .map_or_else(|| "not a legal move here".to_string(), |w| w.to_string());
+    Err(Error::Action {
+        action,
+        reason: format!("{mv}: {reason}"),
+    })
+}
+
+/// See [`StateEncoding`].
+pub(crate) fn history_actions<A: GameAdapter>(
+    record: &Record<A::Pos>,
+) -> Result<Vec<usize>, Error> {
+    let e = encoding::<A>()?;
+    Ok(record.moves().iter().map(|&m| number(&e, m)).collect())
+}
+
+/// See [`StateEncoding`].
+pub(crate) fn observe<A: GameAdapter>(
+    record: &Record<A::Pos>,
+    player: usize,
+    out: &mut [f32],
+) -> Result<(), Error> {
+    let e = encoding::<A>()?;
+    if player >= A::PLAYERS {
+        return Err(Error::NoSuchPlayer {
+            player,
+            players: A::PLAYERS,
+        });
+    }
+    let size: usize = e.shape.iter().product();
+    if out.len() != size {
+        return Err(Error::Resources {
+            reason: format!(
+                "an observation buffer of {} entries for a tensor of {size}",
+                out.len()
+            ),
+        });
+    }
+    out.fill(0.0);
+    (e.observe)(record.position(), player, out);
+    Ok(())
 }
 
 /// The encodings of a game in progress.
 pub trait StateEncoding {
     /// The action numbers of the legal moves, in the order of [`State::legal_moves`] (none once
     /// the game is over).
-    fn legal_actions(&self) -> Vec<usize>;
+    fn legal_actions(&self) -> Result<Vec<usize>, Error>;
     /// One flag per action number: true for the legal moves.
-    fn legal_actions_mask(&self) -> Vec<bool>;
+    fn legal_actions_mask(&self) -> Result<Vec<bool>, Error>;
     /// Writes the mask of [`legal_actions_mask`](StateEncoding::legal_actions_mask) into `out`
     /// (of length [`KindEncoding::num_distinct_actions`]; other lengths are an error).
     fn write_legal_actions_mask(&self, out: &mut [bool]) -> Result<(), Error>;
@@ -171,7 +265,7 @@ pub trait StateEncoding {
     /// action and the reason (out of range, no move of the game, illegal here, game over).
     fn play_action(&mut self, action: usize) -> Result<String, Error>;
     /// The action numbers of the moves played so far.
-    fn history_actions(&self) -> Vec<usize>;
+    fn history_actions(&self) -> Result<Vec<usize>, Error>;
     /// The current position as `player` sees it, a tensor of [`KindEncoding::observation_shape`]
     /// flattened row-major; [`Error::NoSuchPlayer`] for a player the game does not have.
     fn observation(&self, player: usize) -> Result<Vec<f32>, Error>;
@@ -181,138 +275,52 @@ pub trait StateEncoding {
 }
 
 impl StateEncoding for State {
-    fn legal_actions(&self) -> Vec<usize> {
-        struct Legal<'a>(&'a State);
-        impl EncodingVisitor for Legal<'_> {
-            type Output = Vec<usize>;
-            fn visit<E: Encoding>(self) -> Vec<usize> {
-                record::<E>(self.0)
-                    .legal_moves()
-                    .iter()
-                    .map(|&m| number::<E>(m))
-                    .collect()
-            }
-        }
-        visit_encoding(self.kind(), Legal(self))
+    fn legal_actions(&self) -> Result<Vec<usize>, Error> {
+        self.dyn_encoding().legal_actions()
     }
 
-    fn legal_actions_mask(&self) -> Vec<bool> {
-        let mut mask = vec![false; self.kind().num_distinct_actions()];
-        self.write_legal_actions_mask(&mut mask)
-            .expect("the mask has the game's size");
-        mask
+    fn legal_actions_mask(&self) -> Result<Vec<bool>, Error> {
+        let mut mask = vec![false; self.kind().num_distinct_actions()?];
+        self.write_legal_actions_mask(&mut mask)?;
+        Ok(mask)
     }
 
     fn write_legal_actions_mask(&self, out: &mut [bool]) -> Result<(), Error> {
-        let size = self.kind().num_distinct_actions();
+        let size = self.kind().num_distinct_actions()?;
         if out.len() != size {
             return Err(Error::Resources {
                 reason: format!("a mask of {} entries for {} actions", out.len(), size),
             });
         }
         out.fill(false);
-        for a in self.legal_actions() {
+        for a in self.legal_actions()? {
             out[a] = true;
         }
         Ok(())
     }
 
     fn action_of(&self, mv: &str) -> Result<usize, Error> {
-        struct Of<'a>(&'a State, &'a str);
-        impl EncodingVisitor for Of<'_> {
-            type Output = Result<usize, Error>;
-            fn visit<E: Encoding>(self) -> Self::Output {
-                let pos = record::<E>(self.0).position();
-                let bad = |reason: String| Error::Move {
-                    index: 1,
-                    text: self.1.trim().to_string(),
-                    reason,
-                };
-                let mv = E::parse_move(pos, self.1).map_err(bad)?;
-                E::action(mv).ok_or_else(|| bad(format!("no move of {} has this shape", E::TITLE)))
-            }
-        }
-        visit_encoding(self.kind(), Of(self, mv))
+        self.dyn_encoding().action_of(mv)
     }
 
     fn play_action(&mut self, action: usize) -> Result<String, Error> {
-        // Which legal move it is (its index), or why it cannot be played.
-        struct Find<'a>(&'a State, usize);
-        impl EncodingVisitor for Find<'_> {
-            type Output = Result<usize, Error>;
-            fn visit<E: Encoding>(self) -> Self::Output {
-                let mv = decode::<E>(self.1)?;
-                let record = record::<E>(self.0);
-                if let Some(o) = record.result() {
-                    return Err(Error::GameOver {
-                        result: result_text::<E>(o),
-                    });
-                }
-                if let Some(i) = record.legal_moves().iter().position(|&m| m == mv) {
-                    return Ok(i);
-                }
-                let reason = record
-                    .position()
-                    .why_illegal(mv)
-                    .map_or_else(|| "not a legal move here".to_string(), |w| w.to_string());
-                Err(Error::Action {
-                    action: self.1,
-                    reason: format!("{mv}: {reason}"),
-                })
-            }
-        }
-        let index = visit_encoding(self.kind(), Find(self, action))?;
+        let index = self.dyn_encoding().find_action(action)?;
         self.play_index(index)
     }
 
-    fn history_actions(&self) -> Vec<usize> {
-        struct History<'a>(&'a State);
-        impl EncodingVisitor for History<'_> {
-            type Output = Vec<usize>;
-            fn visit<E: Encoding>(self) -> Vec<usize> {
-                record::<E>(self.0)
-                    .moves()
-                    .iter()
-                    .map(|&m| number::<E>(m))
-                    .collect()
-            }
-        }
-        visit_encoding(self.kind(), History(self))
+    fn history_actions(&self) -> Result<Vec<usize>, Error> {
+        self.dyn_encoding().history_actions()
     }
 
     fn observation(&self, player: usize) -> Result<Vec<f32>, Error> {
-        let size = self.kind().observation_shape().iter().product();
+        let size = self.kind().observation_shape()?.iter().product();
         let mut out = vec![0.0; size];
         self.write_observation(player, &mut out)?;
         Ok(out)
     }
 
     fn write_observation(&self, player: usize, out: &mut [f32]) -> Result<(), Error> {
-        struct Observe<'a, 'b>(&'a State, usize, &'b mut [f32]);
-        impl EncodingVisitor for Observe<'_, '_> {
-            type Output = Result<(), Error>;
-            fn visit<E: Encoding>(self) -> Self::Output {
-                if self.1 >= E::PLAYERS {
-                    return Err(Error::NoSuchPlayer {
-                        player: self.1,
-                        players: E::PLAYERS,
-                    });
-                }
-                if self.2.len() != E::observation_size() {
-                    return Err(Error::Resources {
-                        reason: format!(
-                            "an observation buffer of {} entries for a tensor of {}",
-                            self.2.len(),
-                            E::observation_size()
-                        ),
-                    });
-                }
-                self.2.fill(0.0);
-                E::observe(record::<E>(self.0).position(), self.1, self.2);
-                Ok(())
-            }
-        }
-        visit_encoding(self.kind(), Observe(self, player, out))
+        self.dyn_encoding().observe(player, out)
     }
 }
 
@@ -326,6 +334,12 @@ mod jumpy3;
 mod throne;
 
 /// Fills plane `plane` of a `[planes, n]` tensor (n = `plane_len`) with `value`.
+#[cfg(any(
+    feature = "jumpy3",
+    feature = "chexers",
+    feature = "throne",
+    feature = "chaosclock"
+))]
 fn fill_plane(out: &mut [f32], plane: usize, plane_len: usize, value: f32) {
     out[plane * plane_len..(plane + 1) * plane_len].fill(value);
 }

@@ -9,7 +9,9 @@ use search::{Game, Player, Record};
 use crate::adapter::{ExactValue, GameAdapter, Solution, SolveSettings};
 use crate::draw::Paint;
 use crate::duration::show_duration;
-use crate::{Error, GameKind};
+use crate::encoding::Encoded;
+use crate::view::Viewed;
+use crate::Error;
 
 /// Chaos Clock: twelve pieces on a clock face; both can win, both can lose.
 #[derive(Clone, Copy, Debug, Default)]
@@ -33,12 +35,16 @@ impl GameAdapter for ChaosClock {
     type Pos = Position;
     type Move = Move;
     type Eval = DefaultEval;
-    const KIND: GameKind = GameKind::ChaosClock;
     const NAME: &'static str = "chaosclock";
     const TITLE: &'static str = "Chaos Clock";
+    const ABOUT: &'static str = "twelve pieces on a clock face; both can win, both can lose";
+    const SOLVER_NOTE: &'static str = "exact search under the game's preferences: the result code 4 = the side to move wins, 3 = both win, 2 = both lose, 1 = it loses; positions with most pieces on the board can take long";
+    const BENCH: &'static str = chaosclock::BENCH;
     const PLAYERS: usize = 2;
     const HAS_SOLVER: bool = true;
+    const RANDOM_START: bool = true;
     const HAS_FAIR_START: bool = true;
+    const NOTATION_IS_EXACT: bool = false;
 
     crate_shape!(chaosclock);
     fn random_start(seed: u64) -> Option<Position> {
@@ -47,24 +53,13 @@ impl GameAdapter for ChaosClock {
     fn fair_start(seed: u64) -> Option<Position> {
         Some(fair_start(seed))
     }
-    fn parse_move(_pos: &Position, text: &str) -> Result<Move, String> {
+    fn parse_move(_pos: &Position, text: &str) -> Result<Move, chaosclock::ParseMoveError> {
         let t = text.trim();
         t.parse::<Move>()
             .or_else(|e| t.to_ascii_lowercase().parse::<Move>().map_err(|_| e))
-            .map_err(|e| e.to_string())
     }
     fn default_eval() -> DefaultEval {
         DefaultEval
-    }
-    fn evaluator_names() -> &'static [&'static str] {
-        &["default"]
-    }
-    type NamedEval = DefaultEval;
-    fn evaluator(name: &str) -> Option<DefaultEval> {
-        match name {
-            "default" => Some(DefaultEval),
-            _ => None,
-        }
     }
     fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
         // The clock face: square 12 on top, 3 on the right, 6 below, 9 on the left.
@@ -84,7 +79,7 @@ impl GameAdapter for ChaosClock {
             out.push_str("  ");
             for &(sq, at) in row {
                 out.push_str(&" ".repeat(at.saturating_sub(col)));
-                let piece = pos.piece_on(sq);
+                let piece = pos.piece_at(sq).unwrap_or(0);
                 let text = if piece == 0 {
                     "·".to_string()
                 } else {
@@ -133,11 +128,11 @@ impl GameAdapter for ChaosClock {
     ) -> Option<Result<Solution<Move>, Error>> {
         Some(solve(record, settings))
     }
-    fn default_match() -> [&'static str; 2] {
-        ["engine", "greedy"]
+    fn encoding() -> Option<Encoded<Self>> {
+        Some(Encoded::new())
     }
-    fn default_opening_plies() -> usize {
-        0
+    fn view() -> Option<Viewed<Self>> {
+        Some(Viewed::new())
     }
 }
 

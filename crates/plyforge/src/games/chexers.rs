@@ -4,9 +4,10 @@ use chexers::players::{Agent as _, Greedy};
 use chexers::{DefaultEval, Move, Position, Weights};
 use search::Player;
 
-use crate::adapter::{CratePlayer, GameAdapter};
+use crate::adapter::{CratePlayer, EvalError, GameAdapter};
 use crate::draw::{hex_board, hex_cells, Paint};
-use crate::GameKind;
+use crate::encoding::Encoded;
+use crate::view::Viewed;
 
 /// Chexers: three players on a hexagon of 37 hexes (COMP30024, 2019).
 #[derive(Clone, Copy, Debug, Default)]
@@ -25,21 +26,19 @@ impl GameAdapter for Chexers {
     type Pos = Position;
     type Move = Move;
     type Eval = DefaultEval;
-    const KIND: GameKind = GameKind::Chexers;
     const NAME: &'static str = "chexers";
     const TITLE: &'static str = "Chexers";
+    const ABOUT: &'static str = "three players on a hexagon of 37 hexes (COMP30024, 2019)";
+    const BENCH: &'static str = chexers::BENCH;
     const PLAYERS: usize = 3;
 
     crate_shape!(chexers);
-    fn parse_move(_pos: &Position, text: &str) -> Result<Move, String> {
+    fn parse_move(_pos: &Position, text: &str) -> Result<Move, chexers::ParseMoveError> {
         let t = text.trim();
         match t.parse::<Move>() {
             Ok(m) => Ok(m),
             // People may type `move -3 1 -2 0`: the notation is upper case.
-            Err(e) => t
-                .to_ascii_uppercase()
-                .parse::<Move>()
-                .map_err(|_| e.to_string()),
+            Err(e) => t.to_ascii_uppercase().parse::<Move>().map_err(|_| e),
         }
     }
     fn default_eval() -> DefaultEval {
@@ -54,15 +53,11 @@ impl GameAdapter for Chexers {
         // (the evaluation before them, for comparison).
         &["default", "best", "mean", "greedy", "selfish", "plain"]
     }
-    type NamedEval = DefaultEval;
-    fn evaluator_problem(name: &str) -> Option<String> {
-        named_weights(name).err()
-    }
     /// A name, optionally followed by weight settings `:NAME=NUMBER` (the fields of
     /// [`Weights`], e.g. `default:draw_standing=0:contempt=600`), for tuning by matches
     /// without a rebuild.
-    fn evaluator(name: &str) -> Option<DefaultEval> {
-        named_weights(name).ok().map(DefaultEval::with_weights)
+    fn evaluator(name: &str) -> Result<DefaultEval, EvalError> {
+        named_weights(name).map(DefaultEval::with_weights)
     }
     fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
         let text = pos.to_string();
@@ -117,11 +112,17 @@ impl GameAdapter for Chexers {
     fn progress(pos: &Position, player: Player) -> u32 {
         pos.exits(player)
     }
+    fn encoding() -> Option<Encoded<Self>> {
+        Some(Encoded::new())
+    }
+    fn view() -> Option<Viewed<Self>> {
+        Some(Viewed::new())
+    }
 }
 
 /// The weights of a Chexers evaluation name with its optional `:NAME=NUMBER` settings, or
-/// why there are none (the one parser behind `evaluator` and `evaluator_problem`).
-fn named_weights(name: &str) -> Result<Weights, String> {
+/// why there are none.
+fn named_weights(name: &str) -> Result<Weights, EvalError> {
     let (base, settings) = name.split_once(':').unwrap_or((name, ""));
     let weights = match base {
         "default" => Weights::default(),
@@ -132,15 +133,9 @@ fn named_weights(name: &str) -> Result<Weights, String> {
         "greedy" => Weights::greedy(),
         "selfish" => Weights::greedy_absolute(),
         "plain" => Weights::before_issue_20(),
-        _ => {
-            return Err(format!(
-                "Chexers has the evaluations {}, each optionally followed by \
-                 :WEIGHT=NUMBER settings",
-                <Chexers as GameAdapter>::evaluator_names().join(", ")
-            ))
-        }
+        _ => return Err(EvalError::unknown::<Chexers>(name)),
     };
     weights
         .with_settings(settings, ':')
-        .map_err(|e| e.to_string())
+        .map_err(|e| EvalError::setting(name, e))
 }

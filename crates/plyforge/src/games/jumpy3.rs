@@ -4,12 +4,14 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use jumpy3::solve::{Table, TableEval, Value};
-use jumpy3::{DefaultEval, Estimate, Move, Position, BLACK, WHITE};
+use jumpy3::{Estimate, Move, Position, BLACK, WHITE};
 use search::{Evaluator, Record, Scores};
 
-use crate::adapter::{ExactValue, GameAdapter, Solution, SolveSettings};
+use crate::adapter::{EvalError, ExactValue, GameAdapter, Solution, SolveSettings, SolverTraits};
 use crate::draw::Paint;
-use crate::{Error, GameKind};
+use crate::encoding::Encoded;
+use crate::view::Viewed;
+use crate::Error;
 
 /// Jumpy3: one row of 16 squares, two kings racing off the board.
 #[derive(Clone, Copy, Debug, Default)]
@@ -18,16 +20,20 @@ pub struct Jumpy3;
 impl GameAdapter for Jumpy3 {
     type Pos = Position;
     type Move = Move;
-    type Eval = DefaultEval;
-    const KIND: GameKind = GameKind::Jumpy3;
+    type Eval = Jumpy3Eval;
     const NAME: &'static str = "jumpy3";
     const TITLE: &'static str = "Jumpy3";
+    const ABOUT: &'static str = "one row of 16 squares, two kings racing off the board";
+    const SOLVER_NOTE: &'static str = "a solved table of all 28 million positions, built once (about 9 s of CPU time, 56 MB) into the cache directory ($PLYFORGE_CACHE_DIR, else ~/.cache/plyforge) or --table FILE, then read: `win N`, `loss N` or `draw`; positions with at most one pawn a side are solved at once without it";
+    const BENCH: &'static str = jumpy3::BENCH;
     const PLAYERS: usize = 2;
     const HAS_SOLVER: bool = true;
+    const SOLVER: SolverTraits = SolverTraits::TABLE;
 
     crate_shape!(jumpy3);
-    fn default_eval() -> DefaultEval {
-        DefaultEval::default()
+    /// The estimate (the solved table is `default` only where it is cached).
+    fn default_eval() -> Jumpy3Eval {
+        Jumpy3Eval::Estimate(Estimate::Default)
     }
     fn evaluator_names() -> &'static [&'static str] {
         // `default`: the solved table where it is cached (`plyforge::cache_dir()`, written
@@ -36,16 +42,15 @@ impl GameAdapter for Jumpy3 {
         // sheet's estimate.
         &["default", "estimate", "sheet"]
     }
-    type NamedEval = Jumpy3Eval;
-    fn evaluator(name: &str) -> Option<Jumpy3Eval> {
+    fn evaluator(name: &str) -> Result<Jumpy3Eval, EvalError> {
         match name {
-            "default" => Some(match cached_table() {
+            "default" => Ok(match cached_table() {
                 Some(table) => Jumpy3Eval::Table(TableEval::new(table)),
                 None => Jumpy3Eval::Estimate(Estimate::Default),
             }),
-            "estimate" => Some(Jumpy3Eval::Estimate(Estimate::Default)),
-            "sheet" => Some(Jumpy3Eval::Estimate(Estimate::Sheet)),
-            _ => None,
+            "estimate" => Ok(Jumpy3Eval::Estimate(Estimate::Default)),
+            "sheet" => Ok(Jumpy3Eval::Estimate(Estimate::Sheet)),
+            _ => Err(EvalError::unknown::<Self>(name)),
         }
     }
     fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
@@ -79,14 +84,18 @@ impl GameAdapter for Jumpy3 {
     fn default_match() -> [&'static str; 2] {
         ["engine", "engine,eval=sheet"]
     }
-    fn default_opening_plies() -> usize {
-        2
+    fn encoding() -> Option<Encoded<Self>> {
+        Some(Encoded::new())
+    }
+    fn view() -> Option<Viewed<Self>> {
+        Some(Viewed::new())
     }
 }
 
 /// Jumpy3's evaluations by name (the engine specs' `eval=`): an estimate, or the solved
 /// table, with which a search of depth 1 plays perfectly.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum Jumpy3Eval {
     /// An estimate of the crate ([`Estimate`]).
     Estimate(Estimate),
@@ -199,6 +208,13 @@ fn solve(record: &Record<Position>, settings: &SolveSettings<'_>) -> Result<Solu
         Value::Win(n) => ExactValue::Win(n),
         Value::Loss(n) => ExactValue::Loss(n),
         Value::Draw => ExactValue::Draw,
+        other => {
+            return Err(Error::Solve {
+                reason: format!(
+                    "a value the table gives that this facade does not know: {other:?}"
+                ),
+            })
+        }
     };
     Ok(Solution {
         value,

@@ -6,7 +6,8 @@ use throne::{DefaultEval, Move, Position, BLACK, WHITE};
 
 use crate::adapter::{CratePlayer, GameAdapter};
 use crate::draw::{hex_board, hex_cells, Paint};
-use crate::GameKind;
+use crate::encoding::Encoded;
+use crate::view::Viewed;
 
 /// Throne: queens and soldiers race to the throne on a hexagon of 91 cells.
 #[derive(Clone, Copy, Debug, Default)]
@@ -16,24 +17,15 @@ impl GameAdapter for Throne {
     type Pos = Position;
     type Move = Move;
     type Eval = DefaultEval;
-    const KIND: GameKind = GameKind::Throne;
     const NAME: &'static str = "throne";
     const TITLE: &'static str = "Throne";
+    const ABOUT: &'static str = "queens and soldiers race to the throne on a hexagon of 91 cells";
+    const BENCH: &'static str = throne::BENCH;
     const PLAYERS: usize = 2;
 
     crate_shape!(throne);
     fn default_eval() -> DefaultEval {
         DefaultEval
-    }
-    fn evaluator_names() -> &'static [&'static str] {
-        &["default"]
-    }
-    type NamedEval = DefaultEval;
-    fn evaluator(name: &str) -> Option<DefaultEval> {
-        match name {
-            "default" => Some(DefaultEval),
-            _ => None,
-        }
     }
     fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
         let text = pos.to_string();
@@ -96,5 +88,11 @@ impl GameAdapter for Throne {
             std::cmp::Ordering::Less => Outcome::Win(WHITE),
             std::cmp::Ordering::Equal => Outcome::Draw(DrawKind::Score),
         }
+    }
+    fn encoding() -> Option<Encoded<Self>> {
+        Some(Encoded::new())
+    }
+    fn view() -> Option<Viewed<Self>> {
+        Some(Viewed::new())
     }
 }

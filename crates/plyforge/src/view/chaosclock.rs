@@ -4,7 +4,7 @@
 use chaosclock::{Move, Position, EVEN, ODD};
 use search::{Game, Player};
 
-use super::{BoardView, Fact, Layout, Piece, PieceKind, Role, Shape, Spot};
+use super::{BoardView, Fact, Layout, Piece, Role, Shape, Spot, Symbol};
 use crate::games::ChaosClock;
 
 /// Radius of the circle of positions.
@@ -15,13 +15,13 @@ fn hand(p: Player) -> String {
 }
 
 fn number(spot: String, piece: u8, home: bool) -> Piece {
-    Piece {
+    Piece::new(
         spot,
-        player: chaosclock::owner(piece),
-        kind: PieceKind::Number(piece),
-        home,
-        prisoner: false,
-    }
+        chaosclock::owner(piece),
+        "number",
+        Symbol::Text(piece.to_string()),
+    )
+    .fixed(home)
 }
 
 impl BoardView for ChaosClock {
@@ -68,10 +68,9 @@ impl BoardView for ChaosClock {
     }
     fn pieces(pos: &Position) -> Vec<Piece> {
         let mut out: Vec<Piece> = (1..=12u8)
-            .filter(|&sq| pos.piece_on(sq) != 0)
-            .map(|sq| {
-                let piece = pos.piece_on(sq);
-                number(sq.to_string(), piece, piece == sq)
+            .filter_map(|sq| {
+                let piece = pos.piece_at(sq)?;
+                Some(number(sq.to_string(), piece, piece == sq))
             })
             .collect();
         for p in [ODD, EVEN] {

@@ -6,7 +6,7 @@ use chexers::{Hex, Move, Position, PLAYERS};
 use search::Player;
 
 use super::{
-    edge_band, hex_centre, BoardView, Fact, Layout, Mark, Piece, PieceKind, Role, Shape, Spot,
+    edge_band, hex_centre, BoardView, Fact, Layout, Mark, Piece, Role, Shape, Spot, Symbol,
 };
 use crate::games::Chexers;
 
@@ -105,11 +105,5 @@ impl BoardView for Chexers {
 }
 
 fn disc(spot: String, player: Player) -> Piece {
-    Piece {
-        spot,
-        player,
-        kind: PieceKind::Disc,
-        home: false,
-        prisoner: false,
-    }
+    Piece::new(spot, player, "disc", Symbol::Plain)
 }

@@ -4,7 +4,7 @@
 use jumpy3::{Move, Position, BLACK, SQUARES, WHITE};
 use search::Player;
 
-use super::{after, BoardView, Fact, Layout, Piece, PieceKind, Role, Shape, Spot};
+use super::{after, BoardView, Fact, Layout, Piece, Role, Shape, Spot, Symbol};
 use crate::games::Jumpy3;
 
 /// The spot a side's pieces leave the board to.
@@ -73,7 +73,7 @@ impl BoardView for Jumpy3 {
         out
     }
     fn move_spots(pos: &Position, mv: Move) -> (Option<String>, Option<String>) {
-        let side = pos.side();
+        let side = search::Game::to_move(pos);
         let next = after(pos, mv);
         // The mover's pieces never move but the one that moves: the new bit is its target.
         let new = next.pieces(side) & !pos.pieces(side);
@@ -106,15 +106,9 @@ impl BoardView for Jumpy3 {
 }
 
 fn piece(spot: String, player: Player, king: bool) -> Piece {
-    Piece {
-        spot,
-        player,
-        kind: if king {
-            PieceKind::King
-        } else {
-            PieceKind::Pawn
-        },
-        home: false,
-        prisoner: false,
+    if king {
+        Piece::new(spot, player, "king", Symbol::Crown)
+    } else {
+        Piece::new(spot, player, "pawn", Symbol::Plain)
     }
 }

@@ -3,18 +3,21 @@
 //! notation and their geometry, the pieces on them, and for each legal move the cell it
 //! leaves and the cell it reaches (click-to-move, the last-move highlight, best-move arrows).
 //!
-//! [`BoardView`] is implemented once per game (in this module's per-game files); a front end
-//! that holds a [`State`] of any game calls [`board`] and draws what it gets, with no rule
-//! of any game of its own.
+//! A game describes its picture by implementing [`BoardView`] and returning
+//! `Some(Viewed::new())` from [`GameAdapter::view`] (ours do in this module's per-game
+//! files); a front end that holds a [`State`] of any game calls [`board`] and draws what it
+//! gets, with no rule of any game of its own. The vocabulary is generic: cells of any shape
+//! at any place (a row, a rectangular grid, a hex grid, a ring), pieces with a symbol or a
+//! text in their player's colour, marks such as a player's exits or a goal cell.
 //!
 //! Geometry is in abstract units (a Jumpy3 square, a hex's circumradius and a clock
 //! position are about one unit); `y` grows downwards, as on a screen.
 //!
 //! ```
 //! use plyforge::{view, GameKind};
-//! let mut game = GameKind::Jumpy3.new_game();
+//! let mut game = GameKind::from_name("jumpy3").unwrap().new_game();
 //! game.play("4").unwrap();
-//! let board = view::board(&game);
+//! let board = view::board(&game).unwrap();
 //! assert_eq!(board.spots.iter().filter(|s| s.role == view::Role::Cell).count(), 16);
 //! // The last move left square 4 for square 5.
 //! let last = board.last.unwrap();
@@ -29,7 +32,7 @@ use search::Game;
 use search::{Player, Record};
 
 use crate::adapter::{legal_moves, GameAdapter};
-use crate::{GameKind, State};
+use crate::State;
 
 #[cfg(feature = "chaosclock")]
 mod chaosclock;
@@ -46,6 +49,13 @@ mod throne;
 pub enum Layout {
     /// A row of squares (Jumpy3).
     Row,
+    /// A rectangular grid of this many columns and rows (Connect Four).
+    Grid {
+        /// Columns.
+        columns: u8,
+        /// Rows.
+        rows: u8,
+    },
     /// A hexagon of hexes of this radius (Chexers 3, Throne 5).
     Hexagon {
         /// Rings around the centre hex.
@@ -134,10 +144,10 @@ impl Shape {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Mark {
-    /// One of this player's exit hexes (Chexers).
+    /// One of this player's exit cells (Chexers): drawn in its colour.
     ExitFor(Player),
-    /// The throne (Throne).
-    Throne,
+    /// A goal of the game (Throne's throne): drawn gold, with a crown.
+    Goal,
 }
 
 /// One place of the picture: a cell, an exit edge or a hand.
@@ -159,22 +169,49 @@ pub struct Spot {
     pub caption: String,
 }
 
-/// The kind of a piece, for its picture.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+impl Spot {
+    /// A spot with this id, role and outline; its caption is its id, with no marks and no
+    /// shade.
+    pub fn new(id: impl Into<String>, role: Role, shape: Shape) -> Spot {
+        let id = id.into();
+        Spot {
+            caption: id.clone(),
+            id,
+            role,
+            shape,
+            grade: 0,
+            marks: Vec::new(),
+        }
+    }
+    /// This spot with another caption.
+    pub fn with_caption(mut self, caption: impl Into<String>) -> Spot {
+        self.caption = caption.into();
+        self
+    }
+    /// This spot with these marks.
+    pub fn with_marks(mut self, marks: Vec<Mark>) -> Spot {
+        self.marks = marks;
+        self
+    }
+    /// This spot with a shade (a ring's grade).
+    pub fn with_grade(mut self, grade: u8) -> Spot {
+        self.grade = grade;
+        self
+    }
+}
+
+/// What is drawn on a piece, in its player's colour.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum PieceKind {
-    /// A king (Jumpy3).
-    King,
-    /// A pawn (Jumpy3).
-    Pawn,
-    /// A queen (Throne).
-    Queen,
-    /// A soldier (Throne).
-    Soldier,
-    /// A plain piece (Chexers).
-    Disc,
-    /// A numbered piece (Chaos Clock).
-    Number(u8),
+pub enum Symbol {
+    /// A plain disc.
+    Plain,
+    /// A crown (a king, a queen).
+    Crown,
+    /// A ring inside the disc (a soldier).
+    Ring,
+    /// A short text: a number, a letter.
+    Text(String),
 }
 
 /// A piece where it stands (or lies, in a hand or off the board).
@@ -185,12 +222,43 @@ pub struct Piece {
     pub spot: String,
     /// Its owner.
     pub player: Player,
-    /// Its kind.
-    pub kind: PieceKind,
-    /// Home: it can never move again (Chaos Clock).
-    pub home: bool,
-    /// Imprisoned (Throne).
-    pub prisoner: bool,
+    /// What it is, in a word (`king`, `pawn`, `disc`): for people and scripts.
+    pub name: &'static str,
+    /// What is drawn on it.
+    pub symbol: Symbol,
+    /// It can never move again (Chaos Clock's pieces home): drawn with a gold ring.
+    pub fixed: bool,
+    /// It is held captive (Throne's prisoners): drawn with a red dashed ring.
+    pub captive: bool,
+}
+
+impl Piece {
+    /// A piece on `spot` of `player`, named `name`, drawn with `symbol`.
+    pub fn new(
+        spot: impl Into<String>,
+        player: Player,
+        name: &'static str,
+        symbol: Symbol,
+    ) -> Piece {
+        Piece {
+            spot: spot.into(),
+            player,
+            name,
+            symbol,
+            fixed: false,
+            captive: false,
+        }
+    }
+    /// This piece, fixed or not.
+    pub fn fixed(mut self, fixed: bool) -> Piece {
+        self.fixed = fixed;
+        self
+    }
+    /// This piece, captive or not.
+    pub fn captive(mut self, captive: bool) -> Piece {
+        self.captive = captive;
+        self
+    }
 }
 
 /// A move with the spots it leaves and reaches.
@@ -257,7 +325,8 @@ pub struct Board {
     pub facts: Vec<Fact>,
 }
 
-/// What a picture needs of a game, beyond its [`GameAdapter`].
+/// What a picture needs of a game, beyond its [`GameAdapter`]. A game that implements it
+/// returns `Some(Viewed::new())` from [`GameAdapter::view`].
 pub trait BoardView: GameAdapter {
     /// How the board is drawn.
     fn layout() -> Layout;
@@ -276,8 +345,41 @@ pub trait BoardView: GameAdapter {
     }
 }
 
-fn spots_of<A: BoardView>(pos: &A::Pos, mv: A::Move) -> MoveSpots {
-    let (from, to) = A::move_spots(pos, mv);
+/// The spots a move leaves and reaches ([`BoardView::move_spots`]).
+pub type FromTo = (Option<String>, Option<String>);
+
+/// A game's [`BoardView`] as [`GameAdapter::view`] hands it to the front ends.
+pub struct Viewed<A: GameAdapter> {
+    layout: fn() -> Layout,
+    spots: fn() -> Vec<Spot>,
+    colours: fn() -> &'static [&'static str],
+    pieces: fn(&A::Pos) -> Vec<Piece>,
+    move_spots: fn(&A::Pos, A::Move) -> FromTo,
+    facts: fn(&A::Pos) -> Vec<Fact>,
+}
+
+impl<V: BoardView> Viewed<V> {
+    /// The view of `V`.
+    pub fn new() -> Viewed<V> {
+        Viewed {
+            layout: V::layout,
+            spots: V::spots,
+            colours: V::colours,
+            pieces: V::pieces,
+            move_spots: V::move_spots,
+            facts: V::facts,
+        }
+    }
+}
+
+impl<V: BoardView> Default for Viewed<V> {
+    fn default() -> Self {
+        Viewed::new()
+    }
+}
+
+fn spots_of<A: GameAdapter>(v: &Viewed<A>, pos: &A::Pos, mv: A::Move) -> MoveSpots {
+    let (from, to) = (v.move_spots)(pos, mv);
     MoveSpots {
         text: mv.to_string(),
         from,
@@ -285,58 +387,43 @@ fn spots_of<A: BoardView>(pos: &A::Pos, mv: A::Move) -> MoveSpots {
     }
 }
 
-/// The board of a record of game `A`.
-pub fn board_of<A: BoardView>(record: &Record<A::Pos>) -> Board {
+/// The board of a record of game `A` through its view.
+pub fn board_of<A: GameAdapter>(v: &Viewed<A>, record: &Record<A::Pos>) -> Board {
     let pos = record.position();
     let last = record.moves().last().map(|&mv| {
         let mut before = record.clone();
         before.undo();
-        spots_of::<A>(before.position(), mv)
+        spots_of::<A>(v, before.position(), mv)
     });
     let moves = if record.result().is_some() {
         Vec::new()
     } else {
         legal_moves(pos)
             .iter()
-            .map(|&mv| spots_of::<A>(pos, mv))
+            .map(|&mv| spots_of::<A>(v, pos, mv))
             .collect()
     };
+    let colours = (v.colours)();
     Board {
-        layout: A::layout(),
-        spots: A::spots(),
+        layout: (v.layout)(),
+        spots: (v.spots)(),
         players: (0..A::PLAYERS)
             .map(|p: Player| PlayerStyle {
                 letter: A::player_letter(p),
                 name: A::player_name(p),
-                colour: A::colours().get(p).copied().unwrap_or("gray"),
+                colour: colours.get(p).copied().unwrap_or("gray"),
             })
             .collect(),
-        pieces: A::pieces(pos),
+        pieces: (v.pieces)(pos),
         moves,
         last,
-        facts: A::facts(pos),
+        facts: (v.facts)(pos),
     }
 }
 
-/// The board of a game in progress, of any game.
-pub fn board(state: &State) -> Board {
-    fn of<A: BoardView>(state: &State) -> Board {
-        board_of::<A>(
-            state
-                .record::<A>()
-                .expect("a state's record is of the state's game"),
-        )
-    }
-    match state.kind() {
-        #[cfg(feature = "jumpy3")]
-        GameKind::Jumpy3 => of::<crate::games::Jumpy3>(state),
-        #[cfg(feature = "chexers")]
-        GameKind::Chexers => of::<crate::games::Chexers>(state),
-        #[cfg(feature = "throne")]
-        GameKind::Throne => of::<crate::games::Throne>(state),
-        #[cfg(feature = "chaosclock")]
-        GameKind::ChaosClock => of::<crate::games::ChaosClock>(state),
-    }
+/// The board of a game in progress, of any game that has a picture ([`GameAdapter::view`]).
+pub fn board(state: &State) -> Option<Board> {
+    state.board()
 }
 
 /// The centre of the hex at axial (q, r), pointy-top, circumradius 1: rows of equal r are

@@ -3,7 +3,7 @@
 use search::Player;
 use throne::{Cell, Move, Piece as Kind, Position, BLACK, WHITE};
 
-use super::{hex_centre, BoardView, Fact, Layout, Mark, Piece, PieceKind, Role, Shape, Spot};
+use super::{hex_centre, BoardView, Fact, Layout, Mark, Piece, Role, Shape, Spot, Symbol};
 use crate::games::Throne;
 
 fn id(c: Cell) -> String {
@@ -26,7 +26,7 @@ impl BoardView for Throne {
                     shape: Shape::Hex { x, y, r: 1.0 },
                     grade: c.grade(),
                     marks: if c == Cell::THRONE {
-                        vec![Mark::Throne]
+                        vec![Mark::Goal]
                     } else {
                         Vec::new()
                     },
@@ -41,15 +41,13 @@ impl BoardView for Throne {
     fn pieces(pos: &Position) -> Vec<Piece> {
         Cell::all()
             .filter_map(|c| {
-                pos.piece_at(c).map(|(player, kind)| Piece {
-                    spot: id(c),
-                    player,
-                    kind: match kind {
-                        Kind::Queen => PieceKind::Queen,
-                        Kind::Soldier => PieceKind::Soldier,
-                    },
-                    home: false,
-                    prisoner: pos.is_imprisoned(c),
+                pos.piece_at(c).map(|(player, kind)| {
+                    match kind {
+                        Kind::Queen => Piece::new(id(c), player, "queen", Symbol::Crown),
+                        Kind::Soldier => Piece::new(id(c), player, "soldier", Symbol::Ring),
+                        _ => Piece::new(id(c), player, "piece", Symbol::Plain),
+                    }
+                    .captive(pos.is_imprisoned(c))
                 })
             })
             .collect()

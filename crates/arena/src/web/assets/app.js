@@ -285,14 +285,16 @@
     const pg = el('g', { class: 'piece', 'data-piece': p.kind, 'data-player': view.board.players[p.player].letter }, g);
     el('circle', { cx: x, cy: y + r * 0.08, r: r, fill: 'rgba(0,0,0,.22)', class: 'piece' }, pg);
     el('circle', { cx: x, cy: y, r: r, fill: colour, stroke: stroke, 'stroke-width': r * 0.09, class: 'piece' }, pg);
-    if (p.kind === 'king' || p.kind === 'queen') crown(pg, x, y, r, ink);
-    if (p.kind === 'soldier') el('circle', { cx: x, cy: y, r: r * 0.55, fill: 'none', stroke: ink, 'stroke-width': r * 0.1, class: 'piece' }, pg);
-    if (p.kind === 'number') {
-      const t = el('text', { x: x, y: y + r * 0.04, class: 'piece-label', fill: ink, 'font-size': r * 1.05 }, pg);
-      t.textContent = String(p.number);
+    const sym = p.symbol || { kind: 'plain' };
+    if (sym.kind === 'crown') crown(pg, x, y, r, ink);
+    if (sym.kind === 'ring') el('circle', { cx: x, cy: y, r: r * 0.55, fill: 'none', stroke: ink, 'stroke-width': r * 0.1, class: 'piece' }, pg);
+    if (sym.kind === 'text') {
+      const size = String(sym.text).length > 2 ? r * 0.8 : r * 1.05;
+      const t = el('text', { x: x, y: y + r * 0.04, class: 'piece-label', fill: ink, 'font-size': size }, pg);
+      t.textContent = String(sym.text);
     }
-    if (p.home) el('circle', { cx: x, cy: y, r: r * 1.14, fill: 'none', stroke: '#c8951a', 'stroke-width': r * 0.16, class: 'piece' }, pg);
-    if (p.prisoner) {
+    if (p.fixed) el('circle', { cx: x, cy: y, r: r * 1.14, fill: 'none', stroke: '#c8951a', 'stroke-width': r * 0.16, class: 'piece' }, pg);
+    if (p.captive) {
       el('circle', { cx: x, cy: y, r: r * 1.12, fill: 'none', stroke: '#c0392b', 'stroke-width': r * 0.13, 'stroke-dasharray': (r * 0.3) + ' ' + (r * 0.18), class: 'piece' }, pg);
     }
   }
@@ -339,10 +341,20 @@
     const p = view.to_move;
     return p !== null && seats[p] && seats[p].human;
   }
+  // A move that touches no spot: a pass.
+  function isPass(m) { return m.from === null && m.to === null; }
   function drawBoard() {
     const svg = $('board');
     const b = view.board;
     svg.replaceChildren();
+    if (!b.pictured) {
+      // A game without a picture: its position in notation.
+      svg.setAttribute('viewBox', '0 0 10 2');
+      svg.dataset.layout = 'none';
+      const t = el('text', { x: 5, y: 1.1, class: 'notation-only' }, svg);
+      t.textContent = view.position;
+      return;
+    }
     const [x, y, w, h] = bounds(b);
     svg.setAttribute('viewBox', [x, y, w, h].map(v => v.toFixed(3)).join(' '));
     svg.dataset.layout = b.layout.kind;
@@ -360,6 +372,10 @@
         el('line', { x1: r0 * Math.sin(a), y1: -r0 * Math.cos(a), x2: r1 * Math.sin(a), y2: -r1 * Math.cos(a), stroke: '#8a7c60', 'stroke-width': i % 5 === 0 ? 0.06 : 0.025 }, base);
       }
     }
+    if (b.layout.kind === 'grid') {
+      // An upright frame behind the cells (the board of a game that drops its pieces).
+      el('rect', { x: x + 0.25, y: y + 0.3, width: w - 0.5, height: h - 0.6, rx: 0.3, class: 'grid-frame' }, base);
+    }
     const lastFrom = b.last ? b.last.from : null, lastTo = b.last ? b.last.to : null;
     const over = el('g', { class: 'overlays' }, svg);
     let sq = 0;
@@ -369,8 +385,9 @@
         let cls = 'cell';
         if (s.shape.kind === 'rect') cls += ' sq-' + (sq++ % 2);
         else if (s.shape.kind === 'hex') cls += s.grade ? ' grade-' + s.grade : ' hexcell';
+        else if (b.layout.kind === 'grid') cls += ' slot';
         else cls += ' dial';
-        if (s.marks.some(m => m.kind === 'throne')) cls += ' throne';
+        if (s.marks.some(m => m.kind === 'goal')) cls += ' goal';
         const e = shapeElement(base, s, cls, { 'data-cell': s.id });
         const title = el('title', {}, e);
         title.textContent = s.caption;
@@ -379,7 +396,7 @@
             const t = shapeElement(base, s, 'exit-tint', { fill: b.players[m.player].colour, 'fill-opacity': 0.2, stroke: b.players[m.player].colour, 'stroke-width': 0.05, 'stroke-opacity': 0.55 });
             if (t.tagName === 'polygon') t.setAttribute('points', hexPoints(c[0], c[1], s.shape.r * 0.8));
           }
-          if (m.kind === 'throne') crown(base, c[0], c[1] - 0.05, 0.5, 'rgba(120, 80, 0, .35)');
+          if (m.kind === 'goal') crown(base, c[0], c[1] - 0.05, 0.5, 'rgba(120, 80, 0, .35)');
         }
         if (b.layout.kind === 'clock') {
           // The dial's numerals, outside the positions.
@@ -472,8 +489,18 @@
         }
       }
     }
+    // Where a piece may be placed (moves that leave no spot), for a person to move.
+    if (humanToMove()) {
+      for (const m of b.moves) {
+        if (m.from !== null || m.to === null || !spots[m.to] || spots[m.to].role.kind !== 'cell') continue;
+        const c = spotCentre(spots[m.to]);
+        el('circle', { cx: c[0], cy: c[1], r: pieceRadius(spots[m.to]) * 0.3, class: 'target drop-target', 'data-target': m.to }, marks);
+      }
+    }
     for (const a of arrows) {
       if (spots[a.from] && spots[a.to]) arrow(marks, spots[a.from], spots[a.to], a.kind);
+      // A move that places a piece (no spot it leaves): a ring on where it goes.
+      else if (a.from === null && spots[a.to]) shapeElement(marks, spots[a.to], 'target-ring drop ' + a.kind);
     }
   }
   function onBoardClick(ev) {
@@ -489,6 +516,9 @@
       return;
     }
     const moves = view.board.moves;
+    // A move that places a piece on this spot (nothing leaves a spot): one click plays it.
+    const drops = moves.filter(m => m.from === null && m.to === id);
+    if (selected === null && drops.length === 1) { playMove(drops[0].text); return; }
     if (selected !== null) {
       const m = moves.filter(m => m.from === selected && m.to === id);
       if (m.length === 1) { selected = null; playMove(m[0].text); return; }
@@ -520,8 +550,8 @@
       if (cursor < rec.moves.length) turn.append(document.createTextNode(' — looking back at ply ' + cursor + ' of ' + rec.moves.length));
     }
     $('position').textContent = view.position;
-    $('pass').hidden = !(humanToMove() && view.board.moves.some(m => m.from === null));
-    if (!$('pass').hidden) $('pass').textContent = view.board.moves.find(m => m.from === null).text;
+    $('pass').hidden = !(humanToMove() && view.board.pictured && view.board.moves.some(isPass));
+    if (!$('pass').hidden) $('pass').textContent = view.board.moves.find(isPass).text;
     $('first').disabled = $('back').disabled = cursor === 0;
     $('forward').disabled = $('last').disabled = cursor === rec.moves.length;
     $('undo').disabled = watchKey || rec.moves.length === 0;
@@ -640,7 +670,7 @@
     moveChips($('info-pv'), 'PV:', i.pv || [], 24);
     const m = i.best && view ? view.board.moves.find(x => x.text === i.best) : null;
     arrows = arrows.filter(a => a.kind !== 'best');
-    if (m && m.from && m.to) arrows.push({ from: m.from, to: m.to, kind: 'best' });
+    if (m && m.to) arrows.push({ from: m.from, to: m.to, kind: 'best' });
     drawBoard();
   }
 
@@ -918,7 +948,7 @@
   $('last').addEventListener('click', () => { paused = false; goTo(rec.moves.length); });
   $('undo').addEventListener('click', undo);
   $('pass').addEventListener('click', () => {
-    const m = view && view.board.moves.find(m => m.from === null);
+    const m = view && view.board.moves.find(isPass);
     if (m) playMove(m.text);
   });
   $('new-game').addEventListener('click', () => newGame(rec.start));
@@ -1020,7 +1050,7 @@
       arrows = arrows.filter(a => a.kind !== 'solve');
       for (const t of s.best) {
         const m = view.board.moves.find(x => x.text === t);
-        if (m && m.from && m.to) arrows.push({ from: m.from, to: m.to, kind: 'solve' });
+        if (m && m.to) arrows.push({ from: m.from, to: m.to, kind: 'solve' });
       }
       drawBoard();
     } catch (e) {

@@ -1,0 +1,57 @@
+//! `arena bench`: the chess engines' `bench` for every game that has one (its adapter's
+//! [`GameAdapter::BENCH`]): fixed positions searched to fixed depths with the game's
+//! recommended engine and default evaluation, each search from an empty table. The total
+//! node count is the search's **signature**: with one thread the search is deterministic,
+//! so the count changes only when the search's behaviour does (CI pins it). Nodes per second
+//! tell the speed.
+
+use plyforge::search::bench::{parse_list, run};
+use plyforge::GameAdapter;
+
+use crate::analyse::show_score;
+use crate::fail::{outln, Fail};
+
+/// One game's bench: its node count and its time in seconds.
+pub(crate) struct Totals {
+    pub(crate) positions: usize,
+    pub(crate) nodes: u64,
+    pub(crate) seconds: f64,
+}
+
+/// Runs game `A`'s bench with `threads` threads, printing a line per position and one for
+/// the game; `None` for a game without a bench.
+pub(crate) fn bench<A: GameAdapter>(threads: usize) -> Result<Option<Totals>, Fail> {
+    if A::BENCH.trim().is_empty() {
+        return Ok(None);
+    }
+    let list = parse_list::<A::Pos>(A::BENCH)
+        .map_err(|e| Fail::runtime(format!("the bench list of {}: {e}", A::NAME)))?;
+    let config = A::engine_config().with_threads(threads);
+    let report = run(&list, A::default_eval(), &config);
+    for l in &report.lines {
+        outln!(
+            "{:<12} {:<12} depth {:>2}  nodes {:>11}  time {:>7.3} s  score {:>6}  best {}",
+            A::NAME,
+            l.label,
+            l.depth,
+            l.nodes,
+            l.elapsed.as_secs_f64(),
+            show_score(l.score),
+            l.best.map_or("-".to_string(), |m| m.to_string())
+        );
+    }
+    let seconds = report.elapsed.as_secs_f64();
+    outln!(
+        "{:<12} {} positions  nodes {}  time {:.3} s  nodes/s {}",
+        A::NAME,
+        list.len(),
+        report.nodes,
+        seconds,
+        report.nps
+    );
+    Ok(Some(Totals {
+        positions: list.len(),
+        nodes: report.nodes,
+        seconds,
+    }))
+}

@@ -1,0 +1,639 @@
+//! The command line of `arena`: the subcommands and their options (clap), their help with
+//! examples made from the program's own games, and the dispatch of each subcommand to its
+//! game's commands ([`crate::commands`]).
+
+use std::path::PathBuf;
+
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+
+use crate::arena::Arena;
+use crate::fail::Fail;
+use crate::{analyse, matchup, play, server, web};
+
+/// Play, analyse, match and solve board games with one search engine.
+#[derive(Parser, Debug)]
+#[command(name = "arena", version, about)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    command: Verb,
+}
+
+#[derive(Subcommand, Debug)]
+enum Verb {
+    /// Play against the engine in the terminal (or watch it play itself).
+    Play(PlayArgs),
+    /// Analyse a position: one line per completed depth.
+    #[command(visible_alias = "analyze")]
+    Analyse(AnalyseArgs),
+    /// Engine configurations play each other, seats rotated; a table with Elo at the end.
+    Match(MatchArgs),
+    /// Combine the match files of a match's shards into one table (same figures, Elo, SPRT).
+    Merge(MergeArgs),
+    /// Exact game-theoretic value and every best move (the two-player games).
+    Solve(SolveArgs),
+    /// Count the leaves of the move tree (move-generator check).
+    Perft(PerftArgs),
+    /// Every legal move of a position, one per line (scriptable).
+    Moves(MovesArgs),
+    /// Play moves from a position; print the position reached and `result: …` if over.
+    Apply(ApplyArgs),
+    /// The engine protocol on stdin/stdout (see docs/protocol.md).
+    Engine(EngineArgs),
+    /// A match server: agents connect over TCP (docs/server-protocol.md) and play under a clock.
+    Serve(ServeArgs),
+    /// Play on a match server with our engine, thinking on the server's clock.
+    Connect(ConnectArgs),
+    /// The games in a browser: play, analyse, solve, share, watch a match server.
+    Web(WebArgs),
+    /// Fixed positions searched to fixed depths: the search's signature and nodes per second.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// The games (default: every game with a bench).
+    #[arg(value_parser = game_names())]
+    games: Vec<String>,
+    /// Worker threads.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+}
+
+#[derive(Args, Debug)]
+struct PlayArgs {
+    /// The game.
+    #[arg(value_parser = game_names())]
+    game: String,
+    /// Side(s) played by a person: a player's letter or name (see below), `all` or `none`.
+    /// Default: the first player.
+    #[arg(long, value_name = "SIDE", num_args = 1..)]
+    human: Vec<String>,
+    /// Engine thinking time per move.
+    #[arg(long, value_name = "T", default_value = "1s")]
+    time: String,
+    /// Engine fixed depth per move (instead of --time).
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
+    /// Engine threads.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// Start position (notation or `start`).
+    #[arg(long, value_name = "P")]
+    position: Option<String>,
+    /// The engine's specification (see `arena match --help`).
+    #[arg(long, value_name = "SPEC")]
+    engine: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct AnalyseArgs {
+    /// The game.
+    #[arg(value_parser = game_names())]
+    game: String,
+    /// The position (notation or `start`).
+    #[arg(allow_hyphen_values = true)]
+    position: String,
+    /// Search to this depth.
+    #[arg(long, value_name = "D", conflicts_with = "time")]
+    depth: Option<u32>,
+    /// Search for this long (default 5s when no depth is given).
+    #[arg(long, value_name = "T")]
+    time: Option<String>,
+    /// Worker threads.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// Engine specification (algorithm, evaluation, ...; see `arena match --help`).
+    #[arg(long, value_name = "SPEC")]
+    engine: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct MatchArgs {
+    /// The game.
+    #[arg(value_parser = game_names())]
+    game: String,
+    /// An engine specification; give two (or three for a three-player game). Default: a pair
+    /// chosen per game.
+    #[arg(long, value_name = "SPEC")]
+    engine: Vec<String>,
+    /// Number of games (with --sprt the most; default 10, with --sprt 10000).
+    #[arg(long, value_name = "N")]
+    games: Option<usize>,
+    /// Thinking time per move for specs without their own limit.
+    #[arg(long, value_name = "T", default_value = "50ms")]
+    time: String,
+    /// Worker threads per engine unless its spec says otherwise.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// Start every game here instead of the start position (`random` or `fair`: a new
+    /// seeded one per opening, for games that start at random).
+    #[arg(long, value_name = "P", allow_hyphen_values = true)]
+    position: Option<String>,
+    /// Random plies played at the start of each opening (default per game; 0 with a book or
+    /// a position).
+    #[arg(long, value_name = "PLIES")]
+    opening: Option<usize>,
+    /// Seed of openings, book order, random starts and random players.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Write every game to this file (text: start, result, moves).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// No line per game, only the table.
+    #[arg(long)]
+    quiet: bool,
+    /// Games played at once.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    concurrency: usize,
+    /// Opening book: one position per line in the game's notation.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// The order the book's positions are used in.
+    #[arg(long, value_name = "ORDER", value_enum, default_value_t = BookOrder::Sequential)]
+    book_order: BookOrder,
+    /// Sequential probability ratio test of H0 nElo = ELO0 against H1 nElo = ELO1 for
+    /// engine 1 (normalised Elo, pentanomial model on game pairs); stops when decided.
+    #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
+    sprt: Option<Vec<f64>>,
+    /// The test's chance of accepting H1 when H0 holds.
+    #[arg(long, value_name = "P", default_value_t = 0.05)]
+    alpha: f64,
+    /// The test's chance of accepting H0 when H1 holds.
+    #[arg(long, value_name = "P", default_value_t = 0.05)]
+    beta: f64,
+    /// Write every game as one JSON line to this file, as it finishes.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Continue the match of --out FILE: play only the games not in it.
+    #[arg(long)]
+    resume: bool,
+    /// Play only slice K of N of the match (whole openings; N processes play each game of
+    /// the match once).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// End a game after this many plies (the opening's included) with the game's result for
+    /// a move limit (a draw, or the game's own, such as a score comparison).
+    #[arg(long, value_name = "N")]
+    max_plies: Option<usize>,
+    /// Resign rule MOVES,SCORE: a game is lost for the side whose last MOVES scores are all
+    /// at most -SCORE while its opponent's are all at least SCORE.
+    #[arg(long, value_name = "MOVES,SCORE")]
+    resign: Option<String>,
+    /// Draw rule PLY,MOVES,SCORE: from ply PLY on, a game is drawn when both sides' last
+    /// MOVES scores are all within +-SCORE.
+    #[arg(long, value_name = "PLY,MOVES,SCORE")]
+    draw: Option<String>,
+}
+
+/// How a book is walked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum BookOrder {
+    /// In file order, from the top again when used up.
+    Sequential,
+    /// A seeded shuffle (--seed), shuffled anew each time the book is used up.
+    Random,
+}
+
+#[derive(Args, Debug)]
+struct MergeArgs {
+    /// Match files written by `arena match --out` (the shards of one match).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Write the merged match file here.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct SolveArgs {
+    /// The game (one with an exact solver).
+    #[arg(value_parser = game_names())]
+    game: String,
+    /// The position (notation or `start`).
+    #[arg(allow_hyphen_values = true)]
+    position: String,
+    /// For a solver that keeps a solved table (see below): read it from FILE, or solve and
+    /// save it there for the next time (default: the cache directory).
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    /// For a solver that searches (see below): give up after this long (exit code 1)
+    /// instead of solving however long it takes.
+    #[arg(long, value_name = "T")]
+    time: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct PerftArgs {
+    /// The game.
+    #[arg(value_parser = game_names())]
+    game: String,
+    /// The position (notation or `start`).
+    #[arg(allow_hyphen_values = true)]
+    position: String,
+    /// Depth in plies.
+    depth: u32,
+    /// Count per legal move.
+    #[arg(long)]
+    divide: bool,
+}
+
+#[derive(Args, Debug)]
+struct MovesArgs {
+    /// The game.
+    #[arg(value_parser = game_names())]
+    game: String,
+    /// The position (notation or `start`).
+    #[arg(allow_hyphen_values = true)]
+    position: String,
+}
+
+#[derive(Args, Debug)]
+struct ApplyArgs {
+    /// The game.
+    #[arg(value_parser = game_names())]
+    game: String,
+    /// The position (notation or `start`).
+    #[arg(allow_hyphen_values = true)]
+    position: String,
+    /// The moves, in order.
+    #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
+    moves: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+struct EngineArgs {
+    /// The game.
+    #[arg(value_parser = game_names())]
+    game: String,
+    /// Worker threads.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// Engine specification (algorithm, evaluation, ...; see `arena match --help`).
+    #[arg(long, value_name = "SPEC")]
+    engine: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct ServeArgs {
+    /// The game.
+    #[arg(value_parser = game_names())]
+    game: String,
+    /// Address to listen on (IP:PORT; port 0 picks a free port). Default 127.0.0.1:7717.
+    #[arg(long, value_name = "IP:PORT")]
+    addr: Option<String>,
+    /// Port on 127.0.0.1 (instead of --addr).
+    #[arg(long, value_name = "P")]
+    port: Option<u16>,
+    /// Thinking time per side for the whole game.
+    #[arg(long, value_name = "T", default_value = "120s")]
+    time: String,
+    /// Moves per side (default: the game's own limit, else 150).
+    #[arg(long, value_name = "N")]
+    moves: Option<u32>,
+    /// Stop after N games (default: serve until Ctrl-C); with --round-robin, play the
+    /// schedule N times.
+    #[arg(long, value_name = "N")]
+    games: Option<u64>,
+    /// Wait for K agents, then play a round robin among them and stop.
+    #[arg(long, value_name = "K")]
+    round_robin: Option<usize>,
+    /// Record file (appended to).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Start position of every game: notation, `start`, or `random` / `fair` (a new seeded
+    /// random / fair start per game, for games that have them).
+    #[arg(long, value_name = "P")]
+    position: Option<String>,
+    /// Seed of random starts.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Most connections at once; more are turned away.
+    #[arg(long, value_name = "N", default_value_t = 512)]
+    max_clients: usize,
+    /// Most connections at once from one IP address; more are turned away.
+    #[arg(long, value_name = "N", default_value_t = 128)]
+    max_per_address: usize,
+    /// Most games at once; agents beyond wait their turn.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    max_games: usize,
+    /// An agent silent this long outside a game is closed (`ping` keeps it).
+    #[arg(long, value_name = "T", default_value = "10m")]
+    idle: String,
+}
+
+#[derive(Args, Debug)]
+struct ConnectArgs {
+    /// The game.
+    #[arg(value_parser = game_names())]
+    game: String,
+    /// The server's address (HOST:PORT).
+    addr: String,
+    /// The name given to the server.
+    #[arg(long, value_name = "NAME", default_value = "arena")]
+    name: String,
+    /// Engine specification (see `arena match --help`).
+    #[arg(long, value_name = "SPEC")]
+    engine: Option<String>,
+    /// Worker threads.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// Leave after N games (default: play until the server says goodbye).
+    #[arg(long, value_name = "N")]
+    games: Option<u64>,
+    /// Time kept back on every move for the network and the machine's load.
+    #[arg(long, value_name = "T", default_value = "100ms")]
+    margin: String,
+    /// No line per game on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct WebArgs {
+    /// Address to listen on (IP:PORT; port 0 picks a free port).
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// Engine threads per search unless a seat's spec says otherwise.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// Searches and solves running at once; more wait their turn (default: the cores).
+    #[arg(long, value_name = "N")]
+    max_searches: Option<usize>,
+    /// Follow this record file of `arena serve` and show its games live (repeatable).
+    #[arg(long, value_name = "FILE")]
+    watch: Vec<PathBuf>,
+    /// Solves of a game whose solver keeps a solved table: read it from FILE, or build it
+    /// and save it there. Without it each solve uses the cache directory.
+    #[arg(long, value_name = "FILE")]
+    solve_table: Option<PathBuf>,
+    /// Solves by search give up after this long.
+    #[arg(long, value_name = "T", default_value = "30s")]
+    solve_time: String,
+}
+
+fn threads_ok(n: usize) -> Result<usize, Fail> {
+    if n == 0 || n > 256 {
+        Err(Fail::usage(format!("--threads {n}: between 1 and 256")))
+    } else {
+        Ok(n)
+    }
+}
+
+thread_local! {
+    /// The games' names with their lines of help, as [`game_names`] offers them: set by
+    /// [`parse`] before clap builds the command.
+    static GAMES: std::cell::RefCell<Vec<clap::builder::PossibleValue>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The values of every subcommand's game argument: the arena's games.
+fn game_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(GAMES.with(|g| g.borrow().clone()))
+}
+
+/// Parses the command line against the arena's games: the game argument of every
+/// subcommand takes exactly their names, and the help's examples use them.
+pub(crate) fn parse(arena: &Arena, args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
+    GAMES.with(|g| {
+        *g.borrow_mut() = arena
+            .kinds()
+            .iter()
+            .map(|k| clap::builder::PossibleValue::new(k.name()).help(k.info().about))
+            .collect()
+    });
+    let mut command = crate::help::with_help(arena, Cli::command());
+    let matches = command.try_get_matches_from_mut(args)?;
+    Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
+}
+
+/// Runs the command line: one arm per subcommand, each turning clap's options into the
+/// command's own options and calling it for the game named (long as the list of commands).
+pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
+    match cli.command {
+        Verb::Moves(a) => arena.commands(&a.game)?.moves(&a.position),
+        Verb::Apply(a) => arena.commands(&a.game)?.apply(&a.position, &a.moves),
+        Verb::Perft(a) => arena
+            .commands(&a.game)?
+            .perft(&a.position, a.depth, a.divide),
+        Verb::Solve(a) => solve(arena, a),
+        Verb::Analyse(a) => {
+            let opts = analyse::AnalyseOptions {
+                position: a.position,
+                depth: a.depth,
+                time: a.time,
+                threads: threads_ok(a.threads)?,
+                engine: a.engine,
+            };
+            arena.commands(&a.game)?.analyse(&opts)
+        }
+        Verb::Play(a) => {
+            let opts = play::PlayOptions {
+                human: a.human,
+                time: a.time,
+                depth: a.depth,
+                threads: threads_ok(a.threads)?,
+                position: a.position,
+                engine: a.engine,
+            };
+            arena.commands(&a.game)?.play(&opts)
+        }
+        Verb::Match(a) => {
+            let game = arena.commands(&a.game)?;
+            game.run_match(&match_options(a)?)
+        }
+        Verb::Merge(a) => matchup::merge::merge(&matchup::merge::MergeOptions {
+            files: a.files,
+            out: a.out,
+        }),
+        Verb::Engine(a) => {
+            let threads = threads_ok(a.threads)?;
+            arena
+                .commands(&a.game)?
+                .engine(threads, a.engine.as_deref())
+        }
+        Verb::Serve(a) => {
+            let opts = server::ServeOptions {
+                addr: a.addr,
+                port: a.port,
+                time: a.time,
+                moves: a.moves,
+                games: a.games,
+                round_robin: a.round_robin,
+                record: a.record,
+                position: a.position,
+                seed: a.seed,
+                max_clients: a.max_clients,
+                max_per_address: a.max_per_address,
+                max_games: a.max_games,
+                idle: a.idle,
+            };
+            arena.commands(&a.game)?.serve(&opts)
+        }
+        Verb::Connect(a) => {
+            let opts = server::ConnectOptions {
+                addr: a.addr,
+                name: a.name,
+                engine: a.engine,
+                threads: threads_ok(a.threads)?,
+                games: a.games,
+                margin: a.margin,
+                quiet: a.quiet,
+            };
+            arena.commands(&a.game)?.connect(&opts)
+        }
+        Verb::Bench(a) => bench(arena, &a.games, threads_ok(a.threads)?),
+        Verb::Web(a) => web::web(&web::WebOptions {
+            addr: a.addr,
+            threads: threads_ok(a.threads)?,
+            max_searches: a.max_searches,
+            watch: a.watch,
+            solve_table: a.solve_table,
+            solve_time: a.solve_time,
+            games: arena.kinds(),
+        }),
+    }
+}
+
+/// `arena solve`: the options checked against what the game's solver takes.
+fn solve(arena: &Arena, a: SolveArgs) -> Result<(), Fail> {
+    let game = arena.commands(&a.game)?;
+    let kind = game.kind();
+    let with = |want: fn(&plyforge::SolverTraits) -> bool| {
+        arena
+            .kinds()
+            .into_iter()
+            .filter(|k| k.info().solver.as_ref().is_some_and(want))
+            .map(|k| k.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Some(solver) = kind.info().solver else {
+        return Err(Fail::usage(if kind.players() != 2 {
+            format!(
+                "{} has {} players: solve needs a two-player game ({})",
+                kind.name(),
+                number_word(kind.players()),
+                with(|_| true)
+            )
+        } else {
+            format!("{} has no exact solver", kind.name())
+        }));
+    };
+    if a.time.is_some() && !solver.time_limit {
+        return Err(Fail::usage(format!(
+            "--time applies to {} only ({} answers from its table)",
+            with(|s| s.time_limit),
+            kind.name()
+        )));
+    }
+    if a.table.is_some() && !solver.table_file {
+        return Err(Fail::usage(format!(
+            "--table applies to {} only",
+            with(|s| s.table_file)
+        )));
+    }
+    let time = match &a.time {
+        Some(t) => Some(
+            plyforge::duration::parse_duration(t)
+                .map_err(|e| Fail::usage(format!("--time: {e}")))?,
+        ),
+        None => None,
+    };
+    let settings = plyforge::SolveSettings::default()
+        .with_table(a.table.as_deref())
+        .with_time(time);
+    game.solve(&a.position, &settings)
+}
+
+/// `arena bench`: each game's bench, then the total over them: the signature.
+fn bench(arena: &Arena, games: &[String], threads: usize) -> Result<(), Fail> {
+    let names: Vec<String> = if games.is_empty() {
+        arena.kinds().iter().map(|k| k.name().to_string()).collect()
+    } else {
+        games.to_vec()
+    };
+    let (mut positions, mut nodes, mut seconds) = (0, 0u64, 0.0);
+    for name in &names {
+        match arena.commands(name)?.bench(threads)? {
+            Some(t) => {
+                positions += t.positions;
+                nodes += t.nodes;
+                seconds += t.seconds;
+            }
+            None if !games.is_empty() => {
+                return Err(Fail::usage(format!("{name} has no bench")));
+            }
+            None => {}
+        }
+    }
+    crate::fail::outln!("===========================");
+    crate::fail::outln!("positions  {positions}");
+    crate::fail::outln!("threads    {threads}");
+    crate::fail::outln!("signature  {nodes}");
+    crate::fail::outln!(
+        "nodes/s    {}",
+        if seconds > 0.0 {
+            (nodes as f64 / seconds) as u64
+        } else {
+            0
+        }
+    );
+    Ok(())
+}
+
+/// `two`, `three`, … for small numbers.
+fn number_word(n: usize) -> String {
+    ["zero", "one", "two", "three", "four"]
+        .get(n)
+        .map_or_else(|| n.to_string(), |w| w.to_string())
+}
+
+/// The options of `arena match`, checked.
+fn match_options(a: MatchArgs) -> Result<matchup::MatchOptions, Fail> {
+    let adjudication = matchup::game::Adjudication {
+        max_plies: a.max_plies,
+        resign: a
+            .resign
+            .as_deref()
+            .map(matchup::game::Resign::parse)
+            .transpose()
+            .map_err(Fail::usage)?,
+        draw: a
+            .draw
+            .as_deref()
+            .map(matchup::game::DrawRule::parse)
+            .transpose()
+            .map_err(Fail::usage)?,
+    };
+    if a.max_plies == Some(0) {
+        return Err(Fail::usage("--max-plies must be at least 1"));
+    }
+    Ok(matchup::MatchOptions {
+        engines: a.engine,
+        games: a.games,
+        time: a.time,
+        threads: threads_ok(a.threads)?,
+        position: a.position,
+        opening: a.opening,
+        seed: a.seed,
+        record: a.record,
+        quiet: a.quiet,
+        concurrency: a.concurrency,
+        book: a.book,
+        book_order: match a.book_order {
+            BookOrder::Sequential => matchup::book::Order::Sequential,
+            BookOrder::Random => matchup::book::Order::Random,
+        },
+        sprt: a.sprt.map(|v| (v[0], v[1])),
+        alpha: a.alpha,
+        beta: a.beta,
+        out: a.out,
+        resume: a.resume,
+        shard: a
+            .shard
+            .as_deref()
+            .map(|s| s.parse().map_err(|e| Fail::usage(format!("--shard: {e}"))))
+            .transpose()?,
+        adjudication,
+    })
+}

@@ -1,0 +1,87 @@
+//! Each game's subcommands, behind one object-safe face: [`GameCommands`] is implemented once,
+//! generically, for every game ([`Commands`]), and [`crate::Arena`] keeps one per game it
+//! was given. This is where a game's types meet the command line; everything below is
+//! written once over [`GameAdapter`].
+
+use std::marker::PhantomData;
+
+use plyforge::{GameAdapter, GameKind, SolveSettings};
+
+use crate::fail::Fail;
+use crate::{analyse, bench, matchup, play, protocol, rules_cmd, server, solve};
+
+/// The subcommands of one game.
+pub(crate) trait GameCommands: Send + Sync {
+    /// The game.
+    fn kind(&self) -> GameKind;
+    /// `arena moves`.
+    fn moves(&self, position: &str) -> Result<(), Fail>;
+    /// `arena apply`.
+    fn apply(&self, position: &str, moves: &[String]) -> Result<(), Fail>;
+    /// `arena perft`.
+    fn perft(&self, position: &str, depth: u32, divide: bool) -> Result<(), Fail>;
+    /// `arena solve` (options already checked against the solver).
+    fn solve(&self, position: &str, settings: &SolveSettings<'_>) -> Result<(), Fail>;
+    /// `arena analyse`.
+    fn analyse(&self, o: &analyse::AnalyseOptions) -> Result<(), Fail>;
+    /// `arena play`.
+    fn play(&self, o: &play::PlayOptions) -> Result<(), Fail>;
+    /// `arena match`.
+    fn run_match(&self, o: &matchup::MatchOptions) -> Result<(), Fail>;
+    /// `arena engine`.
+    fn engine(&self, threads: usize, spec: Option<&str>) -> Result<(), Fail>;
+    /// `arena serve`.
+    fn serve(&self, o: &server::ServeOptions) -> Result<(), Fail>;
+    /// `arena connect`.
+    fn connect(&self, o: &server::ConnectOptions) -> Result<(), Fail>;
+    /// `arena bench` (`None`: the game has no bench).
+    fn bench(&self, threads: usize) -> Result<Option<bench::Totals>, Fail>;
+}
+
+/// The subcommands of game `A`.
+pub(crate) struct Commands<A>(PhantomData<fn() -> A>);
+
+impl<A: GameAdapter> Commands<A> {
+    pub(crate) fn new() -> Self {
+        Commands(PhantomData)
+    }
+}
+
+impl<A: GameAdapter> GameCommands for Commands<A> {
+    fn kind(&self) -> GameKind {
+        GameKind::of::<A>()
+    }
+    fn moves(&self, position: &str) -> Result<(), Fail> {
+        rules_cmd::moves::<A>(position)
+    }
+    fn apply(&self, position: &str, moves: &[String]) -> Result<(), Fail> {
+        rules_cmd::apply::<A>(position, moves)
+    }
+    fn perft(&self, position: &str, depth: u32, divide: bool) -> Result<(), Fail> {
+        rules_cmd::perft::<A>(position, depth, divide)
+    }
+    fn solve(&self, position: &str, settings: &SolveSettings<'_>) -> Result<(), Fail> {
+        solve::solve::<A>(position, settings)
+    }
+    fn analyse(&self, o: &analyse::AnalyseOptions) -> Result<(), Fail> {
+        analyse::analyse::<A>(o)
+    }
+    fn play(&self, o: &play::PlayOptions) -> Result<(), Fail> {
+        play::play::<A>(o)
+    }
+    fn run_match(&self, o: &matchup::MatchOptions) -> Result<(), Fail> {
+        matchup::run_match::<A>(o)
+    }
+    fn engine(&self, threads: usize, spec: Option<&str>) -> Result<(), Fail> {
+        protocol::serve_stdio::<A>(threads, spec)
+    }
+    fn serve(&self, o: &server::ServeOptions) -> Result<(), Fail> {
+        server::serve::<A>(o)
+    }
+    fn connect(&self, o: &server::ConnectOptions) -> Result<(), Fail> {
+        server::connect::<A>(o)
+    }
+    fn bench(&self, threads: usize) -> Result<Option<bench::Totals>, Fail> {
+        bench::bench::<A>(threads)
+    }
+}

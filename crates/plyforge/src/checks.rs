@@ -1,0 +1,289 @@
+//! The checks every game passes, written once over [`GameAdapter`]: what the project's
+//! property tests, random-play tests and fuzz targets run for every registered game, so that
+//! a user's game is checked the way ours are.
+//!
+//! Each check **panics with a message naming the position and the move when a property
+//! fails** (proptest shrinks such a failure to its shortest game; a fuzzer reports it as a
+//! crash). Call them typed (`checks::play::<MyGame>(bytes)`) or, for any registered game,
+//! through [`GameKind::checks`](crate::GameKind::checks).
+//!
+//! - [`notation`]: text from anywhere (a fuzzer) never panics the parsers; what parses
+//!   displays and parses back to itself, its key is its recomputed key, each legal move
+//!   round-trips, and a move plays through a record or is refused with an error.
+//! - [`play`]: a game played from bytes (each a legal move by its index): after every move
+//!   the key is the recomputed key, `play_from` is clone + play, the notation reads back,
+//!   the record's repetition count is right, the game goes on exactly while it has moves;
+//!   undoing every move gives back the start.
+//! - [`notation_round_trips`], [`play_from_is_clone_and_play`], [`repetition_counts`]: the
+//!   same properties over a game chosen by a seed and move choices (what proptest drives).
+//! - [`random_play`]: [`search::conformance::random_play`] over random games to their end.
+//!
+//! ```
+//! use plyforge::{checks, games::Jumpy3, GameKind};
+//! checks::play::<Jumpy3>(&[0, 3, 1, 2, 0, 0, 1]);
+//! checks::repetition_counts::<Jumpy3>(7, &[0, 1, 0, 1, 0, 1]);
+//! // The same through the registry, for every game it has:
+//! for kind in GameKind::all() {
+//!     kind.checks().notation(b"start\n1");
+//!     kind.checks().properties(3, &[1, 2, 3, 4, 5]);
+//! }
+//! ```
+
+use search::conformance::{RandomPlay, RandomPlayStats as Stats};
+use search::{Game, Record};
+
+use crate::adapter::{legal_moves, play_text, read_position, GameAdapter};
+
+/// The start (or, for games that start at random, a seeded random start) and the positions
+/// reached by playing the legal move `choices[i] % n` at each ply, until the choices or the
+/// game end.
+pub fn random_game<A: GameAdapter>(seed: u64, choices: &[u16]) -> Record<A::Pos> {
+    let start = match seed % 3 {
+        0 => A::start(),
+        _ => A::random_start(seed).unwrap_or_else(A::start),
+    };
+    let mut record = Record::<A::Pos>::new(start);
+    for &c in choices {
+        let moves = record.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        record
+            .play(moves[c as usize % moves.len()])
+            .expect("a legal move plays");
+    }
+    record
+}
+
+/// `POSITION\nMOVE` from anywhere: see the [module](self).
+pub fn notation<A: GameAdapter>(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let (pos_text, move_text) = text.split_once('\n').unwrap_or((text, ""));
+    let _ = read_position::<A>(pos_text);
+    let pos = match A::parse_position(pos_text) {
+        Ok(p) => {
+            let shown = p.to_string();
+            let again = A::parse_position(&shown)
+                .unwrap_or_else(|e| panic!("{shown:?}, displayed from {pos_text:?}: {e}"));
+            assert_eq!(again, p, "{pos_text:?} -> {shown:?}");
+            assert_eq!(again.to_string(), shown);
+            assert_eq!(p.key(), p.recompute_key(), "{shown}");
+            let moves = legal_moves(&p);
+            assert!(
+                !moves.is_empty() || p.outcome().is_some(),
+                "{shown}: no moves but not over"
+            );
+            for m in moves {
+                let t = m.to_string();
+                assert!(
+                    A::parse_move(&p, &t).is_ok_and(|back| back == m),
+                    "{shown}: {t}"
+                );
+            }
+            p
+        }
+        Err(_) => A::start(),
+    };
+    if let Ok(m) = A::parse_move(&pos, move_text) {
+        let t = m.to_string();
+        assert!(
+            A::parse_move(&pos, &t).is_ok_and(|back| back == m),
+            "{move_text:?} -> {t:?}"
+        );
+    }
+    let mut record = Record::<A::Pos>::new(pos.clone());
+    if play_text::<A>(&mut record, move_text).is_ok() {
+        assert_eq!(record.moves().len(), 1);
+        let mut child = pos.clone();
+        child.play(record.moves()[0]);
+        assert!(&child == record.position());
+    }
+}
+
+/// A game played from bytes: see the [module](self). The first byte picks the start (the
+/// rules' start, or a random one for games that have them), each next byte a legal move by
+/// its index.
+pub fn play<A: GameAdapter>(data: &[u8]) {
+    let Some((&s, moves)) = data.split_first() else {
+        return;
+    };
+    let start = match s % 4 {
+        0 => A::start(),
+        n => A::random_start(u64::from(n) + u64::from(s)).unwrap_or_else(A::start),
+    };
+    let mut record = Record::<A::Pos>::new(start.clone());
+    for &b in moves.iter().take(4000) {
+        let legal = record.legal_moves();
+        let over = record.result();
+        assert_eq!(
+            legal.is_empty(),
+            over.is_some(),
+            "{}: moves {} but result {over:?}",
+            record.position(),
+            legal.len()
+        );
+        if legal.is_empty() {
+            break;
+        }
+        let parent = record.position().clone();
+        let mv = legal[b as usize % legal.len()];
+        assert_eq!(parent.why_illegal(mv), None, "{parent}: {mv} listed");
+        record.play(mv).expect("a legal move plays");
+        let pos = record.position();
+        assert_eq!(pos.key(), pos.recompute_key(), "{parent} {mv}");
+        let mut from = start.clone();
+        from.play_from(&parent, mv);
+        assert!(&from == pos, "play_from {parent} {mv}");
+        let shown = pos.to_string();
+        let again = A::parse_position(&shown).unwrap_or_else(|e| panic!("{shown}: {e}"));
+        assert_eq!(again.to_string(), shown);
+        if A::NOTATION_IS_EXACT {
+            assert!(&again == pos, "{shown} reads back to another position");
+        }
+        let key = pos.repetition_key();
+        let count = record.history_keys().iter().filter(|&&k| k == key).count();
+        assert_eq!(record.occurrences() as usize, count, "{shown}");
+        // The outcome is a function of the position: asking twice gives the same.
+        assert_eq!(pos.outcome(), pos.clone().outcome());
+    }
+    let played = record.moves().len();
+    for _ in 0..played {
+        record.undo().expect("a move to take back");
+    }
+    assert!(record.position() == &start);
+    assert_eq!(record.occurrences(), 1);
+}
+
+/// A position's text reads back to a position with the same text (and, where the notation
+/// says everything, [`GameAdapter::NOTATION_IS_EXACT`], the same position), and every legal
+/// move's text reads back to that move, along [`random_game`]`(seed, choices)`.
+pub fn notation_round_trips<A: GameAdapter>(seed: u64, choices: &[u16]) {
+    let record = random_game::<A>(seed, choices);
+    let mut pos = record.start().clone();
+    for &mv in record.moves() {
+        pos.play(mv);
+        let text = pos.to_string();
+        let back = A::parse_position(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(back.to_string(), text);
+        if A::NOTATION_IS_EXACT {
+            assert!(back == pos, "{text} reads back to another position");
+        }
+        for m in legal_moves(&pos) {
+            let t = m.to_string();
+            assert!(
+                A::parse_move(&pos, &t).is_ok_and(|back| back == m),
+                "{text}: {t}"
+            );
+        }
+    }
+}
+
+/// `play_from` into a slot that held another position is clone + play, and keeps the key
+/// right, for every legal move along [`random_game`]`(seed, choices)`.
+pub fn play_from_is_clone_and_play<A: GameAdapter>(seed: u64, choices: &[u16]) {
+    let record = random_game::<A>(seed, choices);
+    let mut pos = record.start().clone();
+    // A slot that held some other position.
+    let mut slot = A::start();
+    for &mv in record.moves() {
+        for m in legal_moves(&pos) {
+            let mut want = pos.clone();
+            want.play(m);
+            slot.play_from(&pos, m);
+            assert!(slot == want, "{pos}: {m}");
+            assert_eq!(slot.key(), slot.recompute_key());
+        }
+        pos.play(mv);
+    }
+}
+
+/// [`Record`]'s repetition count is the number of earlier equal positions (by repetition
+/// key), the start counting once; the repetition rule fires at its count; `undo` gives the
+/// counts back, along [`random_game`]`(seed, choices)`.
+pub fn repetition_counts<A: GameAdapter>(seed: u64, choices: &[u16]) {
+    let mut record = random_game::<A>(seed, choices);
+    let rule = record.start().repetition_rule();
+    loop {
+        let keys = record.history_keys();
+        let now = *keys.last().expect("the current position");
+        assert_eq!(now, record.position().repetition_key());
+        let count = keys.iter().filter(|&&k| k == now).count() as u32;
+        assert_eq!(record.occurrences(), count);
+        if let Some((limit, outcome)) = rule {
+            assert!(count <= limit, "play goes on past the repetition limit");
+            if count == limit && !record.moves().is_empty() {
+                assert_eq!(record.result(), Some(outcome));
+            }
+        }
+        if record.undo().is_none() {
+            break;
+        }
+    }
+    assert_eq!(record.occurrences(), 1);
+    assert!(record.position() == record.start());
+}
+
+/// The engine's random-play conformance check ([`search::conformance::random_play`]) over
+/// `games` random games from `seed`, from the start (games that start at random: seeded
+/// random starts).
+pub fn random_play<A: GameAdapter>(games: usize, seed: u64) -> Stats {
+    search::conformance::random_play(
+        |i| A::random_start(seed ^ i as u64).unwrap_or_else(A::start),
+        &RandomPlay::new(games, seed),
+        |_, _| {},
+    )
+}
+
+/// The checks of one registered game, without its types: [`GameKind::checks`](crate::GameKind::checks).
+#[derive(Clone, Copy)]
+pub struct Checks {
+    pub(crate) notation: fn(&[u8]),
+    pub(crate) play: fn(&[u8]),
+    pub(crate) properties: fn(u64, &[u16]),
+    pub(crate) random_play: fn(usize, u64) -> Stats,
+}
+
+impl Checks {
+    /// The checks of `A`.
+    pub(crate) fn of<A: GameAdapter>() -> Checks {
+        Checks {
+            notation: notation::<A>,
+            play: play::<A>,
+            properties: |seed, choices| {
+                notation_round_trips::<A>(seed, choices);
+                play_from_is_clone_and_play::<A>(seed, choices);
+                repetition_counts::<A>(seed, choices);
+            },
+            random_play: random_play::<A>,
+        }
+    }
+
+    /// [`notation`].
+    pub fn notation(&self, data: &[u8]) {
+        (self.notation)(data)
+    }
+
+    /// [`play`].
+    pub fn play(&self, data: &[u8]) {
+        (self.play)(data)
+    }
+
+    /// [`notation_round_trips`], [`play_from_is_clone_and_play`] and
+    /// [`repetition_counts`].
+    pub fn properties(&self, seed: u64, choices: &[u16]) {
+        (self.properties)(seed, choices)
+    }
+
+    /// [`random_play`].
+    pub fn random_play(&self, games: usize, seed: u64) -> Stats {
+        (self.random_play)(games, seed)
+    }
+}
+
+impl std::fmt::Debug for Checks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Checks")
+    }
+}

@@ -1,9 +1,0 @@
-//! Jumpy3's notation: positions and moves parse, display and parse back to themselves;
-//! nothing panics on any input. Input: `POSITION\nMOVE` (either may be garbage).
-#![no_main]
-
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    plyforge_fuzz::notation::<plyforge::games::Jumpy3>(data);
-});
