@@ -273,7 +273,7 @@ class RunnerTest(unittest.TestCase):
         games = [l for l in out.stdout.splitlines() if l.startswith("game ")]
         self.assertEqual(len(games), 6, out.stdout)
         for l in games:
-            self.assertRegex(l, r"illegal (red|green|blue) \(cheater\): turn \d+: ")
+            self.assertRegex(l, r"illegal (red|green|blue) \(cheater\): \1 player.s action, ")
         self.assertIn("PLAYER cheater W 0 D 0 L 6 (timeout 0 illegal 6 error 0)", out.stdout)
         self.assertIn("ended-by-another 6", out.stdout)
 

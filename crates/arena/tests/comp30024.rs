@@ -2,9 +2,9 @@
 //! `arena engine chexers`: its Python test plays 10 turns with three agents and checks every
 //! action with `arena moves`, per move and on the game clock (`go time MS`, falling, never
 //! overstepped), and an engine spec with weight settings plays while a refused one is
-//! reported with the engine's reason. `test_standins.py` checks the Python stand-ins for the student agents and
-//! the referee-style match runner against the same engine. Needs `python3` (standard library
-//! only).
+//! reported with the engine's reason. `test_standins.py` checks the Python stand-ins for the
+//! student agents and the referee-style match runner against the same engine, and
+//! `test_referee_match.py` the strength harness. Needs `python3` (standard library only).
 
 use std::path::Path;
 use std::process::Command;
@@ -69,5 +69,26 @@ fn course_standins_and_match_runner_agree_with_the_engine() {
             "test_an_illegal_action_loses_and_is_reported",
         ],
         10,
+    );
+}
+
+/// The strength harness `referee_match.py` (issue 28): every pair of opponents in every
+/// seating with the same seeded openings, the same games at any concurrency, forfeits
+/// (illegal action, exception, CPU time) counted apart, wall time over the clock reported,
+/// the course referee's command line and output.
+#[test]
+fn strength_harness_rotates_seats_counts_forfeits_apart_and_reads_the_referee() {
+    run_python_tests(
+        "test_referee_match.py",
+        &[
+            "test_every_pair_every_seating_the_same_openings_and_concurrency_changes_nothing",
+            "test_forfeits_are_counted_apart_and_wall_time_over_the_clock_is_reported",
+            "test_the_course_referees_command_line_through_referee",
+            "test_bad_options_are_refused",
+            "test_results",
+            "test_log",
+            "test_a_repetition_draw_while_ahead_in_exits_is_counted",
+        ],
+        7,
     );
 }

@@ -106,6 +106,25 @@ const fn build_steps(distance: i8) -> [[u8; 6]; CELLS] {
 
 /// `NEIGHBOUR[hex][dir]`: the adjacent hex in direction `dir`, or [`NONE`].
 pub(crate) const NEIGHBOUR: [[u8; 6]; CELLS] = build_steps(1);
+const fn build_neighbour_masks() -> [u64; CELLS] {
+    let mut out = [0u64; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        let mut d = 0;
+        while d < 6 {
+            let n = NEIGHBOUR[i][d];
+            if n != NONE {
+                out[i] |= 1u64 << n;
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `ADJACENT[hex]`: the set of the hex's neighbours.
+pub(crate) const ADJACENT: [u64; CELLS] = build_neighbour_masks();
 /// `LANDING[hex][dir]`: the hex two steps away in direction `dir` (where a jump lands), or [`NONE`].
 pub(crate) const LANDING: [[u8; 6]; CELLS] = build_steps(2);
 

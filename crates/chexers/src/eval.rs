@@ -3,7 +3,7 @@
 
 use search::{DrawKind, Evaluator, Game, Scores, MAX_EVAL};
 
-use crate::board::{Bits, CELLS, DISTANCE, NEIGHBOUR, NONE};
+use crate::board::{Bits, ADJACENT, CELLS, DISTANCE, NEIGHBOUR, NONE};
 use crate::position::{Position, EXITS_TO_WIN, PLAYERS};
 
 /// Weights of the evaluation's terms, in evaluation points.
@@ -11,9 +11,12 @@ use crate::position::{Position, EXITS_TO_WIN, PLAYERS};
 /// A player's *absolute* value ([`DefaultEval::absolute`]) is
 /// `−step·work + spare·spare_pieces − short_piece·(3 − pieces)⁺ when short − threat terms +
 /// mobility·actions`, or `−hopeless` when it can no longer win:
-/// - `work`: the exits still needed (one action each) plus the distances to the exit edge of
-///   the pieces that will make them (the closest), plus `missing_steps` per piece the player
-///   still needs but does not own (it must be won by a converting jump first);
+/// - `work`: the actions the player's exits still need: with [`race`](Weights::race) on
+///   the race table's count ([`crate::race_actions`]: its own pieces alone on the
+///   board, leapfrogging over each other), else one action per exit plus the distances to
+///   the exit edge of the pieces that will make them (the closest); plus an exit action and
+///   `missing_steps` per piece the player still needs but does not own (it must be won by a
+///   converting jump first);
 /// - *short*: the player owns fewer pieces than the exits it still needs; then each piece it
 ///   owns fewer than three costs `short_piece` (its pieces are what converts), so that an
 ///   exit that leaves fewer pieces to convert with scores worse than keeping the piece, and
@@ -59,6 +62,18 @@ pub struct Weights {
     pub draw_standing: i32,
     /// Subtracted from every player's value of a draw.
     pub contempt: i32,
+    /// How `work` counts the actions to the exits: 0, the distances of the pieces to the exit
+    /// edge plus one action per exit; otherwise the race table ([`crate::race_actions`]):
+    /// the fewest actions with the player's own pieces alone on the board, leapfrogs
+    /// included.
+    pub race: i32,
+    /// Per piece of *force* (pieces on the board plus exits made) more than the opponents'
+    /// mean, added to each player's relative score: whoever's pieces are converted, the
+    /// converter gains.
+    pub material: i32,
+    /// Per pair of the player's own pieces side by side (a piece with a neighbour of its
+    /// colour can leapfrog, and cannot be jumped from that side).
+    pub cohesion: i32,
 }
 
 impl Default for Weights {
@@ -77,6 +92,9 @@ impl Default for Weights {
             relative: true,
             draw_standing: 50,
             contempt: 100,
+            race: 0,
+            material: 0,
+            cohesion: 0,
         }
     }
 }
@@ -91,6 +109,7 @@ impl Weights {
             short_threat: 0,
             draw_standing: 0,
             contempt: 0,
+            race: 0,
             ..Weights::default()
         }
     }
@@ -122,6 +141,9 @@ impl Weights {
             relative: false,
             draw_standing: 0,
             contempt: 0,
+            race: 0,
+            material: 0,
+            cohesion: 0,
         }
     }
 }
@@ -177,6 +199,9 @@ impl Weights {
         "relative",
         "draw_standing",
         "contempt",
+        "race",
+        "material",
+        "cohesion",
     ];
 
     /// Sets the weight named `key` (a field name) to `value`, a whole number; for the
@@ -210,6 +235,9 @@ impl Weights {
             "relative" => self.relative = n != 0,
             "draw_standing" => self.draw_standing = n,
             "contempt" => self.contempt = n,
+            "race" => self.race = n,
+            "material" => self.material = n,
+            "cohesion" => self.cohesion = n,
             _ => return Err(WeightError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -268,23 +296,30 @@ impl DefaultEval {
         }
         let own = pos.pieces(me);
         let need = EXITS_TO_WIN.saturating_sub(pos.exits(me) as u8) as usize;
-        // The `need` smallest distances: counting sort over 0..=6.
-        let mut hist = [0u32; 7];
-        for c in Bits(own) {
-            hist[DISTANCE[me][c] as usize] += 1;
-        }
         let count = own.count_ones() as usize;
-        let mut left = need.min(count);
-        let mut work = need as i32; // one exit action per exit still needed
-        for (d, &n) in hist.iter().enumerate() {
-            if left == 0 {
-                break;
-            }
-            let take = (n as usize).min(left);
-            work += (take * d) as i32;
-            left -= take;
-        }
         let missing = need.saturating_sub(count) as i32;
+        let mut work;
+        if w.race != 0 {
+            // The race with the pieces it owns, then an exit per missing piece.
+            let take = need.min(count) as u32;
+            work = crate::race::race_actions(me, own, take).unwrap_or(0) as i32 + missing;
+        } else {
+            // The `need` smallest distances: counting sort over 0..=6.
+            let mut hist = [0u32; 7];
+            for c in Bits(own) {
+                hist[DISTANCE[me][c] as usize] += 1;
+            }
+            let mut left = need.min(count);
+            work = need as i32; // one exit action per exit still needed
+            for (d, &n) in hist.iter().enumerate() {
+                if left == 0 {
+                    break;
+                }
+                let take = (n as usize).min(left);
+                work += (take * d) as i32;
+                left -= take;
+            }
+        }
         work += missing * w.missing_steps;
         let spare = count.saturating_sub(need) as i32;
         let short = missing > 0;
@@ -318,10 +353,18 @@ impl DefaultEval {
             threatened_next += by_next as i32;
         }
         let mobility = pos.mobility(me) as i32;
+        let mut pairs = 0;
+        if w.cohesion != 0 {
+            for c in Bits(own) {
+                pairs += (ADJACENT[c] & own).count_ones() as i32;
+            }
+            pairs /= 2;
+        }
         let mut v = -w.step * work + w.spare * spare
             - w.threatened * threatened
             - w.threatened_next * threatened_next
-            + w.mobility * mobility;
+            + w.mobility * mobility
+            + w.cohesion * pairs;
         if short {
             // Never a bonus for being short (a piece lost into it would look like a gain):
             // each piece fewer than three costs `short_piece`, so that every exit made while
@@ -343,8 +386,14 @@ impl DefaultEval {
 
     /// The scores from the absolute values: each player's own value less the opponents'
     /// (or the absolute values themselves without [`Weights::relative`]).
-    fn scores(&self, raw: [i32; 3]) -> Scores {
+    fn scores(&self, pos: &Position, raw: [i32; 3]) -> Scores {
         let mut out = [0; 3];
+        let mut force = [0i32; 3];
+        if self.weights.material != 0 {
+            for (p, f) in force.iter_mut().enumerate() {
+                *f = (pos.pieces(p).count_ones() + pos.exits(p)) as i32;
+            }
+        }
         for p in 0..PLAYERS {
             let (a, b) = (raw[(p + 1) % 3], raw[(p + 2) % 3]);
             let others = if !self.weights.relative {
@@ -354,7 +403,9 @@ impl DefaultEval {
             } else {
                 (a + b) / 2
             };
-            out[p] = (raw[p] - others).clamp(-MAX_EVAL, MAX_EVAL);
+            let (fa, fb) = (force[(p + 1) % 3], force[(p + 2) % 3]);
+            let material = self.weights.material * (2 * force[p] - fa - fb) / 2;
+            out[p] = (raw[p] - others + material).clamp(-MAX_EVAL, MAX_EVAL);
         }
         out
     }
@@ -375,7 +426,7 @@ pub fn remaining_work(pos: &Position, player: usize) -> u32 {
 
 impl Evaluator<Position> for DefaultEval {
     fn evaluate(&self, pos: &Position) -> Scores {
-        self.scores(self.raw(pos))
+        self.scores(pos, self.raw(pos))
     }
 
     /// A draw from each player's standing: `−draw_standing % · standing − contempt`, the
@@ -391,7 +442,7 @@ impl Evaluator<Position> for DefaultEval {
             relative: true,
             ..*w
         });
-        let standing = relative.scores(self.raw(pos));
+        let standing = relative.scores(pos, self.raw(pos));
         let mut out = [0; 3];
         for p in 0..PLAYERS {
             out[p] = (-(standing[p] as i64) * w.draw_standing as i64 / 100 - w.contempt as i64)

@@ -8,6 +8,7 @@ pub mod board;
 mod eval;
 pub mod players;
 mod position;
+mod race;
 
 pub use action::{Move, ParseMoveError};
 pub use board::Hex;
@@ -16,6 +17,7 @@ pub use position::{
     player_letter, player_name, ParsePositionError, Position, EXITS_TO_WIN, PLAYERS,
     REPETITION_LIMIT, TURN_KEY_WINDOW, TURN_LIMIT,
 };
+pub use race::{race_actions, race_to_win, RACE_PIECES};
 
 /// The recommended engine settings for Chexers: paranoid search, one thread, 32 MiB table,
 /// no quiescence.

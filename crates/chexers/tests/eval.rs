@@ -6,7 +6,10 @@
 use plyforge_chexers::search::{
     reference, Algorithm, DrawKind, Evaluator, Game, Limits, Record, Search,
 };
-use plyforge_chexers::{engine_config, DefaultEval, Move, Position, WeightError, Weights};
+use plyforge_chexers::{
+    engine_config, race_actions, race_to_win, remaining_work, DefaultEval, Hex, Move, Position,
+    WeightError, Weights,
+};
 
 const ALGOS: [Algorithm; 3] = [Algorithm::Paranoid, Algorithm::BestReply, Algorithm::MaxN];
 
@@ -291,4 +294,125 @@ fn every_weight_can_be_set_by_name() {
         Weights::default().with_settings("spare", ','),
         Err(WeightError::NoValue("spare".to_string()))
     );
+}
+
+/// Positions along seeded random games (every player's pieces, exits and contact vary).
+fn random_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
+    let mut rng = plyforge_chexers::search::rng::XorShift64Star::seeded(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut p = Position::start();
+        for _ in 0..plies {
+            if p.outcome().is_some() {
+                break;
+            }
+            out.push(p.clone());
+            let moves = p.moves();
+            p.play(moves[rng.below(moves.len())]);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_race_weight_counts_the_work_by_the_race_table() {
+    // Steps only: a player's value is minus its work, by the distances without `race`, by
+    // the race table with it (plus an exit and `missing_steps` per piece it lacks).
+    let by_distance = DefaultEval::with_weights(Weights {
+        step: 1,
+        ..Weights::greedy_absolute()
+    });
+    let by_race = DefaultEval::with_weights(Weights {
+        step: 1,
+        race: 1,
+        missing_steps: 9,
+        ..Weights::greedy_absolute()
+    });
+    let mut leapfrogs = 0;
+    for p in random_positions(28, 20, 150) {
+        for player in 0..3 {
+            if p.exits(player) == 4 {
+                continue;
+            }
+            let need = 4 - p.exits(player);
+            let own = p.pieces(player).count_ones();
+            assert_eq!(
+                -by_distance.absolute(&p, player),
+                remaining_work_without_missing(&p, player) as i32,
+                "{p}"
+            );
+            let race = race_actions(player, p.pieces(player), need.min(own)).unwrap();
+            let missing = need.saturating_sub(own);
+            assert_eq!(
+                -by_race.absolute(&p, player),
+                (race + missing * 10) as i32,
+                "{p} player {player}"
+            );
+            if own >= need {
+                assert_eq!(Some(race), race_to_win(&p, player));
+                // Leapfrogs never make the race longer than single steps.
+                assert!(race <= remaining_work(&p, player), "{p}");
+                leapfrogs += (race < remaining_work(&p, player)) as u32;
+            }
+        }
+    }
+    assert!(
+        leapfrogs > 100,
+        "only {leapfrogs} positions where leapfrogs help"
+    );
+}
+
+#[test]
+fn material_and_cohesion_add_their_terms() {
+    let base = Weights::greedy();
+    let plain = DefaultEval::with_weights(base);
+    let material = DefaultEval::with_weights(Weights {
+        material: 30,
+        ..base
+    });
+    let cohesion = DefaultEval::with_weights(Weights {
+        cohesion: 7,
+        ..base
+    });
+    let mut unequal = 0;
+    for p in random_positions(29, 10, 120) {
+        let force: Vec<i32> = (0..3)
+            .map(|q| (p.pieces(q).count_ones() + p.exits(q)) as i32)
+            .collect();
+        let (a, b) = (plain.evaluate(&p), material.evaluate(&p));
+        for q in 0..3 {
+            let more = 2 * force[q] - force[(q + 1) % 3] - force[(q + 2) % 3];
+            // Material is relative: each player's force against the opponents' mean.
+            assert_eq!(b[q] - a[q], 30 * more / 2, "{p} player {q}");
+            unequal += (more != 0) as u32;
+            // Cohesion: pairs of the player's own pieces side by side.
+            let own = p.pieces(q);
+            let pairs = (0..37)
+                .filter_map(Hex::from_index)
+                .filter(|h| own & h.bit() != 0)
+                .map(|h| {
+                    (0..6)
+                        .filter_map(|d| h.neighbour(d))
+                        .filter(|n| own & n.bit() != 0)
+                        .count() as i32
+                })
+                .sum::<i32>()
+                / 2;
+            assert_eq!(
+                cohesion.absolute(&p, q) - plain.absolute(&p, q),
+                7 * pairs,
+                "{p} player {q}"
+            );
+        }
+    }
+    assert!(unequal > 100, "only {unequal} positions with unequal force");
+}
+
+/// [`remaining_work`] where the player owns the pieces it needs (`missing_steps` is 0 in
+/// the greedy weights, and a missing piece counts an exit only).
+fn remaining_work_without_missing(p: &Position, player: usize) -> u32 {
+    let need = 4 - p.exits(player);
+    let own = p.pieces(player).count_ones();
+    let missing = need.saturating_sub(own);
+    remaining_work(p, player) - missing * 6
 }
