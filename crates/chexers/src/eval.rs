@@ -102,7 +102,7 @@ impl Default for Weights {
 impl Weights {
     /// The weights of the evaluation this crate had before the rules for being short of
     /// pieces, hopeless positions and draws: exits whatever remains on the board.
-    pub fn before_issue_20() -> Weights {
+    pub fn plain() -> Weights {
         Weights {
             short_piece: 0,
             hopeless: 0,

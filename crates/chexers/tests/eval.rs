@@ -51,7 +51,7 @@ fn no_search_exits_the_last_piece_into_a_position_that_cannot_win() {
     }
     // The evaluation before issue 20 counts the exit whatever is left: it takes it.
     assert_eq!(
-        best(Algorithm::Paranoid, Weights::before_issue_20(), &p, 1),
+        best(Algorithm::Paranoid, Weights::plain(), &p, 1),
         Some(exit)
     );
 }
@@ -116,7 +116,7 @@ fn a_hopeless_player_scores_the_same_whatever_its_exits() {
     let (a, b) = (eval.evaluate(&live), eval.evaluate(&dead));
     assert!(b[0] < a[0], "{a:?} {b:?}");
     // The rule can be turned off: then the exits count.
-    let plain = DefaultEval::with_weights(Weights::before_issue_20());
+    let plain = DefaultEval::with_weights(Weights::plain());
     assert!(plain.absolute(&dead, 0) > plain.absolute(&live, 0));
 }
 
@@ -158,7 +158,7 @@ fn losing_a_piece_never_scores_better() {
     let four = pos("gggg/...../....../r.....b/r....b/r...b/r..b r 0,0,0 3");
     let three = pos("gggg/...../....../g.....b/r....b/r...b/r..b r 0,0,0 3");
     let two = pos("gggg/...../....../g.....b/g....b/r...b/r..b r 0,0,0 3");
-    for weights in [Weights::default(), Weights::before_issue_20()] {
+    for weights in [Weights::default(), Weights::plain()] {
         let e = DefaultEval::with_weights(weights);
         let (a, b, c) = (
             e.absolute(&four, 0),
@@ -203,7 +203,7 @@ fn draws_are_scored_from_each_players_standing() {
     }
     let p = pos("..../...../.....r/..g..../....../..b../g... r 3,1,0 201");
     // The evaluation before issue 20 scores every draw 0.
-    let plain = DefaultEval::with_weights(Weights::before_issue_20());
+    let plain = DefaultEval::with_weights(Weights::plain());
     assert_eq!(plain.draw_scores(&p, DrawKind::Repetition), [0; 3]);
     // The standing is relative even where the evaluation is not.
     let selfish = DefaultEval::with_weights(Weights {
@@ -245,7 +245,7 @@ fn repetition_draws_scored_by_standing_keep_the_searches_equal_to_the_brute_forc
         let without = reference::maxn(&p, &eval, depth, fresh, false);
         assert!(with[0] < without[0], "depth {depth}: {with:?} {without:?}");
     }
-    for weights in [Weights::default(), Weights::before_issue_20()] {
+    for weights in [Weights::default(), Weights::plain()] {
         let eval = DefaultEval::with_weights(weights);
         for depth in [3, 6] {
             let engine = |algo| {

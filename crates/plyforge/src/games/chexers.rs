@@ -132,7 +132,7 @@ fn named_weights(name: &str) -> Result<Weights, EvalError> {
         },
         "greedy" => Weights::greedy(),
         "selfish" => Weights::greedy_absolute(),
-        "plain" => Weights::before_issue_20(),
+        "plain" => Weights::plain(),
         _ => return Err(EvalError::unknown::<Chexers>(name)),
     };
     weights
