@@ -94,6 +94,25 @@ class RefereeLoopTest(unittest.TestCase):
             self.assertGreater(times[-1], 0, colour)
             self.assertGreater(p.remaining(), 0, colour)
 
+    def test_a_node_budget_plays_the_same_game_twice(self):
+        saved = os.environ.pop("ARENA_MOVETIME_MS", None)
+        os.environ["ARENA_NODES"] = "3000"
+        try:
+            first = self.play(6)
+            second = self.play(6)
+            os.environ["ARENA_NODES"] = "0"
+            with self.assertRaises(ValueError) as caught:
+                Player("red")
+            self.assertIn("ARENA_NODES", str(caught.exception))
+        finally:
+            del os.environ["ARENA_NODES"]
+            if saved is not None:
+                os.environ["ARENA_MOVETIME_MS"] = saved
+        for colour in ("red", "green", "blue"):
+            self.assertEqual(first[colour].gos, ["go nodes 3000"] * 2, colour)
+            # Whatever the load: the same budget, the same actions.
+            self.assertEqual(first[colour].moves, second[colour].moves, colour)
+
     def play(self, turns):
         """Three Players through a minimal referee loop for `turns` turns; the players, with
         every `go` each sent in `gos`."""

@@ -46,8 +46,9 @@ fn course_referee_agent_plays_legal_actions_through_the_engine() {
             "test_three_players_play_legal_actions",
             "test_the_game_clock_is_shared_out_and_never_overstepped",
             "test_an_engine_spec_with_weights_plays_and_a_bad_one_says_why",
+            "test_a_node_budget_plays_the_same_game_twice",
         ],
-        4,
+        5,
     );
 }
 

@@ -21,6 +21,9 @@ Configuration, by environment variable:
   actions left estimated, a reserve kept) and its time manager never oversteps it.
 * ``ARENA_MOVETIME_MS``: a flat thinking time per action in milliseconds instead of the
   clock.
+* ``ARENA_NODES``: a node budget per action instead of any time (``go nodes N``): games
+  that do not depend on the machine's load, for comparing engines on a busy machine (the
+  clock is then not watched).
 * ``ARENA_THREADS``: engine threads (default 1).
 * ``ARENA_ENGINE``: an engine specification passed as ``--engine`` (see ``arena match --help``).
 * ``ARENA_DEBUG``: if set, the engine's stderr is shown and the protocol is echoed to stderr.
@@ -199,6 +202,11 @@ class Player:
         movetime = os.environ.get("ARENA_MOVETIME_MS")
         #: Flat thinking time per action in milliseconds, or None for the game clock.
         self.movetime_ms = int(movetime) if movetime else None
+        nodes = os.environ.get("ARENA_NODES")
+        #: A node budget per action (instead of any time), or None.
+        self.nodes = int(nodes) if nodes else None
+        if self.nodes is not None and self.nodes < 1:
+            raise ValueError("ARENA_NODES must be at least 1, not %r" % nodes)
         #: The game clock in seconds, and the seconds used of it by this player's calls.
         self.clock = float(os.environ.get("ARENA_CLOCK_S", "60"))
         if not self.clock > 0:
@@ -230,7 +238,9 @@ class Player:
             engine.send(command)
             engine.send("isready")
             engine.wait_for("readyok")  # surfaces an `info string error` about the position
-            if self.movetime_ms is not None:
+            if self.nodes is not None:
+                go = "go nodes %d" % self.nodes
+            elif self.movetime_ms is not None:
                 go = "go movetime %d" % self.movetime_ms
             else:
                 left = self.remaining() - (time.perf_counter() - started)
