@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::{cargo, project_root};
+use crate::{cargo, clippy, project_root};
 
 const MANIFEST: &str = "examples/connect-four/Cargo.toml";
 
@@ -54,17 +54,13 @@ pub fn run() -> Result<(), String> {
         &[],
     )?;
     cargo(&["build", "--release", "--manifest-path", MANIFEST], &[])?;
-    cargo(
+    clippy(
         &[
-            "clippy",
             "--release",
             "--manifest-path",
             MANIFEST,
             "--workspace",
             "--all-targets",
-            "--",
-            "-D",
-            "warnings",
         ],
         &[],
     )?;

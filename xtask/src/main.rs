@@ -81,19 +81,17 @@ pub fn cargo(args: &[&str], envs: &[(&str, &str)]) -> Result<(), String> {
     }
 }
 
+/// `cargo clippy ARGS -- -D warnings` (every warning an error) with extra environment.
+pub fn clippy(args: &[&str], envs: &[(&str, &str)]) -> Result<(), String> {
+    let mut all = vec!["clippy"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--", "-D", "warnings"]);
+    cargo(&all, envs)
+}
+
 fn ci() -> Result<(), String> {
     cargo(&["fmt", "--all", "--check"], &[])?;
-    cargo(
-        &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
-        &[],
-    )?;
+    clippy(&["--workspace", "--all-targets"], &[])?;
     one_game_builds()?;
     matches::ci()?;
     cargo(&["test", "--workspace"], &[])?;
@@ -114,30 +112,15 @@ fn ci() -> Result<(), String> {
 /// and without warnings (code shared by some games only is behind their features).
 fn one_game_builds() -> Result<(), String> {
     // No game at all: the facade for a user's own games alone.
-    cargo(
-        &[
-            "clippy",
-            "-p",
-            "plyforge",
-            "--no-default-features",
-            "--",
-            "-D",
-            "warnings",
-        ],
-        &[],
-    )?;
+    clippy(&["-p", "plyforge", "--no-default-features"], &[])?;
     for game in default_games()? {
-        cargo(
+        clippy(
             &[
-                "clippy",
                 "-p",
                 "plyforge",
                 "--no-default-features",
                 "--features",
                 &game,
-                "--",
-                "-D",
-                "warnings",
             ],
             &[],
         )?;

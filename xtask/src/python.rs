@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use crate::{cargo, project_root};
+use crate::{cargo, clippy, project_root};
 
 /// What the tests need from PyPI (pettingzoo brings gymnasium).
 const TOOLS: &[&str] = &[
@@ -86,16 +86,8 @@ pub fn ci() -> Result<(), String> {
     let manifest = ["--manifest-path", "python/Cargo.toml"];
     cargo(&["fmt", manifest[0], manifest[1], "--check"], &[])?;
     let venv_python = python.to_string_lossy();
-    cargo(
-        &[
-            "clippy",
-            manifest[0],
-            manifest[1],
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
+    clippy(
+        &[manifest[0], manifest[1], "--all-targets"],
         &[
             ("CARGO_TARGET_DIR", build_dir.as_ref()),
             ("PYO3_PYTHON", venv_python.as_ref()),
