@@ -80,7 +80,8 @@ const fn build_index() -> [[u8; 7]; 7] {
 /// Hex index by `[q + 3][r + 3]`, or [`NONE`] off the board.
 const INDEX: [[u8; 7]; 7] = build_index();
 
-const fn index_of(q: i8, r: i8) -> u8 {
+/// The index of hex `(q, r)`, or [`NONE`] off the board.
+pub(crate) const fn index_of(q: i8, r: i8) -> u8 {
     if on_board(q, r) {
         INDEX[(q + 3) as usize][(r + 3) as usize]
     } else {

@@ -110,6 +110,8 @@ impl Weights {
             draw_standing: 0,
             contempt: 0,
             race: 0,
+            material: 0,
+            cohesion: 0,
             ..Weights::default()
         }
     }

@@ -14,7 +14,7 @@
 
 use std::sync::OnceLock;
 
-use crate::board::{Bits, CELLS, COORDS, DISTANCE, EXIT_HEXES, LANDING, NEIGHBOUR, NONE};
+use crate::board::{index_of, Bits, CELLS, COORDS, DISTANCE, EXIT_HEXES, LANDING, NEIGHBOUR, NONE};
 use crate::position::{Position, EXITS_TO_WIN};
 
 /// The most pieces of one player the table covers; of a player with more pieces on the
@@ -67,17 +67,6 @@ const fn rotations() -> [[u8; CELLS]; 3] {
         i += 1;
     }
     out
-}
-
-const fn index_of(q: i8, r: i8) -> u8 {
-    let mut i = 0;
-    while i < CELLS {
-        if COORDS[i].0 == q && COORDS[i].1 == r {
-            return i as u8;
-        }
-        i += 1;
-    }
-    NONE
 }
 
 const ROTATE: [[u8; CELLS]; 3] = rotations();
