@@ -71,9 +71,18 @@ pub struct Weights {
     /// mean, added to each player's relative score: whoever's pieces are converted, the
     /// converter gains.
     pub material: i32,
+    /// Per piece of force (pieces on the board plus exits made) more than the strongest
+    /// opponent's: a leader growing on the third player's pieces costs everyone else.
+    pub material_best: i32,
     /// Per pair of the player's own pieces side by side (a piece with a neighbour of its
     /// colour can leapfrog, and cannot be jumped from that side).
     pub cohesion: i32,
+    /// Per action of work below [`near_work`](Weights::near_work), on top of `step`: the
+    /// last actions of a race count more (a player a few actions from its fourth exit is
+    /// about to win, and searches do not see that far).
+    pub near: i32,
+    /// The work below which [`near`](Weights::near) counts.
+    pub near_work: i32,
 }
 
 impl Default for Weights {
@@ -94,7 +103,10 @@ impl Default for Weights {
             contempt: 100,
             race: 0,
             material: 0,
+            material_best: 0,
             cohesion: 0,
+            near: 0,
+            near_work: 8,
         }
     }
 }
@@ -111,7 +123,9 @@ impl Weights {
             contempt: 0,
             race: 0,
             material: 0,
+            material_best: 0,
             cohesion: 0,
+            near: 0,
             ..Weights::default()
         }
     }
@@ -145,7 +159,10 @@ impl Weights {
             contempt: 0,
             race: 0,
             material: 0,
+            material_best: 0,
             cohesion: 0,
+            near: 0,
+            near_work: 8,
         }
     }
 }
@@ -203,7 +220,10 @@ impl Weights {
         "contempt",
         "race",
         "material",
+        "material_best",
         "cohesion",
+        "near",
+        "near_work",
     ];
 
     /// Sets the weight named `key` (a field name) to `value`, a whole number; for the
@@ -239,7 +259,10 @@ impl Weights {
             "contempt" => self.contempt = n,
             "race" => self.race = n,
             "material" => self.material = n,
+            "material_best" => self.material_best = n,
             "cohesion" => self.cohesion = n,
+            "near" => self.near = n,
+            "near_work" => self.near_work = n,
             _ => return Err(WeightError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -265,46 +288,74 @@ impl Weights {
     }
 }
 
-/// The default evaluation of this crate. Each player's score is its own value minus the
-/// opponents' (their mean, or the best of them with [`Weights::against_best`]), so each entry is
-/// that player's relative view and the entries sum to about zero.
+/// What the evaluation weighs for one player: the features of [`DefaultEval::absolute`],
+/// which is [`Weights::value`] of them. Public so that weights can be fitted to games
+/// (`chexers_fit` in the repository's benches) and so that users can build their own
+/// evaluations on the same measurements.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DefaultEval {
-    /// The weights.
-    pub weights: Weights,
+#[non_exhaustive]
+pub struct Terms {
+    /// The player can no longer make four exits ([`DefaultEval::can_win`] is false, and it
+    /// has not won); the other terms are then all 0.
+    pub hopeless: bool,
+    /// Actions of work: one per exit still needed plus the distances to the exit edge of
+    /// the closest pieces it owns, as many as it needs (or, measured with the race table,
+    /// [`crate::race_actions`] for those pieces).
+    pub work: i32,
+    /// Exits still needed beyond the pieces it owns (pieces to be won by conversion first).
+    pub missing: i32,
+    /// Pieces owned beyond the exits still needed.
+    pub spare: i32,
+    /// While short (`missing > 0`): the pieces it owns fewer than three; else 0.
+    pub short_below_three: i32,
+    /// Own pieces an opponent can convert with one jump now.
+    pub threatened: i32,
+    /// Of those, the pieces the opponent who moves soonest can convert.
+    pub threatened_next: i32,
+    /// `threatened` while short, else 0.
+    pub short_threatened: i32,
+    /// Legal actions of the player (as if it were to move).
+    pub mobility: i32,
+    /// Pairs of its own pieces side by side (0 unless measured).
+    pub pairs: i32,
+    /// Force: pieces on the board plus exits made.
+    pub force: i32,
 }
 
-impl DefaultEval {
-    /// An evaluation with the given weights.
-    pub fn with_weights(weights: Weights) -> Self {
-        DefaultEval { weights }
+impl Terms {
+    /// The terms of `player` in `pos`, all of them (the work by distances, the pairs
+    /// counted, the hopeless rule applied).
+    pub fn of(pos: &Position, player: usize) -> Terms {
+        Terms::measure(pos, player, false, true, true)
     }
 
-    /// Whether `player` can still make four exits: its exits, its pieces on the board and,
-    /// while it has a piece to convert with, the opponents' pieces make four.
-    pub fn can_win(pos: &Position, player: usize) -> bool {
-        let own = pos.pieces(player).count_ones();
-        let others = pos.occupied().count_ones() - own;
-        let reach = pos.exits(player) + own + if own > 0 { others } else { 0 };
-        reach >= EXITS_TO_WIN as u32
-    }
-
-    /// The absolute value of `player`'s prospects (higher is better), before the relative view.
-    pub fn absolute(&self, pos: &Position, player: usize) -> i32 {
-        let w = &self.weights;
-        let me = player;
-        if w.hopeless != 0 && pos.exits(me) < EXITS_TO_WIN as u32 && !Self::can_win(pos, me) {
-            return -w.hopeless;
+    /// The terms, with the work from the race table (`race`), with the pairs counted
+    /// (`pairs`, else 0) and with the hopeless rule (`hopeless`; without it a hopeless
+    /// player is measured as any other).
+    #[inline]
+    pub(crate) fn measure(
+        pos: &Position,
+        me: usize,
+        race: bool,
+        pairs: bool,
+        hopeless: bool,
+    ) -> Terms {
+        let force = (pos.pieces(me).count_ones() + pos.exits(me)) as i32;
+        if hopeless && pos.exits(me) < EXITS_TO_WIN as u32 && !DefaultEval::can_win(pos, me) {
+            return Terms {
+                hopeless: true,
+                force,
+                ..Terms::default()
+            };
         }
         let own = pos.pieces(me);
         let need = EXITS_TO_WIN.saturating_sub(pos.exits(me) as u8) as usize;
         let count = own.count_ones() as usize;
         let missing = need.saturating_sub(count) as i32;
-        let mut work;
-        if w.race != 0 {
+        let work = if race {
             // The race with the pieces it owns, then an exit per missing piece.
             let take = need.min(count) as u32;
-            work = crate::race::race_actions(me, own, take).unwrap_or(0) as i32 + missing;
+            crate::race::race_actions(me, own, take).unwrap_or(0) as i32 + missing
         } else {
             // The `need` smallest distances: counting sort over 0..=6.
             let mut hist = [0u32; 7];
@@ -312,7 +363,7 @@ impl DefaultEval {
                 hist[DISTANCE[me][c] as usize] += 1;
             }
             let mut left = need.min(count);
-            work = need as i32; // one exit action per exit still needed
+            let mut work = need as i32; // one exit action per exit still needed
             for (d, &n) in hist.iter().enumerate() {
                 if left == 0 {
                     break;
@@ -321,8 +372,8 @@ impl DefaultEval {
                 work += (take * d) as i32;
                 left -= take;
             }
-        }
-        work += missing * w.missing_steps;
+            work
+        };
         let spare = count.saturating_sub(need) as i32;
         let short = missing > 0;
 
@@ -354,27 +405,99 @@ impl DefaultEval {
             threatened += by_any as i32;
             threatened_next += by_next as i32;
         }
-        let mobility = pos.mobility(me) as i32;
-        let mut pairs = 0;
-        if w.cohesion != 0 {
+        let mut side_by_side = 0;
+        if pairs {
             for c in Bits(own) {
-                pairs += (ADJACENT[c] & own).count_ones() as i32;
+                side_by_side += (ADJACENT[c] & own).count_ones() as i32;
             }
-            pairs /= 2;
+            side_by_side /= 2;
         }
-        let mut v = -w.step * work + w.spare * spare
-            - w.threatened * threatened
-            - w.threatened_next * threatened_next
-            + w.mobility * mobility
-            + w.cohesion * pairs;
-        if short {
-            // Never a bonus for being short (a piece lost into it would look like a gain):
-            // each piece fewer than three costs `short_piece`, so that every exit made while
-            // short (one piece fewer, the shortfall the same) costs it.
-            let below_three = (EXITS_TO_WIN as i32 - 1 - count as i32).max(0);
-            v -= w.short_piece * below_three + w.short_threat * threatened;
+        Terms {
+            hopeless: false,
+            work,
+            missing,
+            spare,
+            // Each piece fewer than three while short (see `Weights::short_piece`).
+            short_below_three: if short {
+                (EXITS_TO_WIN as i32 - 1 - count as i32).max(0)
+            } else {
+                0
+            },
+            threatened,
+            threatened_next,
+            short_threatened: if short { threatened } else { 0 },
+            mobility: pos.mobility(me) as i32,
+            pairs: side_by_side,
+            force,
         }
-        v
+    }
+}
+
+impl Weights {
+    /// The absolute value of a player with these terms ([`DefaultEval::absolute`]):
+    /// `−hopeless` for a hopeless player, else `−step·(work + missing_steps·missing) +
+    /// spare·spare − short_piece·short_below_three − threatened·threatened −
+    /// threatened_next·threatened_next − short_threat·short_threatened +
+    /// mobility·mobility + cohesion·pairs + near·(near_work − work)⁺`. (Material is
+    /// relative, added by the scores.)
+    ///
+    /// ```
+    /// use plyforge_chexers::{DefaultEval, Position, Terms, Weights};
+    /// let start = Position::start();
+    /// let t = Terms::of(&start, 0);
+    /// assert_eq!((t.work, t.spare, t.force), (28, 0, 4));
+    /// assert_eq!(Weights::default().value(&t), DefaultEval::default().absolute(&start, 0));
+    /// ```
+    #[inline]
+    pub fn value(&self, t: &Terms) -> i32 {
+        if t.hopeless {
+            return -self.hopeless;
+        }
+        // Never a bonus for being short (a piece lost into it would look like a gain):
+        // each piece fewer than three costs `short_piece`, so that every exit made while
+        // short (one piece fewer, the shortfall the same) costs it.
+        -self.step * (t.work + t.missing * self.missing_steps) + self.spare * t.spare
+            - self.threatened * t.threatened
+            - self.threatened_next * t.threatened_next
+            + self.mobility * t.mobility
+            + self.cohesion * t.pairs
+            + self.near * (self.near_work - t.work).max(0)
+            - self.short_piece * t.short_below_three
+            - self.short_threat * t.short_threatened
+    }
+}
+
+/// The default evaluation of this crate. Each player's score is its own value minus the
+/// opponents' (their mean, or the best of them with [`Weights::against_best`]), so each entry is
+/// that player's relative view and the entries sum to about zero.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DefaultEval {
+    /// The weights.
+    pub weights: Weights,
+}
+
+impl DefaultEval {
+    /// An evaluation with the given weights.
+    pub fn with_weights(weights: Weights) -> Self {
+        DefaultEval { weights }
+    }
+
+    /// Whether `player` can still make four exits: its exits, its pieces on the board and,
+    /// while it has a piece to convert with, the opponents' pieces make four.
+    pub fn can_win(pos: &Position, player: usize) -> bool {
+        let own = pos.pieces(player).count_ones();
+        let others = pos.occupied().count_ones() - own;
+        let reach = pos.exits(player) + own + if own > 0 { others } else { 0 };
+        reach >= EXITS_TO_WIN as u32
+    }
+
+    /// The absolute value of `player`'s prospects (higher is better), before the relative
+    /// view: [`Weights::value`] of its [`Terms`] (with the race table's count of the work
+    /// when [`Weights::race`] is on).
+    pub fn absolute(&self, pos: &Position, player: usize) -> i32 {
+        let w = &self.weights;
+        let t = Terms::measure(pos, player, w.race != 0, w.cohesion != 0, w.hopeless != 0);
+        w.value(&t)
     }
 
     /// Each player's absolute value.
@@ -391,7 +514,7 @@ impl DefaultEval {
     fn scores(&self, pos: &Position, raw: [i32; 3]) -> Scores {
         let mut out = [0; 3];
         let mut force = [0i32; 3];
-        if self.weights.material != 0 {
+        if self.weights.material != 0 || self.weights.material_best != 0 {
             for (p, f) in force.iter_mut().enumerate() {
                 *f = (pos.pieces(p).count_ones() + pos.exits(p)) as i32;
             }
@@ -406,7 +529,8 @@ impl DefaultEval {
                 (a + b) / 2
             };
             let (fa, fb) = (force[(p + 1) % 3], force[(p + 2) % 3]);
-            let material = self.weights.material * (2 * force[p] - fa - fb) / 2;
+            let material = self.weights.material * (2 * force[p] - fa - fb) / 2
+                + self.weights.material_best * (force[p] - fa.max(fb));
             out[p] = (raw[p] - others + material).clamp(-MAX_EVAL, MAX_EVAL);
         }
         out

@@ -8,7 +8,7 @@ use plyforge_chexers::search::{
 };
 use plyforge_chexers::{
     engine_config, race_actions, race_to_win, remaining_work, DefaultEval, Hex, Move, Position,
-    WeightError, Weights,
+    Terms, WeightError, Weights,
 };
 
 const ALGOS: [Algorithm; 3] = [Algorithm::Paranoid, Algorithm::BestReply, Algorithm::MaxN];
@@ -370,6 +370,10 @@ fn material_and_cohesion_add_their_terms() {
         material: 30,
         ..base
     });
+    let best = DefaultEval::with_weights(Weights {
+        material_best: 40,
+        ..base
+    });
     let cohesion = DefaultEval::with_weights(Weights {
         cohesion: 7,
         ..base
@@ -380,10 +384,14 @@ fn material_and_cohesion_add_their_terms() {
             .map(|q| (p.pieces(q).count_ones() + p.exits(q)) as i32)
             .collect();
         let (a, b) = (plain.evaluate(&p), material.evaluate(&p));
+        let c = best.evaluate(&p);
         for q in 0..3 {
             let more = 2 * force[q] - force[(q + 1) % 3] - force[(q + 2) % 3];
             // Material is relative: each player's force against the opponents' mean.
             assert_eq!(b[q] - a[q], 30 * more / 2, "{p} player {q}");
+            // ... or against the strongest opponent's.
+            let strongest = force[(q + 1) % 3].max(force[(q + 2) % 3]);
+            assert_eq!(c[q] - a[q], 40 * (force[q] - strongest), "{p} player {q}");
             unequal += (more != 0) as u32;
             // Cohesion: pairs of the player's own pieces side by side.
             let own = p.pieces(q);
@@ -406,6 +414,66 @@ fn material_and_cohesion_add_their_terms() {
         }
     }
     assert!(unequal > 100, "only {unequal} positions with unequal force");
+}
+
+#[test]
+fn the_absolute_value_is_the_weights_of_the_terms() {
+    // Every weight distinct, cohesion on (so that the pairs are measured).
+    let w = Weights {
+        step: 97,
+        missing_steps: 7,
+        spare: 53,
+        short_piece: 211,
+        hopeless: 3999,
+        threatened: 61,
+        threatened_next: 83,
+        short_threat: 127,
+        mobility: 5,
+        cohesion: 11,
+        near: 13,
+        near_work: 9,
+        ..Weights::default()
+    };
+    let eval = DefaultEval::with_weights(w);
+    let (mut hopeless, mut short, mut threatened) = (0, 0, 0);
+    for p in random_positions(31, 12, 160) {
+        for q in 0..3 {
+            let t = Terms::of(&p, q);
+            assert_eq!(w.value(&t), eval.absolute(&p, q), "{p} player {q}");
+            let (own, exits) = (p.pieces(q).count_ones() as i32, p.exits(q) as i32);
+            assert_eq!(t.force, own + exits, "{p} player {q}");
+            if t.hopeless {
+                hopeless += 1;
+                assert!(!DefaultEval::can_win(&p, q), "{p} player {q}");
+                assert_eq!(w.value(&t), -3999);
+                continue;
+            }
+            let need = 4 - exits;
+            assert_eq!(t.missing, (need - own).max(0), "{p} player {q}");
+            assert_eq!(t.spare, (own - need).max(0), "{p} player {q}");
+            assert_eq!(t.mobility, p.mobility(q) as i32, "{p} player {q}");
+            assert!(t.threatened_next <= t.threatened && t.threatened <= own);
+            if t.missing > 0 {
+                short += 1;
+                assert_eq!(t.short_below_three, (3 - own).max(0));
+                assert_eq!(t.short_threatened, t.threatened);
+            } else {
+                assert_eq!((t.short_below_three, t.short_threatened), (0, 0));
+            }
+            threatened += (t.threatened > 0) as u32;
+            // The last actions of the race count `near` more each.
+            let no_near = Weights { near: 0, ..w };
+            assert_eq!(
+                w.value(&t) - no_near.value(&t),
+                13 * (9 - t.work).max(0),
+                "{p} player {q}"
+            );
+        }
+    }
+    assert!(
+        hopeless > 10 && short > 50 && threatened > 100,
+        "{hopeless} {short} {threatened}"
+    );
 }
 
 /// [`remaining_work`] where the player owns the pieces it needs (`missing_steps` is 0 in

@@ -390,7 +390,7 @@ impl State {
     /// use plyforge::GameKind;
     /// let game = GameKind::from_name("chexers").unwrap().new_game();
     /// let clock = game.clock_limits(Duration::from_secs(60)).clock.unwrap();
-    /// assert_eq!(clock.moves_to_go, Some(52));
+    /// assert_eq!(clock.moves_to_go, Some(39));
     /// assert!(clock.remaining < Duration::from_secs(60));
     /// ```
     pub fn clock_limits(&self, remaining: Duration) -> Limits {
