@@ -24,5 +24,6 @@ pub mod othello;
 pub mod peer;
 pub mod plain;
 pub mod signature;
+pub mod softmax;
 
 pub use plyforge::search::perft;
