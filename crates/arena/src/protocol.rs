@@ -795,7 +795,7 @@ mod tests {
         let start = Chexers::start();
         let want = Chexers::clock_limits(&start, Duration::from_secs(60));
         assert_eq!(planned::<Chexers>(&go, &start), want);
-        assert_eq!(want.clock.unwrap().moves_to_go, Some(52));
+        assert_eq!(want.clock.unwrap().moves_to_go, Some(39));
         // With movestogo or an increment, the clock as given.
         for text in ["go time 60000 movestogo 5", "go time 60000 inc 10"] {
             let Command::Go(go) = parse_command::<Chexers>(text).unwrap() else {
