@@ -22,7 +22,7 @@
 
 use plyforge::chexers;
 
-use benches::softmax::{fit, log_loss, softmax, Sample};
+use benches::softmax::{fit, log_loss, mean_log_loss, Sample};
 use chexers::search::{Evaluator, Game};
 use chexers::{DefaultEval, Move, Position, Terms, Weights};
 
@@ -150,15 +150,7 @@ fn read(
 /// The mean log loss of the default evaluation's scores at temperature `t` (evaluation
 /// points per logit unit).
 fn default_loss(data: &[&Labelled], t: f64) -> f64 {
-    let total: f64 = data
-        .iter()
-        .map(|l| {
-            -softmax(l.default.map(|v| v / t))[l.sample.winner]
-                .max(1e-12)
-                .ln()
-        })
-        .sum();
-    total / data.len().max(1) as f64
+    mean_log_loss(data, |l| (l.default.map(|v| v / t), l.sample.winner))
 }
 
 /// The temperature at which the default evaluation's scores fit `data` best.

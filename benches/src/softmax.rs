@@ -40,25 +40,25 @@ pub fn logits<const F: usize>(s: &Sample<F>, w: &[f64; F]) -> [f64; 3] {
     [0, 1, 2].map(|q| dot(w, &s.x[q]))
 }
 
-/// The mean log loss (natural logarithm) of `logit` over `data`: `ln 3` for a model that
-/// knows nothing.
-pub fn mean_log_loss<const F: usize>(
-    data: &[Sample<F>],
-    logit: impl Fn(&Sample<F>) -> [f64; 3],
-) -> f64 {
+/// The mean log loss (natural logarithm) over `data` of a model that `predict`s each item's
+/// three logits and names its winner: `ln 3` for a model that knows nothing, 0 for no data.
+pub fn mean_log_loss<T>(data: &[T], predict: impl Fn(&T) -> ([f64; 3], usize)) -> f64 {
     if data.is_empty() {
         return 0.0;
     }
     let total: f64 = data
         .iter()
-        .map(|s| -softmax(logit(s))[s.winner].max(1e-12).ln())
+        .map(|item| {
+            let (logits, winner) = predict(item);
+            -softmax(logits)[winner].max(1e-12).ln()
+        })
         .sum();
     total / data.len() as f64
 }
 
 /// The mean log loss of the weights `w` over `data`.
 pub fn log_loss<const F: usize>(data: &[Sample<F>], w: &[f64; F]) -> f64 {
-    mean_log_loss(data, |s| logits(s, w))
+    mean_log_loss(data, |s| (logits(s, w), s.winner))
 }
 
 /// Weights (per unit of each feature) that minimise the mean log loss over `data`, with a
