@@ -23,8 +23,46 @@ pub struct DefaultEval;
 /// Scale of [`DefaultEval`]'s scores (well inside `search::MAX_EVAL`).
 const SCALE: f64 = 10_000.0;
 
+/// The numbers of [`DefaultEval`], for tuning ([`WeightedEval`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// Moves a piece in hand still needs (its placement).
+    pub hand_moves: f64,
+    /// Moves a piece on the board away from home still needs at least.
+    pub board_moves: f64,
+    /// The chance added for the side to move (a tempo), before the four outcomes are
+    /// weighed.
+    pub tempo: f64,
+}
+
+impl Weights {
+    /// The weights of [`DefaultEval`].
+    pub const DEFAULT: Weights = Weights {
+        hand_moves: 1.0,
+        board_moves: 2.0,
+        tempo: 0.04,
+    };
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights::DEFAULT
+    }
+}
+
+/// [`DefaultEval`]'s evaluation with any [`Weights`].
+///
+/// ```
+/// use plyforge_chaosclock::search::Evaluator;
+/// use plyforge_chaosclock::{DefaultEval, Position, WeightedEval, Weights};
+/// let p = Position::start();
+/// assert_eq!(WeightedEval(Weights::DEFAULT).evaluate(&p), DefaultEval.evaluate(&p));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WeightedEval(pub Weights);
+
 /// Chance-like progress of `player` towards completing (0 when proved impossible).
-fn progress(pos: &Position, player: Player, can: bool) -> f64 {
+fn progress(pos: &Position, player: Player, can: bool, w: &Weights) -> f64 {
     if !can {
         return 0.0;
     }
@@ -32,27 +70,40 @@ fn progress(pos: &Position, player: Player, can: bool) -> f64 {
     let away_on_board = (own & pos.board_mask() & !pos.home_mask()).count_ones() as f64;
     let in_hand = pos.hand_mask(player).count_ones() as f64;
     // Moves still needed at least: one per piece in hand, two per piece away on the board.
-    let needed = in_hand + 2.0 * away_on_board;
-    1.0 - needed / 13.0
+    let needed = w.hand_moves * in_hand + w.board_moves * away_on_board;
+    (1.0 - needed / 13.0).clamp(0.0, 1.0)
+}
+
+fn evaluate(pos: &Position, w: &Weights) -> Scores {
+    let can = may_complete(pos);
+    let mut p = [
+        progress(pos, ODD, can[ODD], w),
+        progress(pos, EVEN, can[EVEN], w),
+    ];
+    // The side to move is a tempo ahead.
+    let mover = pos.to_move();
+    if can[mover] {
+        p[mover] = (p[mover] + w.tempo).clamp(0.0, 1.0);
+    }
+    let utility = |me: usize| -> f64 {
+        let (a, b) = (p[me], p[1 - me]);
+        2.0 * a * (1.0 - b) + a * b - (1.0 - a) * (1.0 - b) - 2.0 * (1.0 - a) * b
+    };
+    let mut s = [0; 3];
+    s[ODD] = (utility(ODD) * SCALE) as i32;
+    s[EVEN] = (utility(EVEN) * SCALE) as i32;
+    s
 }
 
 impl Evaluator<Position> for DefaultEval {
     fn evaluate(&self, pos: &Position) -> Scores {
-        let can = may_complete(pos);
-        let mut p = [progress(pos, ODD, can[ODD]), progress(pos, EVEN, can[EVEN])];
-        // The side to move is a tempo ahead.
-        let mover = pos.to_move();
-        if can[mover] {
-            p[mover] = (p[mover] + 0.04).min(1.0);
-        }
-        let utility = |me: usize| -> f64 {
-            let (a, b) = (p[me], p[1 - me]);
-            2.0 * a * (1.0 - b) + a * b - (1.0 - a) * (1.0 - b) - 2.0 * (1.0 - a) * b
-        };
-        let mut s = [0; 3];
-        s[ODD] = (utility(ODD) * SCALE) as i32;
-        s[EVEN] = (utility(EVEN) * SCALE) as i32;
-        s
+        evaluate(pos, &Weights::DEFAULT)
+    }
+}
+
+impl Evaluator<Position> for WeightedEval {
+    fn evaluate(&self, pos: &Position) -> Scores {
+        evaluate(pos, &self.0)
     }
 }
 

@@ -9,7 +9,7 @@ pub mod solve;
 
 pub use search;
 
-pub use eval::{Choice, DefaultEval, Engine};
+pub use eval::{Choice, DefaultEval, Engine, WeightedEval, Weights};
 pub use position::{
     owner, walk_target, Field, Move, ParseMoveError, ParsePositionError, Position, EVEN, ODD,
 };

@@ -305,6 +305,36 @@ pub trait GameAdapter: Send + Sync + 'static {
             Err(EvalError::unknown::<Self>(name))
         }
     }
+    /// The evaluation's tunable parameters ([`crate::params`]): each with its default, range
+    /// and step, so that engine specifications take them as keys (`engine,material=320`),
+    /// `arena tune` tunes them and `--help` lists them. None by default.
+    ///
+    /// Names are lower case letters, digits and `_`, and none is an engine specification's
+    /// own key ([`crate::params::SPEC_KEYS`]); the registry refuses a game whose list breaks
+    /// that ([`crate::params::check_declared`]).
+    fn params() -> Vec<crate::params::Param> {
+        Vec::new()
+    }
+    /// The evaluation `name` with the parameters `values` set (each one of
+    /// [`params`](GameAdapter::params), its value checked against the declared range by the
+    /// caller; whole-number parameters come rounded), or why there is none. An empty list
+    /// is [`evaluator`](GameAdapter::evaluator). By default a game has no parameters, so any
+    /// value is refused.
+    fn evaluator_with(name: &str, values: &[(&'static str, f64)]) -> Result<Self::Eval, EvalError>
+    where
+        Self: Sized,
+    {
+        match values.first() {
+            None => Self::evaluator(name),
+            Some((param, _)) => Err(EvalError::setting(
+                name,
+                crate::params::NoParam {
+                    game: Self::TITLE,
+                    name: param.to_string(),
+                },
+            )),
+        }
+    }
     /// The board drawn for a terminal (several lines, each ending in a newline), every piece
     /// of text passed through `paint` with its role, so that a front end can colour it.
     /// By default the position's notation.

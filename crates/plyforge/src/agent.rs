@@ -14,6 +14,9 @@
 //!   `eval=default:contempt=600:draw_standing=0`), `tt=MIB` (`0`: no table), `ordering=on|off`,
 //!   `aspiration=on|off`, `quiescence=on|off`, `seed=N` (random and greedy players, and the
 //!   random choices of MCTS).
+//! - The evaluation's parameters ([`GameAdapter::params`], [`crate::params`]): `NAME=NUMBER`
+//!   for each the game declares (Chexers' `material=320`), checked against its range; they
+//!   apply to the evaluation named by `eval=` (or the default).
 //! - MCTS keys ([`search::MctsConfig`]): `iterations=N` (the same as `nodes=N`: MCTS counts
 //!   iterations), `c=X` (`exploration`: the UCT constant), `bias=X` (progressive bias),
 //!   `scale=X` (evaluation points per logistic unit), `playout=N` (plies of guided playout
@@ -97,6 +100,9 @@ pub struct Spec {
     pub reuse: Option<bool>,
     /// MCTS: the tree's memory budget in MiB.
     pub tree_mib: Option<usize>,
+    /// Values of the evaluation's parameters ([`GameAdapter::params`]), in the order given
+    /// (a name given twice keeps its last value).
+    pub params: Vec<(&'static str, f64)>,
 }
 
 fn on_off(key: &str, v: &str) -> Result<bool, String> {
@@ -145,6 +151,7 @@ impl Spec {
             parallel: None,
             reuse: None,
             tree_mib: None,
+            params: Vec::new(),
         }
     }
 
@@ -236,11 +243,33 @@ impl Spec {
                     }
                     spec.tree_mib = Some(mib)
                 }
-                _ => {
-                    return Err(format!(
-                        "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, seed; for mcts also c, bias, scale, playout, parallel, reuse, tree)"
-                    ))
-                }
+                _ => match A::params().into_iter().find(|p| p.name == key) {
+                    Some(p) => {
+                        let v = p.parse(value)?;
+                        spec.params.retain(|(name, _)| *name != p.name);
+                        spec.params.push((p.name, v));
+                    }
+                    None => {
+                        let params: Vec<&str> = A::params().iter().map(|p| p.name).collect();
+                        return Err(format!(
+                            "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, seed; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
+                            if params.is_empty() {
+                                format!("{} has no evaluation parameters", A::TITLE)
+                            } else {
+                                format!("the evaluation's parameters: {}", params.join(", "))
+                            }
+                        ));
+                    }
+                },
+            }
+        }
+        if !spec.params.is_empty() {
+            let name = spec
+                .eval
+                .as_deref()
+                .unwrap_or_else(|| A::evaluator_names()[0]);
+            if let Err(problem) = A::evaluator_with(name, &spec.params) {
+                return Err(format!("eval={name}: {problem}"));
             }
         }
         let mcts_keys = spec.exploration.is_some()
@@ -349,8 +378,9 @@ impl Spec {
             .eval
             .as_deref()
             .unwrap_or_else(|| A::evaluator_names()[0]);
-        A::evaluator(name)
-            .unwrap_or_else(|e| panic!("evaluation names are checked when parsed: {e}"))
+        A::evaluator_with(name, &self.params).unwrap_or_else(|e| {
+            panic!("evaluations and their parameters are checked when parsed: {e}")
+        })
     }
 }
 

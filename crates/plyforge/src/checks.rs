@@ -17,6 +17,8 @@
 //! - [`notation_round_trips`], [`play_from_is_clone_and_play`], [`repetition_counts`]: the
 //!   same properties over a game chosen by a seed and move choices (what proptest drives).
 //! - [`random_play`]: [`search::conformance::random_play`] over random games to their end.
+//! - [`params`](params()): the evaluation's tunable parameters are declared well, their
+//!   defaults give the default evaluation, and each one changes it somewhere.
 //!
 //! ```
 //! use plyforge::{checks, games::Jumpy3, GameKind};
@@ -236,6 +238,87 @@ pub fn random_play<A: GameAdapter>(games: usize, seed: u64) -> Stats {
     )
 }
 
+/// The evaluation's declared parameters ([`GameAdapter::params`]) are usable and wired:
+/// the list passes [`crate::params::check_declared`]; every parameter at its default gives
+/// exactly the default evaluation ([`GameAdapter::default_eval`]: the same scores, draw
+/// scores and move hints) on the positions of `games` random games from `seed`; and each
+/// parameter changes the evaluation somewhere on those positions (tried with every
+/// parameter moved by a step, so that one that counts only with another, such as a
+/// threshold, is seen too). A game without parameters passes.
+///
+/// ```
+/// plyforge::checks::params::<plyforge::games::Throne>(20, 1);
+/// ```
+pub fn params<A: GameAdapter>(games: usize, seed: u64) {
+    use search::{DrawKind, Evaluator};
+    let params = A::params();
+    if let Err(e) = crate::params::check_declared(&params) {
+        panic!("{}: {e}", A::TITLE);
+    }
+    if params.is_empty() {
+        return;
+    }
+    let name = A::evaluator_names()[0];
+    let mut positions: Vec<A::Pos> = Vec::new();
+    let mut rng = search::rng::XorShift64Star::seeded(seed);
+    for g in 0..games {
+        let choices: Vec<u16> = (0..300).map(|_| rng.below(1 << 15) as u16).collect();
+        let mut record = random_game::<A>(seed.wrapping_add(g as u64), &choices);
+        loop {
+            positions.push(record.position().clone());
+            if record.undo().is_none() {
+                break;
+            }
+        }
+    }
+    // What an evaluation says of the positions: scores, draw scores, move hints.
+    let look = |e: &A::Eval| -> Vec<i64> {
+        let mut out = Vec::new();
+        for p in &positions {
+            out.extend(e.evaluate(p).iter().map(|&x| i64::from(x)));
+            out.extend(
+                e.draw_scores(p, DrawKind::Repetition)
+                    .iter()
+                    .map(|&x| i64::from(x)),
+            );
+            for mv in legal_moves(p) {
+                out.push(i64::from(e.move_hint(p, mv)));
+            }
+        }
+        out
+    };
+    let with = |values: &[(&'static str, f64)]| -> A::Eval {
+        A::evaluator_with(name, values)
+            .unwrap_or_else(|e| panic!("{}: eval={name} with {values:?}: {e}", A::TITLE))
+    };
+    let defaults: Vec<(&'static str, f64)> = params.iter().map(|p| (p.name, p.default)).collect();
+    assert!(
+        look(&with(&defaults)) == look(&A::default_eval()),
+        "{}: every parameter at its default does not give the default evaluation",
+        A::TITLE
+    );
+    let moved: Vec<(&'static str, f64)> = params
+        .iter()
+        .map(|p| {
+            let up = p.default + p.step;
+            let v = if up <= p.max { up } else { p.default - p.step };
+            (p.name, p.used(v))
+        })
+        .collect();
+    let all_moved = look(&with(&moved));
+    for (i, p) in params.iter().enumerate() {
+        let mut one_back = moved.clone();
+        one_back[i].1 = p.default;
+        assert!(
+            look(&with(&one_back)) != all_moved,
+            "{}: the parameter {} changes nothing on {} positions of random games",
+            A::TITLE,
+            p.name,
+            positions.len()
+        );
+    }
+}
+
 /// The checks of one registered game, without its types: [`GameKind::checks`](crate::GameKind::checks).
 #[derive(Clone, Copy)]
 pub struct Checks {
@@ -243,6 +326,7 @@ pub struct Checks {
     pub(crate) play: fn(&[u8]),
     pub(crate) properties: fn(u64, &[u16]),
     pub(crate) random_play: fn(usize, u64) -> Stats,
+    pub(crate) params: fn(usize, u64),
 }
 
 impl Checks {
@@ -257,7 +341,13 @@ impl Checks {
                 repetition_counts::<A>(seed, choices);
             },
             random_play: random_play::<A>,
+            params: params::<A>,
         }
+    }
+
+    /// [`params()`](params).
+    pub fn params(&self, games: usize, seed: u64) {
+        (self.params)(games, seed)
     }
 
     /// [`notation`].

@@ -24,6 +24,7 @@ pub mod encoding;
 mod error;
 pub mod games;
 pub mod memory;
+pub mod params;
 pub mod playout;
 mod registry;
 pub mod view;

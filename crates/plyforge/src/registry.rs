@@ -73,6 +73,8 @@ pub struct GameInfo {
     pub has_view: bool,
     /// The bench list of `arena bench` ([`GameAdapter::BENCH`]; empty: none).
     pub bench: &'static str,
+    /// The evaluation's tunable parameters ([`GameAdapter::params`]).
+    pub params: Vec<crate::params::Param>,
 }
 
 impl GameInfo {
@@ -97,6 +99,7 @@ impl GameInfo {
             observation_shape: encoding.as_ref().map_or(&[], |e| e.shape),
             has_view: A::view().is_some(),
             bench: A::BENCH,
+            params: A::params(),
         }
     }
 }
@@ -194,6 +197,12 @@ impl Registry {
             return Err(Error::Registry {
                 name: A::NAME.to_string(),
                 reason: reason.to_string(),
+            });
+        }
+        if let Err(reason) = crate::params::check_declared(&A::params()) {
+            return Err(Error::Registry {
+                name: A::NAME.to_string(),
+                reason,
             });
         }
         let mut entries = self.entries.write().unwrap_or_else(|p| p.into_inner());

@@ -106,3 +106,63 @@ fn chexers_evaluations_take_weight_settings() {
     assert!(<Throne as GameAdapter>::evaluator("default").is_ok());
     assert!(<Throne as GameAdapter>::evaluator("default:contempt=1").is_err());
 }
+
+#[test]
+fn specs_take_the_declared_parameters_as_keys() {
+    use plyforge::agent::Spec;
+    use plyforge::games::ChaosClock;
+    use plyforge::search::Evaluator;
+    use plyforge::Error;
+    let reason = |game_spec: Result<Spec, Error>| match game_spec {
+        Err(Error::Spec { reason, .. }) => reason,
+        other => panic!("{other:?}"),
+    };
+    // Chexers: a weight as a key is the same as the eval's own setting.
+    let start = <Chexers as GameAdapter>::start();
+    let by_key = Spec::parse::<Chexers>("paranoid,contempt=250,draw_standing=0").unwrap();
+    assert_eq!(by_key.params, [("contempt", 250.0), ("draw_standing", 0.0)]);
+    assert_eq!(
+        by_key
+            .evaluator::<Chexers>()
+            .draw_scores(&start, DrawKind::Repetition),
+        [-250; 3]
+    );
+    // A key twice keeps its last value; the key goes with the named evaluation.
+    let twice = Spec::parse::<Chexers>("engine,material=100,material=200").unwrap();
+    assert_eq!(twice.params, [("material", 200.0)]);
+    let greedy = Spec::parse::<Chexers>("engine,eval=greedy,contempt=9").unwrap();
+    assert_eq!(
+        greedy
+            .evaluator::<Chexers>()
+            .draw_scores(&start, DrawKind::Repetition),
+        [-9; 3]
+    );
+    // Out of range, not a number, not whole, unknown: each refused with the reason.
+    let r = reason(Spec::parse::<Chexers>("engine,material=5000"));
+    assert!(
+        r.contains("material=5000") && r.contains("between 0 and 1500"),
+        "{r}"
+    );
+    let r = reason(Spec::parse::<Chexers>("engine,material=lots"));
+    assert!(r.contains("must be a number"), "{r}");
+    let r = reason(Spec::parse::<Chexers>("engine,material=2.5"));
+    assert!(r.contains("whole number"), "{r}");
+    let r = reason(Spec::parse::<Chexers>("engine,bravery=1"));
+    assert!(
+        r.contains("unknown key \"bravery\"") && r.contains("material"),
+        "{r}"
+    );
+    // Throne: its weights.
+    let t = Spec::parse::<Throne>("engine,tempo=0").unwrap();
+    let pos = <Throne as GameAdapter>::start();
+    let [with_tempo, ..] = <Throne as GameAdapter>::default_eval().evaluate(&pos);
+    let [without, ..] = t.evaluator::<Throne>().evaluate(&pos);
+    assert_eq!(with_tempo - without, 40);
+    // Jumpy3: the estimate's weights; the sheet takes none.
+    assert!(Spec::parse::<Jumpy3>("engine,pawns=120").is_ok());
+    let r = reason(Spec::parse::<Jumpy3>("engine,eval=sheet,pawns=120"));
+    assert!(r.contains("does not take the parameter pawns"), "{r}");
+    // Chaos Clock: real numbers.
+    let c = Spec::parse::<ChaosClock>("engine,tempo=0.1").unwrap();
+    assert_eq!(c.params, [("tempo", 0.1)]);
+}

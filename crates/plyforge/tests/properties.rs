@@ -43,6 +43,14 @@ proptest! {
 }
 
 #[test]
+fn every_game_declares_parameters_that_work() {
+    for kind in GameKind::all() {
+        assert!(!kind.info().params.is_empty(), "{}", kind.name());
+        kind.checks().params(12, 5);
+    }
+}
+
+#[test]
 fn every_default_game_is_checked() {
     let names: Vec<&str> = GameKind::all().iter().map(|k| k.name()).collect();
     assert_eq!(names, ["jumpy3", "chexers", "throne", "chaosclock"]);

@@ -24,11 +24,12 @@
 #![deny(missing_docs)]
 
 use connect_four::search::{Config, Game, Player, SideToMove};
-use connect_four::{DefaultEval, Move, Position, COLUMNS, O, ROWS, X};
+use connect_four::{Move, Position, WeightedEval, Weights, COLUMNS, O, ROWS, X};
 use plyforge::draw::Paint;
 use plyforge::encoding::{Encoded, Encoding};
+use plyforge::params::Param;
 use plyforge::view::{BoardView, Fact, FromTo, Layout, Piece, Role, Shape, Spot, Symbol, Viewed};
-use plyforge::GameAdapter;
+use plyforge::{EvalError, GameAdapter};
 
 /// Connect Four, as the facade sees it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -48,7 +49,7 @@ fn landing_row(pos: &Position, column: usize) -> Option<usize> {
 impl GameAdapter for ConnectFour {
     type Pos = Position;
     type Move = Move;
-    type Eval = SideToMove<DefaultEval>;
+    type Eval = SideToMove<WeightedEval>;
 
     const NAME: &'static str = "connect-four";
     const TITLE: &'static str = "Connect Four";
@@ -68,8 +69,55 @@ impl GameAdapter for ConnectFour {
     fn engine_config() -> Config {
         connect_four::engine_config()
     }
-    fn default_eval() -> SideToMove<DefaultEval> {
-        SideToMove(DefaultEval)
+    fn default_eval() -> SideToMove<WeightedEval> {
+        SideToMove(WeightedEval(Weights::DEFAULT))
+    }
+    /// The evaluation's [`Weights`], for engine specifications (`engine,open_three=6`) and
+    /// `arena tune connect-four`.
+    fn params() -> Vec<Param> {
+        let d = Weights::DEFAULT;
+        vec![
+            Param::int(
+                "open_two",
+                d.open_two.into(),
+                0,
+                40,
+                1,
+                "per line of four with two own stones and none of the other's",
+            ),
+            Param::int(
+                "open_three",
+                d.open_three.into(),
+                0,
+                80,
+                2,
+                "per line of four with three own stones and none of the other's",
+            ),
+            Param::int(
+                "centre_stone",
+                d.centre_stone.into(),
+                0,
+                40,
+                1,
+                "per stone in the centre column",
+            ),
+        ]
+    }
+    fn evaluator_with(
+        name: &str,
+        values: &[(&'static str, f64)],
+    ) -> Result<SideToMove<WeightedEval>, EvalError> {
+        let mut w = Self::evaluator(name)?.0 .0;
+        for &(key, value) in values {
+            let v = value.round() as i32;
+            match key {
+                "open_two" => w.open_two = v,
+                "open_three" => w.open_three = v,
+                "centre_stone" => w.centre_stone = v,
+                _ => return Err(EvalError::unknown::<Self>(key)),
+            }
+        }
+        Ok(SideToMove(WeightedEval(w)))
     }
     fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
         let mut out = String::new();

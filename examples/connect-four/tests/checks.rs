@@ -6,7 +6,7 @@
 use connect_four_arena::{cell_name, ConnectFour};
 use plyforge::encoding::{KindEncoding, StateEncoding};
 use plyforge::search::rng::XorShift64Star;
-use plyforge::{checks, register, view, GameKind};
+use plyforge::{checks, register, view, GameAdapter, GameKind};
 
 #[test]
 fn it_joins_the_registry_beside_the_default_games() {
@@ -20,6 +20,13 @@ fn it_joins_the_registry_beside_the_default_games() {
     );
     // Registering again gives the same handle.
     assert_eq!(register::<ConnectFour>().unwrap(), kind);
+}
+
+#[test]
+fn its_evaluation_parameters_work() {
+    checks::params::<ConnectFour>(30, 3);
+    let names: Vec<&str> = ConnectFour::params().iter().map(|p| p.name).collect();
+    assert_eq!(names, ["open_two", "open_three", "centre_stone"]);
 }
 
 #[test]

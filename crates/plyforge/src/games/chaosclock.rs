@@ -3,13 +3,14 @@
 use std::time::{Duration, Instant};
 
 use chaosclock::solve::{solve_with, SolveOptions};
-use chaosclock::{DefaultEval, Move, Position, EVEN, ODD};
+use chaosclock::{Move, Position, WeightedEval, Weights, EVEN, ODD};
 use search::{Game, Player, Record};
 
-use crate::adapter::{ExactValue, GameAdapter, Solution, SolveSettings};
+use crate::adapter::{EvalError, ExactValue, GameAdapter, Solution, SolveSettings};
 use crate::draw::Paint;
 use crate::duration::show_duration;
 use crate::encoding::Encoded;
+use crate::params::Param;
 use crate::view::Viewed;
 use crate::Error;
 
@@ -34,7 +35,9 @@ fn piece_paint(piece: u8) -> Paint {
 impl GameAdapter for ChaosClock {
     type Pos = Position;
     type Move = Move;
-    type Eval = DefaultEval;
+    /// [`chaosclock::DefaultEval`]'s evaluation, with its numbers as values so that they can
+    /// be set ([`GameAdapter::params`]).
+    type Eval = WeightedEval;
     const NAME: &'static str = "chaosclock";
     const TITLE: &'static str = "Chaos Clock";
     const ABOUT: &'static str = "twelve pieces on a clock face; both can win, both can lose";
@@ -58,8 +61,61 @@ impl GameAdapter for ChaosClock {
         t.parse::<Move>()
             .or_else(|e| t.to_ascii_lowercase().parse::<Move>().map_err(|_| e))
     }
-    fn default_eval() -> DefaultEval {
-        DefaultEval
+    fn default_eval() -> WeightedEval {
+        WeightedEval(Weights::DEFAULT)
+    }
+    /// The fields of [`Weights`], defaults as [`Weights::DEFAULT`].
+    fn params() -> Vec<Param> {
+        let d = Weights::DEFAULT;
+        vec![
+            Param::real(
+                "hand_moves",
+                d.hand_moves,
+                0.0,
+                4.0,
+                0.2,
+                "moves a piece in hand still needs",
+            ),
+            Param::real(
+                "board_moves",
+                d.board_moves,
+                0.0,
+                6.0,
+                0.3,
+                "moves a piece away from home on the board still needs",
+            ),
+            Param::real(
+                "tempo",
+                d.tempo,
+                0.0,
+                0.5,
+                0.02,
+                "the chance added for the side to move",
+            ),
+        ]
+    }
+    fn evaluator_with(
+        name: &str,
+        values: &[(&'static str, f64)],
+    ) -> Result<WeightedEval, EvalError> {
+        let mut w = Self::evaluator(name)?.0;
+        for &(key, value) in values {
+            match key {
+                "hand_moves" => w.hand_moves = value,
+                "board_moves" => w.board_moves = value,
+                "tempo" => w.tempo = value,
+                _ => {
+                    return Err(EvalError::setting(
+                        name,
+                        crate::params::NoParam {
+                            game: Self::TITLE,
+                            name: key.to_string(),
+                        },
+                    ))
+                }
+            }
+        }
+        Ok(WeightedEval(w))
     }
     fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
         // The clock face: square 12 on top, 3 on the right, 6 below, 9 on the left.

@@ -10,6 +10,7 @@ use search::{Evaluator, Record, Scores};
 use crate::adapter::{EvalError, ExactValue, GameAdapter, Solution, SolveSettings, SolverTraits};
 use crate::draw::Paint;
 use crate::encoding::Encoded;
+use crate::params::Param;
 use crate::view::Viewed;
 use crate::Error;
 
@@ -52,6 +53,106 @@ impl GameAdapter for Jumpy3 {
             "sheet" => Ok(Jumpy3Eval::Estimate(Estimate::Sheet)),
             _ => Err(EvalError::unknown::<Self>(name)),
         }
+    }
+    /// The weights of the crate's estimate ([`jumpy3::eval::Weights`], one per feature of
+    /// [`jumpy3::eval::features`]), defaults as its tuned weights.
+    fn params() -> Vec<Param> {
+        let d = jumpy3::eval::Weights::DEFAULT.0;
+        let spec = [
+            (
+                "king_race",
+                2,
+                -50,
+                100,
+                "per move the kings' race is ahead",
+            ),
+            (
+                "king_squares",
+                3,
+                -50,
+                100,
+                "the kings' squares (the sheet's i + j - 15)",
+            ),
+            ("captures", 2, -50, 100, "per capture available"),
+            (
+                "king_captures",
+                6,
+                -100,
+                300,
+                "per capture of a king available",
+            ),
+            ("pawn_race", 2, -50, 50, "per move the pawns' race is ahead"),
+            ("pawns", 10, 0, 400, "per pawn on the board"),
+            ("tempo", 5, -100, 200, "for the side to move"),
+            (
+                "mover_captures",
+                4,
+                -100,
+                200,
+                "per capture available to the side to move",
+            ),
+            (
+                "mover_king_captures",
+                8,
+                -100,
+                300,
+                "per king capture available to the side to move",
+            ),
+            (
+                "race_winner",
+                10,
+                -100,
+                400,
+                "who wins a pure race of the kings with the move",
+            ),
+            (
+                "distance_winner",
+                5,
+                -100,
+                300,
+                "who wins the kings' race by distance with the move",
+            ),
+        ];
+        spec.iter()
+            .zip(d)
+            .map(|(&(name, step, min, max, about), default)| {
+                Param::int(name, i64::from(default), min, max, step, about)
+            })
+            .collect()
+    }
+    /// The parameters apply to the estimate: `default` and `estimate` with parameters are
+    /// the estimate with those weights (never the solved table).
+    fn evaluator_with(name: &str, values: &[(&'static str, f64)]) -> Result<Jumpy3Eval, EvalError> {
+        if values.is_empty() {
+            return Self::evaluator(name);
+        }
+        if name != "default" && name != "estimate" {
+            Self::evaluator(name)?;
+            return Err(EvalError::setting(
+                name,
+                crate::params::NoParam {
+                    game: Self::TITLE,
+                    name: values[0].0.to_string(),
+                },
+            ));
+        }
+        let mut weights = jumpy3::eval::Weights::DEFAULT;
+        let names = Self::params();
+        for &(key, value) in values {
+            let i = names.iter().position(|p| p.name == key).ok_or_else(|| {
+                EvalError::setting(
+                    name,
+                    crate::params::NoParam {
+                        game: Self::TITLE,
+                        name: key.to_string(),
+                    },
+                )
+            })?;
+            weights.0[i] = value.round() as i32;
+        }
+        Ok(Jumpy3Eval::Weighted(
+            jumpy3::eval::DefaultEval::with_weights(weights),
+        ))
     }
     fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
         let text = pos.to_string();
@@ -101,6 +202,8 @@ pub enum Jumpy3Eval {
     Estimate(Estimate),
     /// The solved table ([`TableEval`]; positions it does not cover get the estimate).
     Table(TableEval),
+    /// The crate's estimate with other weights (an engine spec's parameters).
+    Weighted(jumpy3::eval::DefaultEval),
 }
 
 impl Jumpy3Eval {
@@ -115,19 +218,21 @@ impl Evaluator<Position> for Jumpy3Eval {
         match self {
             Jumpy3Eval::Estimate(e) => e.evaluate(p),
             Jumpy3Eval::Table(t) => t.evaluate(p),
+            Jumpy3Eval::Weighted(w) => w.evaluate(p),
         }
     }
     fn aspiration_window(&self) -> i32 {
         match self {
             Jumpy3Eval::Estimate(e) => e.aspiration_window(),
             Jumpy3Eval::Table(t) => t.aspiration_window(),
+            Jumpy3Eval::Weighted(w) => w.aspiration_window(),
         }
     }
     fn move_hint(&self, p: &Position, mv: Move) -> i32 {
         // The estimate's move ordering (kings first) either way.
         match self {
             Jumpy3Eval::Estimate(e) => e.move_hint(p, mv),
-            Jumpy3Eval::Table(_) => Estimate::Default.move_hint(p, mv),
+            Jumpy3Eval::Table(_) | Jumpy3Eval::Weighted(_) => Estimate::Default.move_hint(p, mv),
         }
     }
 }

@@ -2,11 +2,12 @@
 
 use search::{DrawKind, Outcome};
 use throne::players::Greedy;
-use throne::{DefaultEval, Move, Position, BLACK, WHITE};
+use throne::{Move, Position, WeightedEval, Weights, BLACK, WHITE};
 
-use crate::adapter::{CratePlayer, GameAdapter};
+use crate::adapter::{CratePlayer, EvalError, GameAdapter};
 use crate::draw::{hex_board, hex_cells, Paint};
 use crate::encoding::Encoded;
+use crate::params::Param;
 use crate::view::Viewed;
 
 /// Throne: queens and soldiers race to the throne on a hexagon of 91 cells.
@@ -16,7 +17,9 @@ pub struct Throne;
 impl GameAdapter for Throne {
     type Pos = Position;
     type Move = Move;
-    type Eval = DefaultEval;
+    /// [`throne::DefaultEval`]'s evaluation, with its weights as values so that they can be
+    /// set ([`GameAdapter::params`]).
+    type Eval = WeightedEval;
     const NAME: &'static str = "throne";
     const TITLE: &'static str = "Throne";
     const ABOUT: &'static str = "queens and soldiers race to the throne on a hexagon of 91 cells";
@@ -24,8 +27,77 @@ impl GameAdapter for Throne {
     const PLAYERS: usize = 2;
 
     crate_shape!(throne);
-    fn default_eval() -> DefaultEval {
-        DefaultEval
+    fn default_eval() -> WeightedEval {
+        WeightedEval(Weights::DEFAULT)
+    }
+    /// The fields of [`Weights`], in evaluation units (10 per point of the contest score),
+    /// defaults as [`Weights::DEFAULT`] (the weights of [`throne::DefaultEval`]).
+    fn params() -> Vec<Param> {
+        let d = Weights::DEFAULT;
+        let int = |name, default: i32, min, max, step, about| {
+            Param::int(name, i64::from(default), min, max, step, about)
+        };
+        vec![
+            int(
+                "score",
+                d.score,
+                0,
+                50,
+                1,
+                "per point of the contest score, prisoners valued as released",
+            ),
+            int(
+                "prisoner_move",
+                d.prisoner_move,
+                0,
+                400,
+                10,
+                "per prisoner: the move its release costs",
+            ),
+            int(
+                "mobility",
+                d.mobility,
+                0,
+                100,
+                3,
+                "per empty cell one ring further in that a piece could step to",
+            ),
+            int(
+                "throne_guard",
+                d.throne_guard,
+                0,
+                50,
+                1,
+                "times the square of the soldiers around the throne the own queen holds",
+            ),
+            int("tempo", d.tempo, 0, 200, 6, "for the side to move"),
+        ]
+    }
+    fn evaluator_with(
+        name: &str,
+        values: &[(&'static str, f64)],
+    ) -> Result<WeightedEval, EvalError> {
+        let mut w = Self::evaluator(name)?.0;
+        for &(key, value) in values {
+            let v = value.round() as i32;
+            match key {
+                "score" => w.score = v,
+                "prisoner_move" => w.prisoner_move = v,
+                "mobility" => w.mobility = v,
+                "throne_guard" => w.throne_guard = v,
+                "tempo" => w.tempo = v,
+                _ => {
+                    return Err(EvalError::setting(
+                        name,
+                        crate::params::NoParam {
+                            game: Self::TITLE,
+                            name: key.to_string(),
+                        },
+                    ))
+                }
+            }
+        }
+        Ok(WeightedEval(w))
     }
     fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
         let text = pos.to_string();

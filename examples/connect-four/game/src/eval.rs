@@ -14,9 +14,36 @@ pub const OPEN_THREE: i32 = 5;
 /// Points for each stone in the centre column.
 pub const CENTRE_STONE: i32 = 3;
 
+/// The points of each feature: what [`DefaultEval`] counts, as numbers that can be tuned
+/// ([`WeightedEval`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per line of four cells holding two of a player's stones and nothing of the other.
+    pub open_two: i32,
+    /// Per line of four cells holding three of a player's stones and nothing of the other.
+    pub open_three: i32,
+    /// Per stone in the centre column.
+    pub centre_stone: i32,
+}
+
+impl Weights {
+    /// The weights of [`DefaultEval`].
+    pub const DEFAULT: Weights = Weights {
+        open_two: OPEN_TWO,
+        open_three: OPEN_THREE,
+        centre_stone: CENTRE_STONE,
+    };
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights::DEFAULT
+    }
+}
+
 /// The points of the player with stones `own` against stones `other`.
 #[inline]
-fn points(own: u64, other: u64) -> i32 {
+fn points(own: u64, other: u64, w: &Weights) -> i32 {
     let free = BOARD & !other;
     let (mut twos, mut threes) = (0, 0);
     for d in [1, STRIDE, STRIDE - 1, STRIDE + 1] {
@@ -37,7 +64,7 @@ fn points(own: u64, other: u64) -> i32 {
         twos += (mid & !low & !high).count_ones() as i32;
         threes += (mid & low & !high).count_ones() as i32;
     }
-    OPEN_TWO * twos + OPEN_THREE * threes + CENTRE_STONE * (own & CENTRE).count_ones() as i32
+    w.open_two * twos + w.open_three * threes + w.centre_stone * (own & CENTRE).count_ones() as i32
 }
 
 /// The evaluation from the view of the player to move: its points less the other player's,
@@ -53,8 +80,13 @@ fn points(own: u64, other: u64) -> i32 {
 /// assert_eq!(evaluate(&p), -3);
 /// ```
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &Weights::DEFAULT)
+}
+
+/// [`evaluate`] with other weights.
+pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     let me = pos.to_move();
-    points(pos.stones(me), pos.stones(1 - me)) - points(pos.stones(1 - me), pos.stones(me))
+    points(pos.stones(me), pos.stones(1 - me), w) - points(pos.stones(1 - me), pos.stones(me), w)
 }
 
 /// [`evaluate`] as the engine's evaluation: one number from the side to move's view, searched
@@ -72,6 +104,31 @@ impl SideToMoveEval<Position> for DefaultEval {
     /// A move changes the points by a few units.
     fn aspiration_window(&self) -> i32 {
         8
+    }
+}
+
+/// [`DefaultEval`] with any [`Weights`] (for tuning them: `arena tune connect-four`).
+///
+/// ```
+/// use connect_four::{DefaultEval, Position, WeightedEval, Weights};
+/// use connect_four::search::SideToMoveEval;
+/// let p: Position = "......./......./......./......./......./...x... o".parse().unwrap();
+/// assert_eq!(WeightedEval(Weights::DEFAULT).evaluate(&p), DefaultEval.evaluate(&p));
+/// let centre = Weights { centre_stone: 10, ..Weights::DEFAULT };
+/// assert_eq!(WeightedEval(centre).evaluate(&p), -10);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WeightedEval(pub Weights);
+
+impl SideToMoveEval<Position> for WeightedEval {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        evaluate_with(pos, &self.0)
+    }
+
+    /// As [`DefaultEval`]'s.
+    fn aspiration_window(&self) -> i32 {
+        DefaultEval.aspiration_window()
     }
 }
 

@@ -5,7 +5,9 @@
 mod eval;
 mod position;
 
-pub use eval::{evaluate, DefaultEval, CENTRE_STONE, OPEN_THREE, OPEN_TWO};
+pub use eval::{
+    evaluate, evaluate_with, DefaultEval, WeightedEval, Weights, CENTRE_STONE, OPEN_THREE, OPEN_TWO,
+};
 /// The fixed bench of Connect Four (`arena bench`): `label: depth: position` lines, read with
 /// [`plyforge_search::bench::parse_list`] and searched with [`plyforge_search::bench::run`]
 /// (with [`engine_config`] and `SideToMove(DefaultEval)`); its total node count at one thread
