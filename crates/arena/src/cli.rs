@@ -8,7 +8,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::arena::Arena;
 use crate::fail::Fail;
-use crate::{analyse, matchup, play, server, web};
+use crate::{analyse, matchup, play, server, tune, web};
 
 /// Play, analyse, match and solve board games with one search engine.
 #[derive(Parser, Debug)]
@@ -47,6 +47,109 @@ enum Verb {
     Web(WebArgs),
     /// Fixed positions searched to fixed depths: the search's signature and nodes per second.
     Bench(BenchArgs),
+    /// Tune the game's parameters: SPSA by game pairs, or fitted to recorded games (Texel).
+    Tune(TuneArgs),
+}
+
+#[derive(Args, Debug)]
+struct TuneArgs {
+    /// The game.
+    #[arg(value_parser = game_names())]
+    game: String,
+    /// A parameter to tune, NAME or NAME=START (repeatable, or NAME,NAME); default: every
+    /// parameter the game declares (and the search's own for an mcts engine). See below.
+    #[arg(long, value_name = "NAME[=START]")]
+    param: Vec<String>,
+    /// The engine whose parameters are tuned (its other settings and limits stay); values
+    /// it sets for tuned parameters are the start values.
+    #[arg(long, value_name = "SPEC")]
+    engine: Option<String>,
+    /// Play theta+ and theta- each against this engine instead of against each other.
+    #[arg(long, value_name = "SPEC")]
+    opponent: Option<String>,
+    /// SPSA iterations (the schedule's N).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    iterations: u64,
+    /// Game pairs per iteration (each pair: one opening in every seat order).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pairs: u64,
+    /// Thinking time per move for specs without their own limit.
+    #[arg(long, value_name = "T", default_value = "20ms")]
+    time: String,
+    /// Worker threads per engine unless its spec says otherwise.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// Start every game here (`random` or `fair`: a new seeded one per opening).
+    #[arg(long, value_name = "P", allow_hyphen_values = true)]
+    position: Option<String>,
+    /// Random plies played at the start of each opening (default per game).
+    #[arg(long, value_name = "PLIES")]
+    opening: Option<usize>,
+    /// Opening book: one position per line, walked in a seeded random order.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// Seed of the perturbations, openings and random players.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    concurrency: usize,
+    /// Write every game as one JSON line to this tune file, as it finishes.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Continue the run of --out FILE: play only the games not in it.
+    #[arg(long)]
+    resume: bool,
+    /// Be worker K of N: play the pairs of each iteration whose opening is K's, and wait for
+    /// the other workers' games in the other .jsonl files of --out's directory.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// The learning rate at the end (r_end): a win more per pair then moves a parameter by
+    /// this fraction of its step.
+    #[arg(long, value_name = "X", default_value_t = tune::spsa::R_END)]
+    r_end: f64,
+    /// Spall's alpha (the learning rate's decay).
+    #[arg(long, value_name = "X", default_value_t = tune::spsa::ALPHA)]
+    spsa_alpha: f64,
+    /// Spall's gamma (the perturbation's decay).
+    #[arg(long, value_name = "X", default_value_t = tune::spsa::GAMMA)]
+    spsa_gamma: f64,
+    /// The learning rate's delay A as a fraction of the iterations.
+    #[arg(long, value_name = "X", default_value_t = tune::spsa::A_RATIO)]
+    spsa_a: f64,
+    /// Only the final table (no hint line).
+    #[arg(long)]
+    quiet: bool,
+    /// Then play the tuned values against the start values on new openings: an SPRT
+    /// (two players) or a table (three).
+    #[arg(long)]
+    verify: bool,
+    /// The verification's most games (default 10000 with the test, 60 without).
+    #[arg(long, value_name = "N", requires = "verify")]
+    verify_games: Option<usize>,
+    /// The verification's test: H0 nElo = ELO0 against H1 nElo = ELO1.
+    #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true, requires = "verify")]
+    verify_sprt: Option<Vec<f64>>,
+    /// The verification's match file (default: the tune file's name with .verify.jsonl).
+    #[arg(long, value_name = "FILE", requires = "verify")]
+    verify_out: Option<PathBuf>,
+    /// Draw each parameter's path (and the verification) here (default: the tune file's
+    /// name with .svg, when there is a tune file).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Texel's method instead of SPSA: fit the evaluation's parameters to the results of
+    /// these recorded games (match files, tune files, text records).
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["opponent", "out", "resume", "shard", "verify", "svg"])]
+    from_records: Vec<PathBuf>,
+    /// With --from-records: folds of cross-validation (0: none).
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    folds: usize,
+    /// With --from-records: the first ply of a game whose position counts.
+    #[arg(long, value_name = "PLY", default_value_t = 6)]
+    skip_plies: usize,
+    /// With --from-records: the most passes of the local search.
+    #[arg(long, value_name = "N", default_value_t = 40)]
+    rounds: usize,
 }
 
 #[derive(Args, Debug)]
@@ -482,6 +585,10 @@ pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
             arena.commands(&a.game)?.connect(&opts)
         }
         Verb::Bench(a) => bench(arena, &a.games, threads_ok(a.threads)?),
+        Verb::Tune(a) => {
+            let game = arena.commands(&a.game)?;
+            game.tune(&tune_command(a)?)
+        }
         Verb::Web(a) => web::web(&web::WebOptions {
             addr: a.addr,
             threads: threads_ok(a.threads)?,
@@ -636,4 +743,51 @@ fn match_options(a: MatchArgs) -> Result<matchup::MatchOptions, Fail> {
             .transpose()?,
         adjudication,
     })
+}
+
+/// The options of `arena tune`, checked.
+fn tune_command(a: TuneArgs) -> Result<tune::TuneCommand, Fail> {
+    if !a.from_records.is_empty() {
+        return Ok(tune::TuneCommand::Texel(tune::TexelOptions {
+            files: a.from_records,
+            params: a.param,
+            engine: a.engine,
+            folds: a.folds,
+            skip: a.skip_plies,
+            rounds: a.rounds,
+        }));
+    }
+    let verify = a.verify.then(|| tune::VerifyOptions {
+        games: a.verify_games,
+        sprt: a.verify_sprt.map_or((0.0, 10.0), |v| (v[0], v[1])),
+        out: a.verify_out,
+    });
+    Ok(tune::TuneCommand::Spsa(Box::new(tune::TuneOptions {
+        params: a.param,
+        engine: a.engine,
+        opponent: a.opponent,
+        iterations: a.iterations,
+        pairs: a.pairs,
+        time: a.time,
+        threads: threads_ok(a.threads)?,
+        position: a.position,
+        opening: a.opening,
+        book: a.book,
+        seed: a.seed,
+        concurrency: a.concurrency,
+        out: a.out,
+        resume: a.resume,
+        shard: a
+            .shard
+            .as_deref()
+            .map(|s| s.parse().map_err(|e| Fail::usage(format!("--shard: {e}"))))
+            .transpose()?,
+        r_end: a.r_end,
+        alpha: a.spsa_alpha,
+        gamma: a.spsa_gamma,
+        a_ratio: a.spsa_a,
+        quiet: a.quiet,
+        verify,
+        svg: a.svg,
+    })))
 }

@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 use plyforge::{GameAdapter, GameKind, SolveSettings};
 
 use crate::fail::Fail;
-use crate::{analyse, bench, matchup, play, protocol, rules_cmd, server, solve};
+use crate::{analyse, bench, matchup, play, protocol, rules_cmd, server, solve, tune};
 
 /// The subcommands of one game.
 pub(crate) trait GameCommands: Send + Sync {
@@ -36,6 +36,8 @@ pub(crate) trait GameCommands: Send + Sync {
     fn connect(&self, o: &server::ConnectOptions) -> Result<(), Fail>;
     /// `arena bench` (`None`: the game has no bench).
     fn bench(&self, threads: usize) -> Result<Option<bench::Totals>, Fail>;
+    /// `arena tune`.
+    fn tune(&self, c: &tune::TuneCommand) -> Result<(), Fail>;
 }
 
 /// The subcommands of game `A`.
@@ -83,5 +85,8 @@ impl<A: GameAdapter> GameCommands for Commands<A> {
     }
     fn bench(&self, threads: usize) -> Result<Option<bench::Totals>, Fail> {
         bench::bench::<A>(threads)
+    }
+    fn tune(&self, c: &tune::TuneCommand) -> Result<(), Fail> {
+        tune::tune::<A>(c)
     }
 }

@@ -155,6 +155,8 @@ SPEC is KIND[,KEY=VALUE]...:
         mcts (Monte Carlo tree search), greedy (one ply, the evaluation's favourite), random
   KEYs  depth=N time=DUR nodes=N threads=N eval=NAME tt=MIB (0: no table)
         ordering=on|off aspiration=on|off quiescence=on|off seed=N
+        NAME=NUMBER for each of the evaluation's parameters (listed below; `arena tune`
+        tunes them), checked against its range
         (an evaluation may take settings after its name, eval=NAME:WEIGHT=N:..., where
         its game says so)
   mcts  iterations=N (= nodes) c=X bias=X scale=X playout=N parallel=tree|root
@@ -217,6 +219,20 @@ fn match_help(p: &Picks, kinds: &[GameKind]) -> String {
     for k in kinds {
         let [x, y] = k.info().default_match;
         out.push_str(&format!("  {:<12} {x} against {y}\n", k.name()));
+    }
+    out.push_str("\nEvaluation parameters (spec keys; `arena tune --help` has their ranges):\n");
+    for k in kinds {
+        let params = k.info().params.clone();
+        let names: Vec<&str> = params.iter().map(|p| p.name).collect();
+        out.push_str(&format!(
+            "  {:<12} {}\n",
+            k.name(),
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(" ")
+            }
+        ));
     }
     out.push_str(&format!(
         "\nExamples:\n  arena match {g}\n  arena match {g} --engine {a},depth=6 --engine {b} --games 40\n"
@@ -393,6 +409,61 @@ Examples:\n  arena bench\n  arena bench {} --threads 2",
     )
 }
 
+const TUNE_HELP: &str = "\
+SPSA (as fishtest and OpenBench tune chess engines): each iteration perturbs every chosen
+parameter at once by +-c_k (a random sign each), plays theta+ against theta- (or each against
+--opponent) in --pairs game pairs from new openings with the seats swapped (all six seat
+orders for three players), and moves theta along the signs by theta+'s score less theta-'s
+per pair. The schedule (printed at the start): c_k = c/(k+1)^gamma and a_k = a/(A+k+1)^alpha
+with c = c_end*N^gamma, a = r_end*c_end^2*(A+N)^alpha, A = --spsa-a*N, where c_end is the
+parameter's declared step and N the iterations. Values stay in their ranges; whole-number
+parameters are rounded where they are played.
+
+Every game goes to --out FILE as it finishes (JSON lines; they are also records for
+--from-records). A killed run continues with --resume and loses no finished game. Workers
+(--shard K/N, one --out FILE per worker in one shared directory, as `deploy/` runs them on
+Slurm and Kubernetes) each play their pairs of every iteration and wait for the others' games
+in the directory's other .jsonl files; they all compute the same theta, the same as one
+process would. --verify then plays the tuned values against the start values on new openings
+(an SPRT, --verify-sprt, for two players). --svg draws each parameter's path and the
+verification (by default beside --out).
+
+Texel's method (--from-records FILE...): fits the evaluation's parameters to the results of
+recorded games (the softmax of the players' scores; for two players the logistic), the
+temperature fitted to the start values first, cross-validated over --folds folds of games.";
+
+/// `arena tune --help`: the method, each game's parameters and examples.
+fn tune_help(p: &Picks, kinds: &[GameKind]) -> String {
+    let g = p.game.name();
+    let mut out =
+        format!("{TUNE_HELP}\n\nParameters (NAME=DEFAULT (RANGE, step STEP): what it weighs):\n");
+    for k in kinds {
+        out.push_str(&format!("  {}:\n", k.name()));
+        let params = k.info().params.clone();
+        if params.is_empty() {
+            out.push_str(
+                "    none (an mcts engine has the search's own: c, bias, scale, playout)\n",
+            );
+        }
+        for param in params {
+            out.push_str(&format!("    {}\n", param.help_line()));
+        }
+    }
+    out.push_str(&format!(
+        "\nExamples:\n  arena tune {g} --engine engine,depth=4 --iterations 500 --concurrency 2 --out tune.jsonl\n  \
+arena tune {g} --out tune.jsonl --resume --verify --verify-sprt 0 10\n  \
+arena tune {g} --param {} --opponent greedy --pairs 4 --time 10ms\n  \
+arena tune {g} --shard 2/8 --out runs/2.jsonl ...   (worker 2 of 8; see deploy/README.md)\n  \
+arena tune {g} --from-records games.jsonl more.txt --folds 5",
+        p.game
+            .info()
+            .params
+            .first()
+            .map_or("NAME".to_string(), |p| format!("{}={}", p.name, p.show(p.default)))
+    ));
+    out
+}
+
 /// `command` with the arena's games as the values of every subcommand's game argument and
 /// each subcommand's help made from them.
 pub(crate) fn with_help(arena: &Arena, command: Command) -> Command {
@@ -416,6 +487,7 @@ pub(crate) fn with_help(arena: &Arena, command: Command) -> Command {
         ("connect", connect_help(&p)),
         ("web", web_help(&kinds)),
         ("bench", bench_help(&p)),
+        ("tune", tune_help(&p, &kinds)),
     ];
     for (name, text) in helps {
         command = command.mut_subcommand(name, |s| s.after_help(text));

@@ -40,6 +40,8 @@ pub mod matchup;
 pub mod protocol;
 #[doc(hidden)]
 pub mod server;
+#[doc(hidden)]
+pub mod tune;
 
 pub use arena::Arena;
 pub use fail::Fail;

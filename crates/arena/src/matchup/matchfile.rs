@@ -309,7 +309,7 @@ fn parse_header(o: &Map<String, Value>) -> Result<Header, String> {
     })
 }
 
-fn parse_game(o: &Map<String, Value>) -> Result<GameLine, String> {
+pub(crate) fn parse_game(o: &Map<String, Value>) -> Result<GameLine, String> {
     let match_id = match_id(o)?;
     let seats: Vec<usize> = array(o, "seats")?
         .iter()

@@ -95,7 +95,7 @@ const WATCH_EVERY: Duration = Duration::from_secs(5);
 
 /// FNV-1a, 64 bits: the match id is the hash of the settings' text (stable across machines
 /// and versions of Rust, unlike `std`'s hasher).
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= u64::from(b);
@@ -264,17 +264,19 @@ fn open_out(
 
 /// A shard of a test reads the other files of its directory (its siblings on a shared
 /// volume) for games of the same match, so that it stops when the test is decided on all
-/// the shards' games together.
-struct Siblings {
+/// the shards' games together. (`arena tune`'s workers read each other's files the same way.)
+pub(crate) struct Siblings {
     dir: PathBuf,
     own: PathBuf,
-    match_id: String,
     offsets: HashMap<PathBuf, u64>,
     last: Option<Instant>,
+    every: Duration,
 }
 
 impl Siblings {
-    fn new(own: &Path, match_id: &str) -> Siblings {
+    /// The siblings of file `own` (the other `.jsonl` files of its directory), looked at
+    /// at most once every `every`.
+    pub(crate) fn new(own: &Path, every: Duration) -> Siblings {
         let dir = match own.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
@@ -282,15 +284,16 @@ impl Siblings {
         Siblings {
             dir,
             own: own.file_name().map(PathBuf::from).unwrap_or_default(),
-            match_id: match_id.to_string(),
             offsets: HashMap::new(),
             last: None,
+            every,
         }
     }
 
-    /// New games of this match in the sibling files, at most every [`WATCH_EVERY`].
-    fn poll(&mut self, into: &mut BTreeMap<u64, GameLine>) {
-        if self.last.is_some_and(|t| t.elapsed() < WATCH_EVERY) {
+    /// Hands each new complete line of the sibling files to `each` (at most every
+    /// `every`; a line cut short is read when it is complete).
+    pub(crate) fn poll(&mut self, mut each: impl FnMut(&str)) {
+        if self.last.is_some_and(|t| t.elapsed() < self.every) {
             return;
         }
         self.last = Some(Instant::now());
@@ -319,14 +322,21 @@ impl Siblings {
                     break;
                 }
                 used += chunk.len();
-                if let Ok(Line::Game(g)) = matchfile::parse_line(chunk.trim()) {
-                    if g.match_id == self.match_id {
-                        into.entry(g.game).or_insert(g);
-                    }
-                }
+                each(chunk.trim());
             }
             self.offsets.insert(path, offset + used as u64);
         }
+    }
+
+    /// New games of match `match_id` in the sibling files.
+    fn poll_games(&mut self, match_id: &str, into: &mut BTreeMap<u64, GameLine>) {
+        self.poll(|line| {
+            if let Ok(Line::Game(g)) = matchfile::parse_line(line) {
+                if g.match_id == match_id {
+                    into.entry(g.game).or_insert(g);
+                }
+            }
+        });
     }
 }
 
@@ -605,12 +615,13 @@ fn game_text<A: GameAdapter>(line: &GameLine, games: u64) -> String {
 }
 
 /// One game of the match by its index, on a thread's engines.
-type PlayOne<'a, A> = dyn Fn(&mut game::Engines<A>, u64) -> Result<GameLine, Fail> + Sync + 'a;
+pub(crate) type PlayOne<'a, A> =
+    dyn Fn(&mut game::Engines<A>, u64) -> Result<GameLine, Fail> + Sync + 'a;
 
 /// Plays the games `jobs` (in this order, `concurrency` at a time, each thread with engines
 /// of its own for `engines` seats) and hands each finished game to `handle` on this thread,
 /// in the order they finish; no new game starts once `stop` is set.
-fn play_jobs<A: GameAdapter>(
+pub(crate) fn play_jobs<A: GameAdapter>(
     concurrency: usize,
     jobs: &[u64],
     engines: usize,
@@ -783,7 +794,7 @@ fn open_files(o: &MatchOptions, header: &Header) -> Result<Files, Fail> {
 }
 
 /// The progress bar of a match of `games` games.
-fn progress_bar(games: usize) -> ProgressBar {
+pub(crate) fn progress_bar(games: usize) -> ProgressBar {
     let bar = ProgressBar::new(games as u64);
     bar.set_style(
         ProgressStyle::with_template(
@@ -802,6 +813,8 @@ struct MatchState {
     all: BTreeMap<u64, GameLine>,
     /// Games in the file before this run.
     earlier: usize,
+    /// The match id.
+    match_id: String,
     /// For a shard of a test: the other shards' files, and their games.
     siblings: Option<Siblings>,
     foreign: BTreeMap<u64, GameLine>,
@@ -822,12 +835,13 @@ impl MatchState {
     fn new<A: GameAdapter>(o: &MatchOptions, plan: &Plan<A>, files: Files) -> MatchState {
         let all: BTreeMap<u64, GameLine> = files.resumed.map(|r| r.games).unwrap_or_default();
         let siblings = match (&o.out, o.shard, plan.sprt) {
-            (Some(path), Some(_), Some(_)) => Some(Siblings::new(path, &plan.header.match_id)),
+            (Some(path), Some(_), Some(_)) => Some(Siblings::new(path, WATCH_EVERY)),
             _ => None,
         };
         MatchState {
             earlier: all.len(),
             all,
+            match_id: plan.header.match_id.clone(),
             siblings,
             foreign: BTreeMap::new(),
             tracker: plan.sprt.map(summary::TestTracker::new),
@@ -845,7 +859,7 @@ impl MatchState {
     /// stop).
     fn pending(&mut self, o: &MatchOptions, schedule: &Schedule) -> Vec<u64> {
         if let Some(w) = self.siblings.as_mut() {
-            w.poll(&mut self.foreign);
+            w.poll_games(&self.match_id, &mut self.foreign);
         }
         let stop_before = self
             .tracker
@@ -904,7 +918,7 @@ impl MatchState {
         self.think_ms += line.time_ms.iter().sum::<f64>();
         self.all.insert(line.game, line);
         if let Some(w) = self.siblings.as_mut() {
-            w.poll(&mut self.foreign);
+            w.poll_games(&self.match_id, &mut self.foreign);
         }
         if let (Some(t), false) = (self.tracker.as_mut(), stop.load(Ordering::Relaxed)) {
             if let Some(k) = t.advance(&plan.schedule, either(&self.all, &self.foreign)) {

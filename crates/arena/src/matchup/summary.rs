@@ -115,7 +115,7 @@ fn half_points(line: &GameLine) -> u32 {
 
 /// The pentanomial index of opening `o` if all its games are at hand (`game` looks a game
 /// up by its index).
-fn pair<'g>(
+pub(crate) fn pair<'g>(
     game: &impl Fn(u64) -> Option<&'g GameLine>,
     schedule: &Schedule,
     o: u64,

@@ -1,0 +1,483 @@
+//! `arena tune GAME --from-records FILES…`: Texel's method. The evaluation's declared
+//! parameters are fitted to the results of recorded games: each position of a game (from
+//! ply `skip` on) is labelled with the game's result, the evaluation's scores of the
+//! players make a prediction by the softmax over players (`P(p wins) = e^{s_p/T} /
+//! Σ_q e^{s_q/T}`: for two players with scores `v` and `−v` the logistic of `2v/T`, the
+//! classic Texel fit; for three the multinomial fit), and the parameters move to lower the
+//! mean log loss. A draw (or both winning or losing) is labelled ½ each (⅓ with three).
+//!
+//! The temperature `T` is fitted first to the start values and then held (Texel's `K`),
+//! so that the fit changes what the evaluation says, not its scale. The fit is Texel's
+//! local search: each parameter in turn tries a step up and a step down and keeps what
+//! lowers the loss; a pass without a gain halves the steps, down to a whole unit (a tenth
+//! of the declared step for real numbers). Cross-validation (`--folds K`): the games are
+//! split into K folds; each fold's held-out loss is measured with the values fitted to the
+//! others, beside the start values' — a fit that only learns its own games shows there.
+//!
+//! Records: match files (`arena match --out`), tune files (`arena tune --out`), and text
+//! records (`arena match --record`, the course referee harness's `--record`: a `# …` line per
+//! game with `result: …` and optionally `start: POSITION`, then one move per line).
+
+use std::path::PathBuf;
+
+use plyforge::params::{show_number, Param};
+use plyforge::search::{Evaluator, Game};
+use plyforge::{read_position, GameAdapter};
+use serde_json::Value;
+
+use super::run::{choose_params, spec_text, without_keys};
+use crate::fail::{outln, Fail};
+use crate::matchup::matchfile;
+
+/// The options of a fit.
+#[derive(Clone, Debug)]
+pub(crate) struct TexelOptions {
+    /// The record files.
+    pub files: Vec<PathBuf>,
+    /// `--param` (empty: every evaluation parameter).
+    pub params: Vec<String>,
+    /// The engine spec: the evaluation and the start values.
+    pub engine: Option<String>,
+    /// Folds of cross-validation (0: none).
+    pub folds: usize,
+    /// The first ply of a game that counts.
+    pub skip: usize,
+    /// The most passes of the local search.
+    pub rounds: usize,
+}
+
+/// A game read from a record: its start, its moves, its result.
+struct RecordGame {
+    start: String,
+    moves: Vec<String>,
+    result: String,
+    origin: String,
+}
+
+/// One labelled position.
+struct Sample<P> {
+    pos: P,
+    /// The chance of each player's win that the result gives.
+    target: [f64; 3],
+    game: usize,
+}
+
+/// Reads the games of a record file.
+fn read_file(path: &std::path::Path, game: &str, out: &mut Vec<RecordGame>) -> Result<(), Fail> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Fail::usage(format!("{name}: {e}")))?;
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    if first.trim_start().starts_with('{') {
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let at = || format!("{name} line {}", n + 1);
+            let v: Value = serde_json::from_str(line)
+                .map_err(|e| Fail::usage(format!("{}: not JSON ({e})", at())))?;
+            let o = v
+                .as_object()
+                .ok_or_else(|| Fail::usage(format!("{}: not a JSON object", at())))?;
+            let kind = o.get("type").and_then(Value::as_str).unwrap_or("");
+            let g = match kind {
+                "match" | "tune" => {
+                    let of = o.get("game").and_then(Value::as_str).unwrap_or("?");
+                    if of != game {
+                        return Err(Fail::usage(format!(
+                            "{}: the games of {of}, not {game}",
+                            at()
+                        )));
+                    }
+                    continue;
+                }
+                "game" => matchfile::parse_game(o),
+                "tune-game" => match o.get("game").and_then(Value::as_object) {
+                    Some(g) => matchfile::parse_game(g),
+                    None => Err("no field \"game\"".to_string()),
+                },
+                other => Err(format!("unknown line type {other:?}")),
+            }
+            .map_err(|e| Fail::usage(format!("{}: {e}", at())))?;
+            out.push(RecordGame {
+                start: g.start,
+                moves: g.opening_moves.into_iter().chain(g.moves).collect(),
+                result: g.result,
+                origin: at(),
+            });
+        }
+        return Ok(());
+    }
+    let mut current: Option<RecordGame> = None;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(head) = line.strip_prefix('#') {
+            out.extend(current.take());
+            let field = |key: &str| {
+                head.split(" | ")
+                    .find_map(|f| f.trim().strip_prefix(key))
+                    .map(|s| s.trim().to_string())
+            };
+            let result = field("result: ").ok_or_else(|| {
+                Fail::usage(format!(
+                    "{name} line {}: a game's line has no `result: …`",
+                    n + 1
+                ))
+            })?;
+            current = Some(RecordGame {
+                start: field("start: ").unwrap_or_else(|| "start".to_string()),
+                moves: Vec::new(),
+                result,
+                origin: format!("{name} line {}", n + 1),
+            });
+        } else {
+            match current.as_mut() {
+                Some(g) => g.moves.push(line.to_string()),
+                None => {
+                    return Err(Fail::usage(format!(
+                        "{name} line {}: a move before the first `# … result: …` line",
+                        n + 1
+                    )))
+                }
+            }
+        }
+    }
+    out.extend(current);
+    Ok(())
+}
+
+/// The target of a result: the winner 1, or an even split.
+fn target<A: GameAdapter>(result: &str) -> Option<[f64; 3]> {
+    let n = A::PLAYERS;
+    let mut t = [0.0; 3];
+    if let Some(letter) = result.strip_prefix("winner ") {
+        let p = (0..n).find(|&p| A::player_letter(p) == letter.trim())?;
+        t[p] = 1.0;
+        return Some(t);
+    }
+    if result.starts_with("draw") || result == "both win" || result == "both lose" {
+        for x in t.iter_mut().take(n) {
+            *x = 1.0 / n as f64;
+        }
+        return Some(t);
+    }
+    None
+}
+
+/// The labelled positions of the games.
+fn samples<A: GameAdapter>(games: &[RecordGame], skip: usize) -> Result<Vec<Sample<A::Pos>>, Fail> {
+    let mut out = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        let target = target::<A>(&g.result).ok_or_else(|| {
+            Fail::usage(format!(
+                "{}: the result {:?} is not one of {}'s",
+                g.origin,
+                g.result,
+                A::TITLE
+            ))
+        })?;
+        let mut pos =
+            read_position::<A>(&g.start).map_err(|e| Fail::usage(format!("{}: {e}", g.origin)))?;
+        for (ply, text) in g.moves.iter().enumerate() {
+            if pos.outcome().is_some() {
+                break;
+            }
+            if ply >= skip {
+                out.push(Sample {
+                    pos: pos.clone(),
+                    target,
+                    game: i,
+                });
+            }
+            let mv = A::parse_move(&pos, text).map_err(|e| {
+                Fail::usage(format!("{}: move {} {text:?}: {e}", g.origin, ply + 1))
+            })?;
+            if let Some(why) = pos.why_illegal(mv) {
+                return Err(Fail::usage(format!(
+                    "{}: move {} {text}: {why}",
+                    g.origin,
+                    ply + 1
+                )));
+            }
+            pos.play(mv);
+        }
+    }
+    Ok(out)
+}
+
+/// The mean log loss of an evaluation's softmax at temperature `t` over the samples
+/// (`scores[i]` the scores of sample `i`).
+fn loss(scores: &[[i32; 3]], samples: &[&[f64; 3]], players: usize, t: f64) -> f64 {
+    let mut total = 0.0;
+    for (s, target) in scores.iter().zip(samples) {
+        let z: Vec<f64> = (0..players).map(|p| f64::from(s[p]) / t).collect();
+        let m = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let lse = m + z.iter().map(|x| (x - m).exp()).sum::<f64>().ln();
+        for p in 0..players {
+            if target[p] > 0.0 {
+                total -= target[p] * (z[p] - lse);
+            }
+        }
+    }
+    total / scores.len().max(1) as f64
+}
+
+/// The evaluation's scores of the samples, on every core.
+fn score_all<A: GameAdapter>(eval: &A::Eval, positions: &[&A::Pos]) -> Vec<[i32; 3]> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = positions.len().div_ceil(cores).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = positions
+            .chunks(chunk)
+            .map(|c| scope.spawn(move || c.iter().map(|p| eval.evaluate(p)).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a scoring thread"))
+            .collect()
+    })
+}
+
+/// A fit: the evaluation's name, its parameters and the samples it learns from.
+struct Fit<'a, A: GameAdapter> {
+    eval: &'a str,
+    params: &'a [Param],
+    positions: Vec<&'a A::Pos>,
+    targets: Vec<&'a [f64; 3]>,
+}
+
+impl<'a, A: GameAdapter> Fit<'a, A> {
+    fn new(eval: &'a str, params: &'a [Param], samples: &[&'a Sample<A::Pos>]) -> Self {
+        Fit {
+            eval,
+            params,
+            positions: samples.iter().map(|s| &s.pos).collect(),
+            targets: samples.iter().map(|s| &s.target).collect(),
+        }
+    }
+
+    fn scores(&self, values: &[f64]) -> Result<Vec<[i32; 3]>, Fail> {
+        let set: Vec<(&'static str, f64)> = self
+            .params
+            .iter()
+            .zip(values)
+            .map(|(p, &v)| (p.name, p.used(v)))
+            .collect();
+        let eval = A::evaluator_with(self.eval, &set)
+            .map_err(|e| Fail::usage(format!("eval={}: {e}", self.eval)))?;
+        Ok(score_all::<A>(&eval, &self.positions))
+    }
+
+    fn loss(&self, values: &[f64], t: f64) -> Result<f64, Fail> {
+        Ok(loss(&self.scores(values)?, &self.targets, A::PLAYERS, t))
+    }
+
+    /// The temperature that fits `values` best: a scan over powers of 2^(1/4), then a
+    /// golden-section refinement.
+    fn temperature(&self, values: &[f64]) -> Result<f64, Fail> {
+        let scores = self.scores(values)?;
+        let f = |t: f64| loss(&scores, &self.targets, A::PLAYERS, t);
+        let (mut best, mut best_l) = (1.0, f64::INFINITY);
+        let mut t = 0.5;
+        while t < 1e7 {
+            let l = f(t);
+            if l < best_l {
+                (best, best_l) = (t, l);
+            }
+            t *= 2f64.powf(0.25);
+        }
+        let (mut a, mut b) = (best / 2f64.powf(0.25), best * 2f64.powf(0.25));
+        let g = (5f64.sqrt() - 1.0) / 2.0;
+        for _ in 0..40 {
+            let c = b - g * (b - a);
+            let d = a + g * (b - a);
+            if f(c) < f(d) {
+                b = d;
+            } else {
+                a = c;
+            }
+        }
+        Ok((a + b) / 2.0)
+    }
+
+    /// Texel's local search from `start` at temperature `t`.
+    fn local_search(&self, start: &[f64], t: f64, rounds: usize) -> Result<(Vec<f64>, f64), Fail> {
+        let mut values: Vec<f64> = start.to_vec();
+        let mut best = self.loss(&values, t)?;
+        let mut steps: Vec<f64> = self.params.iter().map(|p| p.step).collect();
+        let floor: Vec<f64> = self
+            .params
+            .iter()
+            .map(|p| if p.integer { 1.0 } else { p.step / 10.0 })
+            .collect();
+        for _ in 0..rounds {
+            let mut gained = false;
+            for i in 0..values.len() {
+                let p = &self.params[i];
+                for dir in [1.0, -1.0] {
+                    let v = p.used(values[i] + dir * steps[i]);
+                    if v == values[i] {
+                        continue;
+                    }
+                    let mut trial = values.clone();
+                    trial[i] = v;
+                    let l = self.loss(&trial, t)?;
+                    if l < best - 1e-12 {
+                        best = l;
+                        values = trial;
+                        gained = true;
+                        break;
+                    }
+                }
+            }
+            if !gained {
+                let mut smaller = false;
+                for (s, f) in steps.iter_mut().zip(&floor) {
+                    if *s > *f {
+                        *s = (*s / 2.0).max(*f);
+                        smaller = true;
+                    }
+                }
+                if !smaller {
+                    break;
+                }
+            }
+        }
+        Ok((values, best))
+    }
+}
+
+/// Runs the fit and prints it.
+pub(crate) fn run<A: GameAdapter>(o: &TexelOptions) -> Result<(), Fail> {
+    let base_text = o.engine.clone().unwrap_or_else(|| "engine".to_string());
+    let base = plyforge::agent::Spec::parse::<A>(&base_text)
+        .map_err(|e| Fail::usage(format!("--engine {base_text:?}: {}", e.reason())))?;
+    let chosen = choose_params::<A>(&base, &o.params)?;
+    let eval_names: Vec<&str> = A::params().iter().map(|p| p.name).collect();
+    if let Some((p, _)) = chosen.iter().find(|(p, _)| !eval_names.contains(&p.name)) {
+        return Err(Fail::usage(format!(
+            "--param {}: a setting of the search; --from-records fits the evaluation's parameters ({})",
+            p.name,
+            if eval_names.is_empty() {
+                format!("{} declares none", A::TITLE)
+            } else {
+                eval_names.join(", ")
+            }
+        )));
+    }
+    if o.folds == 1 || o.folds > 20 {
+        return Err(Fail::usage("--folds: 0 (none) or between 2 and 20"));
+    }
+    let params: Vec<Param> = chosen.iter().map(|(p, _)| p.clone()).collect();
+    let start: Vec<f64> = chosen.iter().map(|(_, v)| *v).collect();
+    let eval = base
+        .eval
+        .clone()
+        .unwrap_or_else(|| A::evaluator_names()[0].to_string());
+    let mut games = Vec::new();
+    for f in &o.files {
+        read_file(f, A::NAME, &mut games)?;
+    }
+    let data = samples::<A>(&games, o.skip)?;
+    let decided = games
+        .iter()
+        .filter(|g| g.result.starts_with("winner"))
+        .count();
+    outln!(
+        "{} Texel fit: {} games ({} won, {} not), {} positions from ply {}",
+        A::TITLE,
+        games.len(),
+        decided,
+        games.len() - decided,
+        data.len(),
+        o.skip
+    );
+    if games.len() < 2 || data.is_empty() {
+        return Err(Fail::usage(format!(
+            "{} games with {} positions: too few to fit",
+            games.len(),
+            data.len()
+        )));
+    }
+    let all: Vec<&Sample<A::Pos>> = data.iter().collect();
+    let fit = Fit::<A>::new(&eval, &params, &all);
+    let t = fit.temperature(&start)?;
+    let start_loss = fit.loss(&start, t)?;
+    outln!(
+        "  temperature {} points per logit (fitted to the start values); log loss {:.4}",
+        show_number(t),
+        start_loss
+    );
+    if o.folds >= 2 {
+        let (mut held_start, mut held_fit) = (0.0, 0.0);
+        let mut counted = 0.0;
+        for k in 0..o.folds {
+            let train: Vec<&Sample<A::Pos>> =
+                data.iter().filter(|s| s.game % o.folds != k).collect();
+            let test: Vec<&Sample<A::Pos>> =
+                data.iter().filter(|s| s.game % o.folds == k).collect();
+            if train.is_empty() || test.is_empty() {
+                continue;
+            }
+            let fit_k = Fit::<A>::new(&eval, &params, &train);
+            let t_k = fit_k.temperature(&start)?;
+            let (values, _) = fit_k.local_search(&start, t_k, o.rounds)?;
+            let test_fit = Fit::<A>::new(&eval, &params, &test);
+            let w = test.len() as f64;
+            held_start += test_fit.loss(&start, t_k)? * w;
+            held_fit += test_fit.loss(&values, t_k)? * w;
+            counted += w;
+        }
+        if counted > 0.0 {
+            outln!(
+                "  cross-validated log loss ({} folds of games, each measured with the fit to the others): start {:.4}, fitted {:.4}",
+                o.folds,
+                held_start / counted,
+                held_fit / counted
+            );
+        }
+    }
+    let (values, fitted_loss) = fit.local_search(&start, t, o.rounds)?;
+    outln!("  log loss on all games: start {start_loss:.4}, fitted {fitted_loss:.4}");
+    outln!("  {:<20} {:>10} {:>10}", "parameter", "start", "fitted");
+    for (i, p) in params.iter().enumerate() {
+        outln!(
+            "  {:<20} {:>10} {:>10}",
+            p.name,
+            p.show(start[i]),
+            p.show(p.used(values[i]))
+        );
+    }
+    let names: Vec<&str> = params.iter().map(|p| p.name).collect();
+    let base_clean = without_keys(base.text.trim(), &names);
+    outln!("fitted: {}", spec_text(&base_clean, &params, &values));
+    outln!(
+        "(a fit measures association, not cause: test it with arena match … --sprt, or arena tune … --verify)"
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_loss_of_a_sure_prediction_is_small_and_of_a_wrong_one_large() {
+        let win0 = [1.0, 0.0, 0.0];
+        let draw = [0.5, 0.5, 0.0];
+        // Two players, v = 400 for player 0 at T = 100: P0 = logistic(8).
+        let l = loss(&[[400, -400, 0]], &[&win0], 2, 100.0);
+        assert!((l - (1.0 + (-8f64).exp()).ln()).abs() < 1e-12, "{l}");
+        let wrong = loss(&[[-400, 400, 0]], &[&win0], 2, 100.0);
+        assert!(wrong > 7.9, "{wrong}");
+        // A draw at equal scores: ln 2.
+        let d = loss(&[[0, 0, 0]], &[&draw], 2, 100.0);
+        assert!((d - 2f64.ln()).abs() < 1e-12);
+        // Three players at equal scores: ln 3 whoever won.
+        let three = loss(&[[5, 5, 5]], &[&[0.0, 0.0, 1.0]], 3, 50.0);
+        assert!((three - 3f64.ln()).abs() < 1e-12);
+    }
+}
