@@ -905,7 +905,8 @@ mod tests {
         // Against an opponent: θ+ wins both, θ− loses both: +2 per pair.
         let opp = cycle(2, true);
         assert_eq!(iteration_result(&opp, 1, &[0.5, 0.5, 0.5, 0.5]), 2.0);
-        // Three players: θ+ wins all six games of the cycle.
+        // Three players: θ+ wins all six games of the cycle; where it holds two seats one of them
+        // won, half of its seats: (3 · 1 + 3 · ½) · 2 / 6.
         let three = cycle(3, false);
         let all: Vec<f64> = three
             .iter()
@@ -916,7 +917,7 @@ mod tests {
                 ))
             })
             .collect();
-        assert_eq!(iteration_result(&three, 1, &all), 2.0);
+        assert_eq!(iteration_result(&three, 1, &all), 1.5);
     }
 
     #[test]
