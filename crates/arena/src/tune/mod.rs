@@ -15,6 +15,8 @@ use crate::fail::{outln, Fail};
 pub(crate) mod run;
 pub mod spsa;
 pub(crate) mod svg;
+#[cfg(test)]
+pub(crate) mod testgame;
 pub(crate) mod texel;
 pub mod tunefile;
 pub(crate) mod verify;

@@ -921,6 +921,40 @@ mod tests {
     }
 
     #[test]
+    fn parameters_are_chosen_by_name_with_their_start_values() {
+        use crate::tune::testgame::{Plain, TwoGame};
+        let engine = Spec::parse::<TwoGame>("engine,depth=2,wb=30").unwrap();
+        let all = choose_params::<TwoGame>(&engine, &[]).unwrap();
+        let starts: Vec<(&str, f64)> = all.iter().map(|(p, v)| (p.name, *v)).collect();
+        assert_eq!(
+            starts,
+            [("wa", 10.0), ("wb", 30.0)],
+            "the spec's value is the start"
+        );
+        let one = choose_params::<TwoGame>(&engine, &["wa=12".to_string()]).unwrap();
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].1, 12.0);
+        let msg = |r: Result<Vec<(Param, f64)>, Fail>| r.err().expect("refused").to_string();
+        let e = msg(choose_params::<TwoGame>(&engine, &["wc".to_string()]));
+        assert!(
+            e.contains("no parameter \"wc\"") && e.contains("wa, wb"),
+            "{e}"
+        );
+        let e = msg(choose_params::<TwoGame>(&engine, &["wa=500".to_string()]));
+        assert!(e.contains("between 0 and 100"), "{e}");
+        let e = msg(choose_params::<TwoGame>(&engine, &["wa,wa".to_string()]));
+        assert!(e.contains("given twice"), "{e}");
+        let plain = Spec::parse::<Plain>("engine").unwrap();
+        let e = msg(choose_params::<Plain>(&plain, &[]));
+        assert!(e.contains("Plain has no tunable parameters"), "{e}");
+        // An mcts engine has the search's own parameters, whatever the game.
+        let mcts = Spec::parse::<Plain>("mcts,c=0.8").unwrap();
+        let m = choose_params::<Plain>(&mcts, &[]).unwrap();
+        assert_eq!(m[0].0.name, "c");
+        assert_eq!(m[0].1, 0.8);
+    }
+
+    #[test]
     fn spec_texts_drop_the_tuned_keys_and_set_them() {
         assert_eq!(
             without_keys("engine, depth=3 ,material=300,eval=default", &["material"]),

@@ -463,6 +463,47 @@ pub(crate) fn run<A: GameAdapter>(o: &TexelOptions) -> Result<(), Fail> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tune::testgame::{Two, TwoGame};
+    use plyforge::search::rng::XorShift64Star as Rng;
+
+    #[test]
+    fn the_fit_finds_the_weights_that_made_the_results() {
+        // Who won was drawn from the logistic of 0.3·a + 0.1·b: the right weights are three
+        // to one, and the start (ten and ten) says one to one.
+        let mut rng = Rng::seeded(3);
+        let mut data = Vec::new();
+        for i in 0..6000 {
+            let pos = Two {
+                a: rng.below(21) as i32 - 10,
+                b: rng.below(21) as i32 - 10,
+            };
+            let p = 1.0 / (1.0 + (-(0.3 * f64::from(pos.a) + 0.1 * f64::from(pos.b))).exp());
+            let won = (rng.below(1_000_000) as f64) < p * 1e6;
+            let target = if won {
+                [1.0, 0.0, 0.0]
+            } else {
+                [0.0, 1.0, 0.0]
+            };
+            data.push(Sample {
+                pos,
+                target,
+                game: i,
+            });
+        }
+        let params = TwoGame::params();
+        let all: Vec<&Sample<Two>> = data.iter().collect();
+        let fit = Fit::<TwoGame>::new("default", &params, &all);
+        let start = [10.0, 10.0];
+        let t = fit.temperature(&start).unwrap();
+        let before = fit.loss(&start, t).unwrap();
+        let (values, after) = fit.local_search(&start, t, 60).unwrap();
+        assert!(after < before - 0.01, "{before} -> {after}");
+        let ratio = values[0] / values[1];
+        assert!(
+            (2.4..=3.8).contains(&ratio),
+            "fitted {values:?}: ratio {ratio}"
+        );
+    }
 
     #[test]
     fn the_loss_of_a_sure_prediction_is_small_and_of_a_wrong_one_large() {
