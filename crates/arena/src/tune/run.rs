@@ -934,7 +934,7 @@ mod tests {
         let one = choose_params::<TwoGame>(&engine, &["wa=12".to_string()]).unwrap();
         assert_eq!(one.len(), 1);
         assert_eq!(one[0].1, 12.0);
-        let msg = |r: Result<Vec<(Param, f64)>, Fail>| r.err().expect("refused").to_string();
+        let msg = |r: Result<Vec<(Param, f64)>, Fail>| r.expect_err("refused").to_string();
         let e = msg(choose_params::<TwoGame>(&engine, &["wc".to_string()]));
         assert!(
             e.contains("no parameter \"wc\"") && e.contains("wa, wb"),
