@@ -156,3 +156,48 @@ if a != b:
     sys.exit("test-local: the merged games differ from the unsharded match's")
 print(f"== OK: the {len(a)} games of the merged shards are the unsharded match's, and so is the table")
 PY
+
+# A tuning run (deploy/slurm/tune.sbatch) by two workers, the tasks of one job: both must
+# end with the values of the same run played in one process, and their files together hold
+# each of its games once.
+tune=(throne --engine engine,depth=1 --param tempo,mobility,prisoner_move --iterations 16 --pairs 2 --seed 5)
+echo "== sbatch --ntasks=2 tune.sbatch ${tune[*]}"
+mkdir -p "$work/tune"
+started=$(date +%s)
+sbatch --wait --ntasks=2 --chdir="$work/job" \
+    --output="$work/job/tune.log" \
+    --export="ALL,ARENA=$ARENA,TUNE_DIR=$work/tune" \
+    "$here/tune.sbatch" "${tune[@]}"
+echo "== the job ran in $(( $(date +%s) - started )) s; its log:"
+cat "$work/job/tune.log"
+wc -l "$work"/tune/*.jsonl
+finals() { sed -n '/iterations done/,/^tuned:/p' | tail -n +2; }
+NO_COLOR=1 "$ARENA" tune "${tune[@]}" --out "$work/tune-whole.jsonl" >"$work/tune-whole.txt"
+for k in 1 2; do
+    if ! diff <(finals <"$work/tune/worker-$k.log") <(finals <"$work/tune-whole.txt"); then
+        echo "test-local: worker $k's values differ from the one-process run's" >&2
+        exit 1
+    fi
+done
+[ -s "$work/tune/tune.svg" ] || { echo "test-local: worker 1 drew no picture" >&2; exit 1; }
+python3 - "$work/tune" "$work/tune-whole.jsonl" <<'PY'
+import glob, json, sys
+def games(paths):
+    out = {}
+    for path in paths:
+        for line in open(path):
+            v = json.loads(line)
+            if v["type"] == "tune-game":
+                for k in ("time_ms", "setup_ms", "wall_ms"):
+                    v["game"].pop(k)
+                key = (v["iter"], v["index"])
+                if key in out:
+                    sys.exit(f"test-local: tune game {key} in two workers' files")
+                out[key] = v
+    return out
+a = games(sorted(glob.glob(sys.argv[1] + "/worker-*.jsonl")))
+b = games([sys.argv[2]])
+if a != b:
+    sys.exit("test-local: the workers' games differ from the one-process run's")
+print(f"== OK: the two workers played the {len(a)} games of the one-process run, and end with its values")
+PY

@@ -9,9 +9,13 @@
 //!   `JOB_COMPLETION_INDEX` and resume their files on a shared volume.
 //! - `deploy/slurm/test-local.sh` starts slurmctld, slurmd and munged with private files and
 //!   ports, submits the array, and checks that the merged shards are the unsharded match,
-//!   game for game, and that a task killed mid-write and run again resumes its file (about
-//!   25 s), with the test profile's `arena` that the test suite's build (done here, just
-//!   before the suite runs) leaves in `target/debug`.
+//!   game for game, and that a task killed mid-write and run again resumes its file; then
+//!   runs `deploy/slurm/tune.sbatch` as two workers of one job and checks that both end with
+//!   the values of the same tuning run in one process, their files holding its games once
+//!   (about 40 s in all), with the test profile's `arena` that the test suite's build (done
+//!   here, just before the suite runs) leaves in `target/debug`.
+//! - `deploy/k8s/tune-job.yaml` likewise, with all its workers at once (they wait for each
+//!   other).
 
 use std::path::Path;
 use std::process::Command;
@@ -26,13 +30,29 @@ pub fn ci() -> Result<(), String> {
         ("munged", "munge"),
     ])?;
     let root = project_root();
-    for script in ["deploy/slurm/match.sbatch", "deploy/slurm/test-local.sh"] {
+    for script in [
+        "deploy/slurm/match.sbatch",
+        "deploy/slurm/tune.sbatch",
+        "deploy/slurm/test-local.sh",
+    ] {
         run(
             Command::new("bash").arg("-n").arg(root.join(script)),
             script,
         )?;
     }
-    check_job(&root.join("deploy/k8s/match-job.yaml"))?;
+    check_job(
+        &root.join("deploy/k8s/match-job.yaml"),
+        &["--out \"/results/shard-$K.jsonl\"", "persistentVolumeClaim"],
+    )?;
+    check_job(
+        &root.join("deploy/k8s/tune-job.yaml"),
+        &[
+            "--out \"/results/worker-$K.jsonl\"",
+            "parallelism: 8",
+            "completions: 8",
+            "persistentVolumeClaim",
+        ],
+    )?;
     // The build the test suite needs next (so nothing is built twice); it leaves the test
     // profile's `arena` in target/debug.
     cargo(&["test", "--workspace", "--no-run"], &[])?;
@@ -93,19 +113,19 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), String> {
     }
 }
 
-/// The Indexed Job's essentials, by text (no YAML parser in the workspace).
-fn check_job(path: &Path) -> Result<(), String> {
+/// The Indexed Job's essentials, by text (no YAML parser in the workspace): those of every
+/// job here, and `more`.
+fn check_job(path: &Path, more: &[&str]) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    for needle in [
+    let every = [
         "kind: Job",
         "completionMode: Indexed",
         "JOB_COMPLETION_INDEX",
         "--shard",
-        "--out \"/results/shard-$K.jsonl\"",
         "--resume",
-        "persistentVolumeClaim",
         "ReadWriteMany",
-    ] {
+    ];
+    for needle in every.iter().chain(more) {
         if !text.contains(needle) {
             return Err(format!("{}: no `{needle}` in it", path.display()));
         }
