@@ -250,7 +250,7 @@ pub trait GameAdapter: Send + Sync + 'static {
     /// pass: false). The [`checks`](crate::checks) compare positions only where it is true.
     const NOTATION_IS_EXACT: bool = true;
 
-    /// The rules' start position (Chaos Clock: the rules file's sample deal).
+    /// The rules' start position (Chaos Clock: the sample deal of the game's original README).
     fn start() -> Self::Pos;
     /// A seeded random start, for games whose rules start at random (Chaos Clock).
     fn random_start(_seed: u64) -> Option<Self::Pos> {
