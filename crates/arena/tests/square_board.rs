@@ -8,28 +8,27 @@
 mod game;
 
 use game::Breakthrough;
+use plyforge::register;
 use plyforge::view::{self, Layout, Role, Shape};
-use plyforge::{checks, register};
 
 #[test]
 fn it_passes_the_checks_every_game_passes() {
-    register::<Breakthrough>().expect("a name of its own");
-    let stats = checks::random_play::<Breakthrough>(200, 5);
-    assert_eq!(stats.games, 200);
+    let checks = register::<Breakthrough>()
+        .expect("a name of its own")
+        .checks();
+    assert_eq!(checks.random_play(200, 5).games, 200);
     for seed in 0..50u64 {
         let choices: Vec<u16> = (0..40).map(|i| (seed * 31 + i * 7) as u16).collect();
-        checks::notation_round_trips::<Breakthrough>(seed, &choices);
-        checks::play_from_is_clone_and_play::<Breakthrough>(seed, &choices);
-        checks::repetition_counts::<Breakthrough>(seed, &choices);
+        checks.properties(seed, &choices);
     }
     for input in [
-        &b"start\nc2-c3"[..],
-        b"start\nc2xd3",
-        b"start\na1-a2",
-        b"bb/ww w\n",
-        b"",
+        "start\nc2-c3",
+        "start\nc2xd3",
+        "start\na1-a2",
+        "bb/ww w\n",
+        "",
     ] {
-        checks::notation::<Breakthrough>(input);
+        checks.notation(input.as_bytes());
     }
 }
 
