@@ -1,5 +1,5 @@
 //! Jumpy3 written a second time, against the `minimax` crate's `Game` trait, for the peer
-//! comparison (`cargo xtask bench`). It follows `shared/rules/jumpy3.md` and the `jumpy3`
+//! comparison (`cargo xtask bench`). It follows the rules of `crates/jumpy3/README.md` and the `jumpy3`
 //! crate's ruling where the sheet is silent (a jumped piece is sent to the far empty square
 //! counted with the jumped piece still on its square); `tests/peer.rs` checks that both
 //! implementations play the same game and that the evaluation is the same.

@@ -1,6 +1,6 @@
 //! The peer's Jumpy3 (written for the `minimax` crate) plays the same game as the `jumpy3`
 //! crate with the same evaluation, and the independent alpha-beta of `benches::check`
-//! reproduces the rules file's reference figures.
+//! reproduces the course implementations' reference figures (`crates/jumpy3/tests/reference.rs`).
 
 use plyforge::{jumpy3, search};
 #[path = "../peer/jumpy3_peer.rs"]
@@ -95,7 +95,7 @@ fn perft_agrees() {
 
 #[test]
 fn the_check_reproduces_the_rules_file_figures() {
-    // shared/rules/jumpy3.md: plain minimax from the start, values by depth 1..10.
+    // The course implementations' figures: plain minimax from the start, values by depth 1..10.
     let start = Position::start();
     for (d, want) in [4, 0, 1, 0, 1, 0, 1, 0, 2, 0].into_iter().enumerate() {
         let (v, _) = alphabeta(&start, &Estimate::Sheet, d as u32 + 1, Repetition::Ignore);

@@ -4,7 +4,7 @@ referee's command line (the course's own, v1.1, with ``--referee``), seats rotat
 varied openings, several games at once.
 
     python3 referee_match.py arena_player flying_solo max standins.brs_player \\
-        --referee ../shared/agents --games 60 --clock 60 --concurrency 2 --record games.txt
+        --referee /path/to/agents --games 60 --clock 60 --concurrency 2 --record games.txt
 
 The first package is the candidate, the others its opponents (at least two); every pair of
 opponents plays ``--games`` games against the candidate (three packages: one pair). Each

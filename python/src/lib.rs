@@ -118,7 +118,7 @@ impl Game {
             .map_err(value_error)
     }
 
-    /// A new game from the rules' start (Chaos Clock: the rules file's sample deal).
+    /// A new game from the rules' start (Chaos Clock: the sample deal of the game's original README).
     fn new_initial_state(&self) -> State {
         State {
             inner: self.kind.new_game(),

@@ -127,7 +127,7 @@ def test_random_playout_and_perft() -> None:
     assert a.is_terminal() and len(a.history()) == n
     c = game.new_initial_state()
     assert c.random_playout(7, max_moves=5) == 5 and not c.is_terminal()
-    # Plain minimax visits 4^d leaves from the start for d <= 10 (the rules file's figures).
+    # Plain minimax visits 4^d leaves from the start for d <= 10 (the course implementations' figures).
     assert game.new_initial_state().perft(6) == 4**6
 
 

@@ -153,14 +153,5 @@ fn commands(bin: &Path) -> Result<(), String> {
 fn browser(root: &Path, bin: &Path) -> Result<(), String> {
     crate::web::ensure_chromium()?;
     let python = crate::web::ensure_selenium(root)?;
-    crate::web::run(
-        Command::new(&python)
-            .args(["-m", "unittest", "-v", "test_user_game"])
-            .current_dir(root.join("crates/arena/tests/browser"))
-            .env("ARENA", bin)
-            .env("SHOTS", root.join("target").join("web-screenshots"))
-            .env("SE_OFFLINE", "true")
-            .env("PYTHONDONTWRITEBYTECODE", "1"),
-        "python -m unittest -v test_user_game (crates/arena/tests/browser)",
-    )
+    crate::web::unittest(&python, root, "test_user_game", bin)
 }

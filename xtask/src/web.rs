@@ -2,7 +2,9 @@
 //! (Debian's `chromium` and `chromium-driver`; Selenium in a virtual environment under
 //! `target/web-venv`, kept between runs), then drives each game's page in headless Chromium
 //! (`crates/arena/tests/browser/test_web.py`) with the `arena` binary that `cargo test`
-//! built, and saves screenshots of every board under `target/web-screenshots/`.
+//! built, and a board of squares (`test_square_board.py`) with the example that registers a
+//! 6×6 Breakthrough (`crates/arena/examples/breakthrough`), and saves screenshots of every
+//! board under `target/web-screenshots/`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -93,6 +95,43 @@ fn arena_binary(root: &Path) -> Result<PathBuf, String> {
     }
 }
 
+/// The example program with a board of squares (`crates/arena/examples/breakthrough`), built
+/// with the test profile that `cargo test` built its dependencies with.
+fn square_board_binary(root: &Path) -> Result<PathBuf, String> {
+    cargo(
+        &[
+            "build",
+            "--profile",
+            "test",
+            "-p",
+            "plyforge-arena",
+            "--example",
+            "breakthrough",
+        ],
+        &[],
+    )?;
+    let bin = root.join("target/debug/examples/breakthrough");
+    if bin.exists() {
+        Ok(bin)
+    } else {
+        Err(format!("{} was not built", bin.display()))
+    }
+}
+
+/// `python -m unittest -v MODULE` in `crates/arena/tests/browser`, with `arena` = `bin`.
+pub(crate) fn unittest(python: &Path, root: &Path, module: &str, bin: &Path) -> Result<(), String> {
+    run(
+        Command::new(python)
+            .args(["-m", "unittest", "-v", module])
+            .current_dir(root.join("crates/arena/tests/browser"))
+            .env("ARENA", bin)
+            .env("SHOTS", root.join("target").join("web-screenshots"))
+            .env("SE_OFFLINE", "true")
+            .env("PYTHONDONTWRITEBYTECODE", "1"),
+        &format!("python -m unittest -v {module} (crates/arena/tests/browser)"),
+    )
+}
+
 /// Installs what is missing and runs the browser tests.
 pub fn run_browser_tests() -> Result<(), String> {
     let started = Instant::now();
@@ -100,18 +139,11 @@ pub fn run_browser_tests() -> Result<(), String> {
     ensure_chromium()?;
     let python = ensure_selenium(&root)?;
     let arena = arena_binary(&root)?;
+    let squares = square_board_binary(&root)?;
     let ready = started.elapsed();
     let shots = root.join("target").join("web-screenshots");
-    run(
-        Command::new(&python)
-            .args(["-m", "unittest", "-v", "test_web"])
-            .current_dir(root.join("crates/arena/tests/browser"))
-            .env("ARENA", &arena)
-            .env("SHOTS", &shots)
-            .env("SE_OFFLINE", "true")
-            .env("PYTHONDONTWRITEBYTECODE", "1"),
-        "python -m unittest -v test_web (crates/arena/tests/browser)",
-    )?;
+    unittest(&python, &root, "test_web", &arena)?;
+    unittest(&python, &root, "test_square_board", &squares)?;
     eprintln!(
         "web: browser tests passed in {:.0?} (setup {:.0?}); screenshots in {}",
         started.elapsed(),

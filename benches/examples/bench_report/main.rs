@@ -730,7 +730,7 @@ fn peer_section(rep: &mut Report) {
          (below 1: ours is faster).\n\n\
          Values are on the sheet's scale (wins ±100). The check is plain alpha-beta \
          (`benches/src/check.rs`: no table, full window, equal to minimax; it reproduces the \
-         rules file's reference figures), once with the repetition rule as the engine applies \
+         course implementations' reference figures), once with the repetition rule as the engine applies \
          it (a position repeating one on the path is a draw) and once without, as the \
          `minimax` crate sees the game (its `Game` trait has no history). Ours is checked \
          against the first, theirs against the second.\n",

@@ -2,7 +2,7 @@
 //! bad input, a full match, the engine protocol and `play` through pipes.
 //!
 //! Expected rules results come from `tests/data/` (copied from the project's independent
-//! vectors) or are derived by hand from the rules files, as noted at each test.
+//! vectors) or are derived by hand from the rules (each game crate's README), as noted at each test.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -140,7 +140,7 @@ fn apply_agrees_with_the_vectors() {
 
 #[test]
 fn start_is_a_position_word_for_every_game() {
-    // Jumpy3 and Chexers starts by hand from the rules files.
+    // Jumpy3 and Chexers starts by hand from the rules (the crates' READMEs).
     assert_eq!(ok(&["moves", "jumpy3", "start"]), ["1", "2", "3", "4"]);
     assert_eq!(ok(&["apply", "jumpy3", "start"]), ["Wwww........bbbB w"]);
     assert_eq!(
@@ -335,7 +335,7 @@ fn bad_input_is_named() {
 
 #[test]
 fn perft_counts() {
-    // Rules file reference: from the Jumpy3 start, plain minimax to depth d visits 4^d leaves
+    // The course implementations' reference: from the Jumpy3 start, plain minimax to depth d visits 4^d leaves
     // for d <= 10 (no game ends that early), which is the perft count.
     let out = ok(&["perft", "jumpy3", "start", "6"]);
     let want: Vec<String> = (1..=6)

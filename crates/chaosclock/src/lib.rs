@@ -15,7 +15,7 @@ pub use position::{
 };
 pub use reach::may_complete;
 
-/// The positions of the sample game of the rules file, start first (each after the move
+/// The positions of the sample game of the game's original README, start first (each after the move
 /// before it: w5, w3, w4, w7, p6, w11, w12).
 pub const SAMPLE_GAME: [&str; 8] = [
     "8,6,1,11,9,10,12,7,4,2,3,5;1;0",

@@ -327,7 +327,7 @@ impl Rng {
 }
 
 impl Position {
-    /// The rules file's sample start `8,6,1,11,9,10,12,7,4,2,3,5;1;0` (Even to move).
+    /// The sample start of the game's original README, `8,6,1,11,9,10,12,7,4,2,3,5;1;0` (Even to move).
     pub fn start() -> Position {
         Position::from_parts([8, 6, 1, 11, 9, 10, 12, 7, 4, 2, 3, 5], EVEN, 0)
             .expect("the sample start is valid")

@@ -1,4 +1,4 @@
-//! Every rule of the rules file on a hand-built position.
+//! Every rule of the crate's README on a hand-built position.
 
 use plyforge_chaosclock::search::{Game, MoveList, Outcome, Record};
 use plyforge_chaosclock::{Move, Position, EVEN, ODD};

@@ -1,4 +1,4 @@
-//! The sample game of the rules file, replayed move by move, and its positions' exact results.
+//! The sample game of the game's original README, replayed move by move, and its positions' exact results.
 //!
 //! The result codes and best-move sets below were first found by a plain max^n solver with
 //! only the own-win cutoff (an earlier version of this crate's solver, no questions, no

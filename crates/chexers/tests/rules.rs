@@ -1,4 +1,4 @@
-//! Every rule of `rules/chexers.md` on hand-built positions.
+//! Every rule of the crate's README ("The game" and its rulings) on hand-built positions.
 
 use plyforge_chexers::search::{DrawKind, Game, MoveList, Outcome, Record};
 use plyforge_chexers::{Hex, Move, Position};

@@ -1,4 +1,4 @@
-//! The rules file's reference figures: plain minimax with the sheet's estimate, its values and
+//! The reference figures of public course implementations: plain minimax with the sheet's estimate, its values and
 //! leaf counts; and the engine's alpha-beta, which must find the same values.
 
 use plyforge_jumpy3::eval::sheet_estimate;

@@ -1,4 +1,4 @@
-//! One test per rule of the rules file, on hand-built positions, plus notation and errors.
+//! One test per rule of the crate's README, on hand-built positions, plus notation and errors.
 
 use plyforge_jumpy3::search::{DrawKind, Game, MoveList, Outcome, Record};
 use plyforge_jumpy3::{Move, ParseMoveError, ParsePositionError, Position, BLACK, WHITE};

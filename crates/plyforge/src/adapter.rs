@@ -250,7 +250,7 @@ pub trait GameAdapter: Send + Sync + 'static {
     /// pass: false). The [`checks`](crate::checks) compare positions only where it is true.
     const NOTATION_IS_EXACT: bool = true;
 
-    /// The rules' start position (Chaos Clock: the rules file's sample deal).
+    /// The rules' start position (Chaos Clock: the sample deal of the game's original README).
     fn start() -> Self::Pos;
     /// A seeded random start, for games whose rules start at random (Chaos Clock).
     fn random_start(_seed: u64) -> Option<Self::Pos> {
@@ -400,8 +400,9 @@ pub trait GameAdapter: Send + Sync + 'static {
         Outcome::Draw(search::DrawKind::TurnLimit)
     }
     /// Action numbers and observation tensors for learning code ([`crate::encoding`]):
-    /// `Some(Encoded::of::<Self>())` for a game that implements
-    /// [`Encoding`](crate::encoding::Encoding); `None` (the default) for a game without them.
+    /// `Some(Encoded::new())` for a game that implements
+    /// [`Encoding`](crate::encoding::Encoding) (as in [`view`](GameAdapter::view)'s
+    /// example); `None` (the default) for a game without them.
     fn encoding() -> Option<Encoded<Self>>
     where
         Self: Sized,
@@ -409,9 +410,67 @@ pub trait GameAdapter: Send + Sync + 'static {
         None
     }
     /// The picture of the board for graphical front ends (the web page, [`crate::view`]):
-    /// `Some(Viewed::of::<Self>())` for a game that implements
+    /// `Some(Viewed::new())` for a game that implements
     /// [`BoardView`](crate::view::BoardView); `None` (the default) for a game without one
     /// (front ends then show its notation).
+    ///
+    /// A game with both a picture and action numbers hands them over like this (here the
+    /// rules, names and picture are Jumpy3's again, under a name of its own):
+    ///
+    /// ```
+    /// use plyforge::encoding::{Encoded, Encoding, KindEncoding};
+    /// use plyforge::view::{self, BoardView, Viewed};
+    /// use plyforge::{register, GameAdapter};
+    /// # use plyforge::games::Jumpy3;
+    /// # use plyforge::search::Player;
+    /// # use plyforge::view::{FromTo, Layout, Piece, Spot};
+    /// # type Pos = <Jumpy3 as GameAdapter>::Pos;
+    /// # type Move = <Jumpy3 as GameAdapter>::Move;
+    ///
+    /// struct MyGame;
+    ///
+    /// impl GameAdapter for MyGame {
+    ///     // The rules, the names, the start and an evaluation, then:
+    /// #   type Pos = Pos;
+    /// #   type Move = Move;
+    /// #   type Eval = <Jumpy3 as GameAdapter>::Eval;
+    /// #   const NAME: &'static str = "my-game";
+    /// #   const TITLE: &'static str = "My game";
+    /// #   const PLAYERS: usize = 2;
+    /// #   fn start() -> Pos { Jumpy3::start() }
+    /// #   fn player_letter(p: Player) -> &'static str { Jumpy3::player_letter(p) }
+    /// #   fn player_name(p: Player) -> &'static str { Jumpy3::player_name(p) }
+    /// #   fn default_eval() -> Self::Eval { Jumpy3::default_eval() }
+    ///     fn encoding() -> Option<Encoded<Self>> {
+    ///         Some(Encoded::new())
+    ///     }
+    ///     fn view() -> Option<Viewed<Self>> {
+    ///         Some(Viewed::new())
+    ///     }
+    /// }
+    /// impl Encoding for MyGame {
+    ///     // The action numbers and the observation.
+    /// #   const ACTIONS: usize = Jumpy3::ACTIONS;
+    /// #   const SHAPE: &'static [usize] = Jumpy3::SHAPE;
+    /// #   fn action(mv: Move) -> Option<usize> { Jumpy3::action(mv) }
+    /// #   fn decode(action: usize) -> Option<Move> { Jumpy3::decode(action) }
+    /// #   fn observe(pos: &Pos, player: Player, out: &mut [f32]) { Jumpy3::observe(pos, player, out) }
+    /// }
+    /// impl BoardView for MyGame {
+    ///     // The layout, the spots, the pieces and where each move goes.
+    /// #   fn layout() -> Layout { Jumpy3::layout() }
+    /// #   fn spots() -> Vec<Spot> { Jumpy3::spots() }
+    /// #   fn colours() -> &'static [&'static str] { Jumpy3::colours() }
+    /// #   fn pieces(pos: &Pos) -> Vec<Piece> { Jumpy3::pieces(pos) }
+    /// #   fn move_spots(pos: &Pos, mv: Move) -> FromTo { Jumpy3::move_spots(pos, mv) }
+    /// }
+    ///
+    /// let kind = register::<MyGame>()?;
+    /// assert_eq!(kind.num_distinct_actions()?, 16);
+    /// let board = view::board(&kind.new_game()).expect("a picture");
+    /// assert_eq!(board.moves.len(), 4);
+    /// # Ok::<(), plyforge::Error>(())
+    /// ```
     fn view() -> Option<Viewed<Self>>
     where
         Self: Sized,

@@ -1,9 +1,9 @@
-//! Every rule of the rules file on a hand-built position: the position string, the legal moves
+//! Every rule of the crate's README on a hand-built position: the position string, the legal moves
 //! expected and the position after.
 //!
 //! The expected move lists and positions come from a separate, deliberately naive Python
-//! implementation of `rules/throne.md` (full recomputation of prisoners before and after each
-//! move, no bitboards), which reproduces every shared vector; each case was also checked by
+//! implementation of those rules (full recomputation of prisoners before and after each
+//! move, no bitboards), which reproduces every independent vector; each case was also checked by
 //! hand against the rule it illustrates (the comments say how).
 
 use std::collections::BTreeSet;

@@ -11,6 +11,13 @@ fn layout(l: Layout) -> Value {
         Layout::Grid { columns, rows } => {
             json!({ "kind": "grid", "columns": columns, "rows": rows })
         }
+        Layout::Squares { files, ranks } => json!({
+            "kind": "squares",
+            "columns": files.len(),
+            "rows": ranks.len(),
+            "files": files,
+            "ranks": ranks,
+        }),
         Layout::Hexagon { radius } => json!({ "kind": "hexagon", "radius": radius }),
         Layout::Clock { radius } => json!({ "kind": "clock", "radius": radius }),
         other => json!({ "kind": format!("{other:?}").to_lowercase() }),
@@ -194,4 +201,30 @@ pub(crate) fn solution(s: &SolutionText, state: &State) -> Value {
         "best": s.best,
         "line": s.line,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_board_of_squares_names_its_files_and_ranks() {
+        let squares = Layout::Squares {
+            files: &["a", "b", "c"],
+            ranks: &["2", "1"],
+        };
+        assert_eq!(
+            layout(squares),
+            json!({ "kind": "squares", "columns": 3, "rows": 2,
+                    "files": ["a", "b", "c"], "ranks": ["2", "1"] })
+        );
+        let grid = Layout::Grid {
+            columns: 7,
+            rows: 6,
+        };
+        assert_eq!(
+            layout(grid),
+            json!({ "kind": "grid", "columns": 7, "rows": 6 })
+        );
+    }
 }

@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from selenium.webdriver.common.by import By
 
-from test_web import ENGINE, BrowserCase, arena
+from test_web import BOX_JS, ENGINE, BrowserCase, arena, centre_in, overlap
 
 GAME = "connect-four"
 
@@ -72,6 +72,29 @@ class UserGamePage(BrowserCase):
         p.shot("analysis")
         d.find_element(By.ID, "analyse").click()
         p.wait(lambda: d.find_element(By.ID, "analyse").text == "Analyse", "the stop")
+
+    def test_coordinates_stay_in_their_own_holes(self):
+        d = self.driver
+        p = self.page(GAME)
+        p.open("seats=human~human")
+        # An upright frame of holes: coordinates are off until asked for.
+        self.assertFalse(d.find_element(By.ID, "coords").is_selected())
+        self.assertTrue(d.find_elements(By.CSS_SELECTOR, "#board .grid-frame"))
+        d.find_element(By.ID, "coords").click()
+        p.wait(lambda: d.find_elements(By.CSS_SELECTOR, "#board .coord"), "the coordinates")
+        m = d.execute_script(
+            BOX_JS
+            + """return [[...document.querySelectorAll('#board [data-cell]')].map(e => [e.getAttribute('data-cell'), box(e)]),
+                    [...document.querySelectorAll('#board .coord')].map(e => [e.textContent, box(e)])];"""
+        )
+        cells, coords = dict(m[0]), m[1]
+        self.assertEqual(sorted(t for t, _ in coords), sorted(cells))
+        for text, b in coords:
+            # In its own hole, over no other (once they were written over the next row).
+            self.assertTrue(centre_in(b, cells[text]), text)
+            for cell, c in cells.items():
+                self.assertTrue(cell == text or not overlap(b, c), f"{text} over {cell}")
+        p.shot("coordinates")
 
 
 if __name__ == "__main__":

@@ -57,6 +57,21 @@ SOLVE = {
 }
 
 
+# JavaScript: `box(e)`, an element's box on the screen as [left, top, right, bottom].
+BOX_JS = "const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };"
+
+
+def overlap(a, b):
+    """Whether two boxes [left, top, right, bottom] share any area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def centre_in(a, b):
+    """Whether the centre of box `a` lies in box `b`."""
+    x, y = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+    return b[0] <= x <= b[2] and b[1] <= y <= b[3]
+
+
 def arena(*args):
     out = subprocess.run([ARENA, *args], capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
     if out.returncode != 0:

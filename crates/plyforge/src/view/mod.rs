@@ -7,8 +7,9 @@
 //! `Some(Viewed::new())` from [`GameAdapter::view`] (ours do in this module's per-game
 //! files); a front end that holds a [`State`] of any game calls [`board`] and draws what it
 //! gets, with no rule of any game of its own. The vocabulary is generic: cells of any shape
-//! at any place (a row, a rectangular grid, a hex grid, a ring), pieces with a symbol or a
-//! text in their player's colour, marks such as a player's exits or a goal cell.
+//! at any place (a row, a frame of holes, a chequered board of squares, a hex grid, a ring),
+//! pieces with a symbol or a text in their player's colour, marks such as a player's exits
+//! or a goal cell.
 //!
 //! Geometry is in abstract units (a Jumpy3 square, a hex's circumradius and a clock
 //! position are about one unit); `y` grows downwards, as on a screen.
@@ -49,12 +50,38 @@ mod throne;
 pub enum Layout {
     /// A row of squares (Jumpy3).
     Row,
-    /// A rectangular grid of this many columns and rows (Connect Four).
+    /// A rectangular grid of this many columns and rows, drawn as an upright frame with a
+    /// hole for each cell: the board of a game that drops its pieces (Connect Four). For a
+    /// board of squares, see [`Layout::Squares`].
     Grid {
         /// Columns.
         columns: u8,
         /// Rows.
         rows: u8,
+    },
+    /// A chequered board of squares, `files.len()` columns by `ranks.len()` rows: the board
+    /// of chess-like games (Breakthrough, checkers, Othello). The square of column `c` and
+    /// row `r` (row 0 at the top) is a [`Spot::square`]: a unit [`Shape::Rect`] centred on
+    /// (`c`, `r`). Squares are shaded light and dark by the parity of `c + r`, the
+    /// bottom-left one dark as on a chess board; the coordinates are written outside the
+    /// board, `files[c]` under column `c` and `ranks[r]` left of row `r`.
+    ///
+    /// ```
+    /// use plyforge::view::{Layout, Role, Spot};
+    /// // 6×6, files a–f from the left, ranks 6 (the top row) down to 1.
+    /// let layout = Layout::Squares {
+    ///     files: &["a", "b", "c", "d", "e", "f"],
+    ///     ranks: &["6", "5", "4", "3", "2", "1"],
+    /// };
+    /// let a1 = Spot::square("a1", 0, 5);
+    /// assert_eq!((a1.role, a1.shape.centre()), (Role::Cell, (0.0, 5.0)));
+    /// # let _ = layout;
+    /// ```
+    Squares {
+        /// The columns' names, from the left.
+        files: &'static [&'static str],
+        /// The rows' names, from the top.
+        ranks: &'static [&'static str],
     },
     /// A hexagon of hexes of this radius (Chexers 3, Throne 5).
     Hexagon {
@@ -182,6 +209,18 @@ impl Spot {
             grade: 0,
             marks: Vec::new(),
         }
+    }
+    /// A square cell of a [`Layout::Squares`] board: `id` (its coordinate in notation) at
+    /// column `column` and row `row` (row 0 at the top), a unit square centred on
+    /// (`column`, `row`).
+    pub fn square(id: impl Into<String>, column: u8, row: u8) -> Spot {
+        let shape = Shape::Rect {
+            x: f64::from(column),
+            y: f64::from(row),
+            w: 1.0,
+            h: 1.0,
+        };
+        Spot::new(id, Role::Cell, shape)
     }
     /// This spot with another caption.
     pub fn with_caption(mut self, caption: impl Into<String>) -> Spot {

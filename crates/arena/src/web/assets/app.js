@@ -226,6 +226,30 @@
     const [cx, cy] = spotCentre(s);
     return { x: cx, y: cy + (sh.h ? sh.h / 2 + 0.32 : 0.8), angle: 0 };
   }
+  // The width of the frame round a board of squares, where its coordinates are written.
+  const FRAME = 0.55;
+  // Each rectangular cell's column and row, counted from the top-left cell's centre in steps
+  // of the cell's own size (so not from the order of the list): their parity shades squares.
+  function gridPlaces(b) {
+    const rects = b.spots.filter(s => s.role.kind === 'cell' && s.shape.kind === 'rect');
+    const x0 = Math.min(...rects.map(s => s.shape.x)), y0 = Math.min(...rects.map(s => s.shape.y));
+    const out = {};
+    for (const s of rects) {
+      out[s.id] = { col: Math.round((s.shape.x - x0) / s.shape.w), row: Math.round((s.shape.y - y0) / s.shape.h) };
+    }
+    return out;
+  }
+  // The outer edges of a board's cells: [left, top, right, bottom].
+  function cellBox(b) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const s of b.spots) {
+      if (s.role.kind !== 'cell' || s.shape.kind !== 'rect') continue;
+      const sh = s.shape;
+      x0 = Math.min(x0, sh.x - sh.w / 2); y0 = Math.min(y0, sh.y - sh.h / 2);
+      x1 = Math.max(x1, sh.x + sh.w / 2); y1 = Math.max(y1, sh.y + sh.h / 2);
+    }
+    return [x0, y0, x1, y1];
+  }
   function bounds(b) {
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     const add = (x, y, m) => { x0 = Math.min(x0, x - m); y0 = Math.min(y0, y - m); x1 = Math.max(x1, x + m); y1 = Math.max(y1, y + m); };
@@ -244,6 +268,11 @@
       }
     }
     if (b.layout.kind === 'clock') add(0, 0, b.layout.radius + 2.0);
+    if (b.layout.kind === 'squares') {
+      const [l, t, r, bt] = cellBox(b);
+      add(l - FRAME, t - FRAME, 0);
+      add(r + FRAME, bt + FRAME, 0);
+    }
     return [x0 - 0.35, y0 - 0.45, x1 - x0 + 0.7, y1 - y0 + 0.9];
   }
   // Where the pieces of a zone (an exit edge, a hand, off the board) are drawn.
@@ -376,14 +405,23 @@
       // An upright frame behind the cells (the board of a game that drops its pieces).
       el('rect', { x: x + 0.25, y: y + 0.3, width: w - 0.5, height: h - 0.6, rx: 0.3, class: 'grid-frame' }, base);
     }
+    const places = gridPlaces(b);
+    const squares = b.layout.kind === 'squares';
+    if (squares) {
+      // A board of squares in a frame, which holds the coordinates.
+      const [l, t, r, bt] = cellBox(b);
+      el('rect', { x: l - FRAME, y: t - FRAME, width: r - l + 2 * FRAME, height: bt - t + 2 * FRAME, rx: 0.12, class: 'board-frame' }, base);
+    }
     const lastFrom = b.last ? b.last.from : null, lastTo = b.last ? b.last.to : null;
     const over = el('g', { class: 'overlays' }, svg);
-    let sq = 0;
     for (const s of b.spots) {
       const c = spotCentre(s);
       if (s.role.kind === 'cell') {
         let cls = 'cell';
-        if (s.shape.kind === 'rect') cls += ' sq-' + (sq++ % 2);
+        const at = places[s.id];
+        // A chequered board: the bottom-left square dark, as on a chess board.
+        if (at && squares) cls += (at.col + b.layout.rows - 1 - at.row) % 2 === 0 ? ' square dark' : ' square light';
+        else if (at) cls += ' sq-' + ((at.col + at.row) % 2);
         else if (s.shape.kind === 'hex') cls += s.grade ? ' grade-' + s.grade : ' hexcell';
         else if (b.layout.kind === 'grid') cls += ' slot';
         else cls += ' dial';
@@ -443,14 +481,38 @@
       const slots = zoneSlots(s, byZone[id].length);
       byZone[id].forEach((p, i) => drawPiece(pieces, p, slots[i][0], slots[i][1], zoneRadius(s)));
     }
-    // Coordinates on demand, over the pieces: below a square; in a hex's lower part.
-    if (showCoords && b.layout.kind !== 'clock') {
+    // Coordinates on demand, over the pieces: a board of squares has its files along the
+    // bottom and its ranks along the left, in the frame; a row's squares have theirs below
+    // them; any other cell has its own in its lower part.
+    if (showCoords && squares) {
       const coords = el('g', { class: 'coords' }, svg);
+      const [l, , , bt] = cellBox(b);
+      const xs = [], ys = [];
+      for (const s of b.spots) {
+        const at = places[s.id];
+        if (!at) continue;
+        xs[at.col] = s.shape.x;
+        ys[at.row] = s.shape.y;
+      }
+      b.layout.files.forEach((f, i) => {
+        if (xs[i] === undefined) return;
+        const t = el('text', { x: xs[i], y: bt + FRAME / 2, class: 'coord edge', 'data-file': f }, coords);
+        t.textContent = f;
+      });
+      b.layout.ranks.forEach((r, i) => {
+        if (ys[i] === undefined) return;
+        const t = el('text', { x: l - FRAME / 2, y: ys[i], class: 'coord edge', 'data-rank': r }, coords);
+        t.textContent = r;
+      });
+    } else if (showCoords && b.layout.kind !== 'clock') {
+      const coords = el('g', { class: 'coords' }, svg);
+      const row = b.layout.kind === 'row';
       for (const s of b.spots) {
         if (s.role.kind !== 'cell') continue;
         const c = spotCentre(s);
-        const dy = s.shape.kind === 'rect' ? s.shape.h / 2 + 0.22 : (s.shape.r || 0.5) * 0.66;
-        const t = el('text', { x: c[0], y: c[1] + dy, class: 'coord' + (s.shape.kind === 'rect' ? '' : ' halo') }, coords);
+        const below = row && s.shape.kind === 'rect';
+        const dy = below ? s.shape.h / 2 + 0.22 : s.shape.kind === 'rect' ? s.shape.h * 0.3 : (s.shape.r || 0.5) * 0.66;
+        const t = el('text', { x: c[0], y: c[1] + dy, class: 'coord' + (below ? '' : ' halo') }, coords);
         t.textContent = s.id;
       }
     }
@@ -916,7 +978,7 @@
       $('title').textContent = info.title + ' — server game';
       watch();
     }
-    if (!$('coords').dataset.touched && info.name && (await firstLayout()) === 'row') $('coords').checked = true;
+    if (!$('coords').dataset.touched && info.name && ['row', 'squares'].includes(await firstLayout())) $('coords').checked = true;
     await refresh();
     renderSeats();
   }
