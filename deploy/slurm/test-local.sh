@@ -160,7 +160,7 @@ PY
 # A tuning run (deploy/slurm/tune.sbatch) by two workers, the tasks of one job: both must
 # end with the values of the same run played in one process, and their files together hold
 # each of its games once.
-tune=(throne --engine engine,depth=1 --param tempo,mobility,prisoner_move --iterations 16 --pairs 2 --seed 5)
+tune=(throne --engine engine,depth=2 --param tempo,mobility,prisoner_move --iterations 16 --pairs 2 --seed 5)
 echo "== sbatch --ntasks=2 tune.sbatch ${tune[*]}"
 mkdir -p "$work/tune"
 started=$(date +%s)

@@ -55,13 +55,13 @@ fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
 
-/// A quick Throne run: depth-1 engines, three parameters, 24 iterations of two pairs.
+/// A quick Throne run: depth-2 engines, three parameters, 24 iterations of two pairs.
 fn throne_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec![
         "tune",
         "throne",
         "--engine",
-        "engine,depth=1",
+        "engine,depth=2",
         "--param",
         "tempo,mobility,prisoner_move",
         "--iterations",
@@ -163,7 +163,13 @@ fn a_run_writes_every_game_and_prints_the_tuned_spec() {
         .iter()
         .find(|l| l.starts_with("tuned: "))
         .expect("tuned:");
-    assert!(tuned.starts_with("tuned: engine,depth=1,tempo="), "{tuned}");
+    assert!(tuned.starts_with("tuned: engine,depth=2,tempo="), "{tuned}");
+    // The values moved (the run is not a no-op): some theta is not its start.
+    let moved = fin.iter().filter(|l| {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        w.len() == 4 && w[1].parse::<f64>().ok() != w[2].parse::<f64>().ok()
+    });
+    assert!(moved.count() > 0, "{out}");
     // The tuned spec is an engine spec that plays.
     let spec = tuned.trim_start_matches("tuned: ");
     ok(&[
@@ -341,7 +347,6 @@ fn three_players_and_a_fixed_opponent() {
 fn verify_plays_the_tuned_values_against_the_start_and_draws_the_test() {
     let dir = scratch("verify");
     let file = dir.join("v.jsonl");
-    // Depth 2 (at depth 1 these openings give pairs that split, and theta stays put).
     let out = ok(&[
         "tune",
         "throne",
