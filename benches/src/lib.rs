@@ -24,6 +24,5 @@ pub mod othello;
 pub mod peer;
 pub mod plain;
 pub mod signature;
-pub mod softmax;
 
 pub use plyforge::search::perft;

@@ -1,4 +1,4 @@
-//! What the tuning examples (`tune_eval`, `config_match`, `blunders`, `fit_eval`) share:
+//! What the Jumpy3 examples (`config_match`, `blunders`, `depth`) share:
 //! their seeded random choices, openings and evaluations. Included with `#[path]`; each
 //! example uses what it needs.
 

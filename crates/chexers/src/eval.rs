@@ -295,7 +295,7 @@ impl Weights {
 
 /// What the evaluation weighs for one player: the features of [`DefaultEval::absolute`],
 /// which is [`Weights::value`] of them. Public so that weights can be fitted to games
-/// (`chexers_fit` in the repository's benches) and so that users can build their own
+/// (`arena tune chexers --from-records`, on the same numbers) and so that users can build their own
 /// evaluations on the same measurements.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]

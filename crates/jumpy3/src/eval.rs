@@ -171,9 +171,9 @@ pub fn features(p: &Position) -> [i32; FEATURES] {
 /// The weights started from a logistic regression of the features against the solved table
 /// (positions of random games: 85% of outcomes predicted by its sign; the sheet's estimate
 /// 67%, the tuned weights 82.5%) and were
-/// then tuned by engine matches against [`Estimate::Sheet`] (the project's tuning program:
-/// coordinate ascent, a change kept only if it gained a point in 800–1200 games at depths
-/// 2, 4, 6 and 8). On openings not used in tuning it scores 61.3% against the sheet's
+/// then tuned by engine matches against [`Estimate::Sheet`] (coordinate ascent, a change
+/// kept only if it gained a point in 800–1200 games at depths 2, 4, 6 and 8; `arena tune
+/// jumpy3` now tunes them by SPSA). On openings not used in tuning it scores 61.3% against the sheet's
 /// estimate at those depths (1,600 games, no draws) and 64.5% at depths 10 and 12 (200 games).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DefaultEval {
