@@ -6,55 +6,18 @@
 //! whichever process and thread plays it: the tests compare whole matches played in
 //! different ways game by game.
 
+mod runs;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
+use runs::{bad, kill_after, ok, s, text};
 use serde_json::Value;
-
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the arena binary runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = arena(args);
-    assert!(o.status.success(), "arena {args:?} failed: {}", text(&o));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// Runs `arena ARGS`, expecting exit code 2 and every word of `want` in the message.
-fn bad(args: &[&str], want: &[&str]) {
-    let o = arena(args);
-    assert_eq!(o.status.code(), Some(2), "arena {args:?}: {}", text(&o));
-    let e = String::from_utf8_lossy(&o.stderr);
-    for w in want {
-        assert!(e.contains(w), "arena {args:?}: {w:?} not in {e:?}");
-    }
-}
 
 /// A fresh directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-matches-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 path")
+    runs::scratch(&format!("matches-{name}"))
 }
 
 /// The lines of a match file: the header and the games by index.
@@ -330,40 +293,6 @@ fn merge_refuses_files_of_different_matches() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Starts a match with `--out`, kills it once its file holds `games` games, and returns.
-fn kill_after(args: &[&str], file: &Path, games: usize) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the arena binary starts");
-    let started = Instant::now();
-    loop {
-        let n = std::fs::read_to_string(file)
-            .map(|t| {
-                t.lines()
-                    .filter(|l| l.contains("\"type\":\"game\""))
-                    .count()
-            })
-            .unwrap_or(0);
-        if n >= games {
-            break;
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("the match ended ({status}) before it was killed");
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(600),
-            "no {games} games in ten minutes"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-}
-
 #[test]
 fn a_killed_shard_resumes_without_losing_or_repeating_a_game() {
     let dir = scratch("resume");
@@ -390,7 +319,7 @@ fn a_killed_shard_resumes_without_losing_or_repeating_a_game() {
     ok(&args);
     let killed = dir.join("2.jsonl");
     base.extend(["--out", s(&killed), "--shard", "2/2", "--concurrency", "2"]);
-    kill_after(&base, &killed, 3);
+    kill_after(&base, &killed, "\"type\":\"game\"", 3);
     // A kill in the middle of a write leaves half a line: the worst case, made sure of.
     let before = read_match(&killed).1.len();
     assert!((3..12).contains(&before), "{before} games before the kill");

@@ -5,54 +5,18 @@
 //! Fixed-depth engines with one thread are deterministic, so a run's games and its final
 //! values are the same however it is played: the tests compare them exactly.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod runs;
 
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use runs::{bad, kill_after, ok, s, text};
 use serde_json::Value;
 
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the arena binary runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = arena(args);
-    assert!(o.status.success(), "arena {args:?} failed: {}", text(&o));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// Runs `arena ARGS`, expecting exit code 2 and every word of `want` in the message.
-fn bad(args: &[&str], want: &[&str]) {
-    let o = arena(args);
-    assert_eq!(o.status.code(), Some(2), "arena {args:?}: {}", text(&o));
-    let e = String::from_utf8_lossy(&o.stderr);
-    for w in want {
-        assert!(e.contains(w), "arena {args:?}: {w:?} not in {e:?}");
-    }
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-tune-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 path")
+/// A fresh directory for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    runs::scratch(&format!("tune-{name}"))
 }
 
 /// A quick Throne run: depth-2 engines, three parameters, 24 iterations of two pairs.
@@ -110,36 +74,6 @@ fn read_tune(path: &Path) -> (Value, BTreeMap<(u64, u64), Value>) {
         }
     }
     (header, games)
-}
-
-/// Starts a run with `--out`, kills it once its file holds `games` games.
-fn kill_after(args: &[&str], file: &Path, games: usize) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the arena binary starts");
-    let started = Instant::now();
-    loop {
-        let n = std::fs::read_to_string(file)
-            .map(|t| t.lines().filter(|l| l.contains("\"tune-game\"")).count())
-            .unwrap_or(0);
-        if n >= games {
-            break;
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("the run ended ({status}) before it was killed");
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(600),
-            "no {games} games in ten minutes"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
 }
 
 #[test]
@@ -215,7 +149,12 @@ fn a_killed_run_resumes_to_the_same_values_without_losing_a_game() {
     let reference = finals(&ok(&throne_args(&["--out", s(&whole)])));
     // Killed after 30 games, resumed (with games at once: it does not change them).
     let killed = dir.join("killed.jsonl");
-    kill_after(&throne_args(&["--out", s(&killed)]), &killed, 30);
+    kill_after(
+        &throne_args(&["--out", s(&killed)]),
+        &killed,
+        "\"tune-game\"",
+        30,
+    );
     let out = ok(&throne_args(&[
         "--out",
         s(&killed),

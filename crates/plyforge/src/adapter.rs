@@ -112,6 +112,17 @@ impl EvalError {
             known: A::evaluator_names(),
         }
     }
+    /// The error for a parameter `param` that the evaluation `name` of `A` does not take
+    /// ([`GameAdapter::evaluator_with`]).
+    pub fn no_param<A: GameAdapter>(name: &str, param: &str) -> EvalError {
+        EvalError::setting(
+            name,
+            crate::params::NoParam {
+                game: A::TITLE,
+                name: param.to_string(),
+            },
+        )
+    }
     /// The error for a setting that the game refuses with its own error `e`.
     pub fn setting(name: &str, e: impl std::error::Error + Send + Sync + 'static) -> EvalError {
         EvalError::Setting {
@@ -326,13 +337,7 @@ pub trait GameAdapter: Send + Sync + 'static {
     {
         match values.first() {
             None => Self::evaluator(name),
-            Some((param, _)) => Err(EvalError::setting(
-                name,
-                crate::params::NoParam {
-                    game: Self::TITLE,
-                    name: param.to_string(),
-                },
-            )),
+            Some((param, _)) => Err(EvalError::no_param::<Self>(name, param)),
         }
     }
     /// The board drawn for a terminal (several lines, each ending in a newline), every piece

@@ -114,7 +114,7 @@ impl GameAdapter for ConnectFour {
                 "open_two" => w.open_two = v,
                 "open_three" => w.open_three = v,
                 "centre_stone" => w.centre_stone = v,
-                _ => return Err(EvalError::unknown::<Self>(key)),
+                _ => return Err(EvalError::no_param::<Self>(name, key)),
             }
         }
         Ok(SideToMove(WeightedEval(w)))

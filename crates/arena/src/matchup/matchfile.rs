@@ -195,30 +195,30 @@ pub fn game_json(g: &GameLine) -> String {
     .to_string()
 }
 
-fn field<'a>(o: &'a Map<String, Value>, key: &str) -> Result<&'a Value, String> {
+pub(crate) fn field<'a>(o: &'a Map<String, Value>, key: &str) -> Result<&'a Value, String> {
     o.get(key).ok_or_else(|| format!("no field {key:?}"))
 }
 
-fn string(o: &Map<String, Value>, key: &str) -> Result<String, String> {
+pub(crate) fn string(o: &Map<String, Value>, key: &str) -> Result<String, String> {
     field(o, key)?
         .as_str()
         .map(str::to_string)
         .ok_or_else(|| format!("field {key:?} must be a string"))
 }
 
-fn uint(o: &Map<String, Value>, key: &str) -> Result<u64, String> {
+pub(crate) fn uint(o: &Map<String, Value>, key: &str) -> Result<u64, String> {
     field(o, key)?
         .as_u64()
         .ok_or_else(|| format!("field {key:?} must be a whole number"))
 }
 
-fn number(v: &Value, key: &str) -> Result<f64, String> {
+pub(crate) fn number(v: &Value, key: &str) -> Result<f64, String> {
     v.as_f64()
         .filter(|x| x.is_finite())
         .ok_or_else(|| format!("field {key:?} must be a number"))
 }
 
-fn array<'a>(o: &'a Map<String, Value>, key: &str) -> Result<&'a Vec<Value>, String> {
+pub(crate) fn array<'a>(o: &'a Map<String, Value>, key: &str) -> Result<&'a Vec<Value>, String> {
     field(o, key)?
         .as_array()
         .ok_or_else(|| format!("field {key:?} must be a list"))
@@ -245,11 +245,16 @@ fn optional_string(o: &Map<String, Value>, key: &str) -> Result<Option<String>, 
 
 /// A match id: 16 lower-case hex digits.
 fn match_id(o: &Map<String, Value>) -> Result<String, String> {
-    let id = string(o, "match")?;
+    hex_id(o, "match")
+}
+
+/// An id (of a match, of a tuning run) in field `key`: 16 lower-case hex digits.
+pub(crate) fn hex_id(o: &Map<String, Value>, key: &str) -> Result<String, String> {
+    let id = string(o, key)?;
     if id.len() == 16 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
         Ok(id)
     } else {
-        Err(format!("match id {id:?} is not 16 hex digits"))
+        Err(format!("{key} id {id:?} is not 16 hex digits"))
     }
 }
 
@@ -436,6 +441,20 @@ pub type Parsed = (Vec<(usize, Line)>, usize);
 /// cuts the file back to that length before appending. A malformed complete line is an
 /// error naming its number.
 pub fn parse_text(text: &str) -> Result<Parsed, (usize, String)> {
+    complete_lines(text, parse_line)
+}
+
+/// Numbered lines read from a text, and the byte length of its complete lines.
+pub(crate) type Lines<T> = (Vec<(usize, T)>, usize);
+
+/// The complete lines of a JSON-lines text read by `parse` (each with its number from 1),
+/// and the byte length up to the end of the last complete line: a last line without its
+/// newline is a write cut short, left out; a malformed complete line is an error naming its
+/// number. (The match file's and the tune file's reader.)
+pub(crate) fn complete_lines<T>(
+    text: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Lines<T>, (usize, String)> {
     let mut lines = Vec::new();
     let mut complete = 0;
     for (i, chunk) in text.split_inclusive('\n').enumerate() {
@@ -447,7 +466,7 @@ pub fn parse_text(text: &str) -> Result<Parsed, (usize, String)> {
         if body.is_empty() {
             continue;
         }
-        lines.push((i + 1, parse_line(body).map_err(|e| (i + 1, e))?));
+        lines.push((i + 1, parse(body).map_err(|e| (i + 1, e))?));
     }
     Ok((lines, complete))
 }

@@ -245,18 +245,30 @@ fn open_out(
     header: &Header,
     resumed: &Option<Resumed>,
 ) -> Result<BufWriter<File>, Fail> {
+    open_lines(
+        path,
+        &matchfile::header_json(header),
+        resumed.as_ref().map(|r| r.complete),
+    )
+}
+
+/// A JSON-lines file (a match file, a tune file): created with `header` as its first line,
+/// or, when it has `complete` bytes of complete lines (a resumed file), cut back to them
+/// (a line a kill cut short goes) and opened to append.
+pub(crate) fn open_lines(
+    path: &Path,
+    header: &str,
+    complete: Option<u64>,
+) -> Result<BufWriter<File>, Fail> {
     let fail = |e: std::io::Error| Fail::runtime(format!("--out {}: {e}", path.display()));
-    let file = match resumed {
-        Some(r) if r.complete > 0 => {
-            let mut f = OpenOptions::new().write(true).open(path).map_err(fail)?;
-            f.set_len(r.complete).map_err(fail)?;
-            f.seek(SeekFrom::End(0)).map_err(fail)?;
-            return Ok(BufWriter::new(f));
-        }
-        _ => File::create(path).map_err(fail)?,
-    };
-    let mut w = BufWriter::new(file);
-    writeln!(w, "{}", matchfile::header_json(header))
+    if let Some(len) = complete.filter(|&n| n > 0) {
+        let mut f = OpenOptions::new().write(true).open(path).map_err(fail)?;
+        f.set_len(len).map_err(fail)?;
+        f.seek(SeekFrom::End(0)).map_err(fail)?;
+        return Ok(BufWriter::new(f));
+    }
+    let mut w = BufWriter::new(File::create(path).map_err(fail)?);
+    writeln!(w, "{header}")
         .and_then(|()| w.flush())
         .map_err(fail)?;
     Ok(w)

@@ -15,8 +15,7 @@
 //! iteration in their files, and compute the same θ.
 
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -36,7 +35,7 @@ use crate::matchup::book::{self, Starts};
 use crate::matchup::game::{self, Adjudication, Engines, Setup};
 use crate::matchup::matchfile::{Ending, GameLine};
 use crate::matchup::schedule::{seatings, Shard};
-use crate::matchup::{fnv1a, play_jobs, progress_bar, Siblings};
+use crate::matchup::{fnv1a, open_lines, play_jobs, progress_bar, Siblings};
 
 /// The options of `arena tune` (SPSA).
 #[derive(Clone, Debug)]
@@ -475,23 +474,6 @@ fn read_resumed(path: &Path, header: &Header) -> Result<Option<(Vec<TuneGame>, u
     Ok(Some((games, complete as u64)))
 }
 
-/// The tune file: created with its header, or opened to append after its last complete
-/// line.
-fn open_out(path: &Path, header: &Header, complete: Option<u64>) -> Result<BufWriter<File>, Fail> {
-    let fail = |e: std::io::Error| Fail::runtime(format!("--out {}: {e}", path.display()));
-    if let Some(len) = complete.filter(|&n| n > 0) {
-        let mut f = OpenOptions::new().write(true).open(path).map_err(fail)?;
-        f.set_len(len).map_err(fail)?;
-        f.seek(SeekFrom::End(0)).map_err(fail)?;
-        return Ok(BufWriter::new(f));
-    }
-    let mut w = BufWriter::new(File::create(path).map_err(fail)?);
-    writeln!(w, "{}", tunefile::header_json(header))
-        .and_then(|()| w.flush())
-        .map_err(fail)?;
-    Ok(w)
-}
-
 /// The final state of a run: θ after its iterations, and its path.
 pub(crate) struct Outcome {
     /// The run.
@@ -643,7 +625,7 @@ pub(crate) fn run_spsa<A: GameAdapter>(o: &TuneOptions) -> Result<Outcome, Fail>
         known.insert(g);
     }
     let mut out = match &o.out {
-        Some(path) => Some(open_out(path, header, complete)?),
+        Some(path) => Some(open_lines(path, &tunefile::header_json(header), complete)?),
         None => None,
     };
     let mut siblings = o

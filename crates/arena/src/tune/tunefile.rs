@@ -26,7 +26,7 @@
 use serde_json::{json, Map, Value};
 
 use super::spsa::{ParamPlan, Schedule};
-use crate::matchup::matchfile::{self, GameLine};
+use crate::matchup::matchfile::{self, field, string, uint, GameLine};
 use crate::matchup::schedule::Shard;
 
 /// The version of the format.
@@ -132,50 +132,19 @@ pub fn game_json(g: &TuneGame) -> String {
     .to_string()
 }
 
-fn field<'a>(o: &'a Map<String, Value>, key: &str) -> Result<&'a Value, String> {
-    o.get(key).ok_or_else(|| format!("no field {key:?}"))
-}
-
-fn string(o: &Map<String, Value>, key: &str) -> Result<String, String> {
-    field(o, key)?
-        .as_str()
-        .map(str::to_string)
-        .ok_or_else(|| format!("field {key:?} must be a string"))
-}
-
-fn uint(o: &Map<String, Value>, key: &str) -> Result<u64, String> {
-    field(o, key)?
-        .as_u64()
-        .ok_or_else(|| format!("field {key:?} must be a whole number"))
-}
-
 fn number(o: &Map<String, Value>, key: &str) -> Result<f64, String> {
-    field(o, key)?
-        .as_f64()
-        .filter(|x| x.is_finite())
-        .ok_or_else(|| format!("field {key:?} must be a number"))
+    matchfile::number(field(o, key)?, key)
 }
 
 fn numbers(o: &Map<String, Value>, key: &str) -> Result<Vec<f64>, String> {
-    field(o, key)?
-        .as_array()
-        .ok_or_else(|| format!("field {key:?} must be a list"))?
+    matchfile::array(o, key)?
         .iter()
-        .map(|v| {
-            v.as_f64()
-                .filter(|x| x.is_finite())
-                .ok_or_else(|| format!("field {key:?} must be a list of numbers"))
-        })
+        .map(|v| matchfile::number(v, key))
         .collect()
 }
 
 fn tune_id(o: &Map<String, Value>) -> Result<String, String> {
-    let id = string(o, "tune")?;
-    if id.len() == 16 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-        Ok(id)
-    } else {
-        Err(format!("tune id {id:?} is not 16 hex digits"))
-    }
+    matchfile::hex_id(o, "tune")
 }
 
 /// Reads one line of a tune file; the error says what is wrong with it.
@@ -287,22 +256,10 @@ fn parse_game(o: &Map<String, Value>) -> Result<TuneGame, String> {
 pub type Parsed = (Vec<(usize, Line)>, usize);
 
 /// The complete lines of a text (each with its number from 1) and the byte length up to the
-/// end of the last complete line; a malformed complete line is an error naming its number.
+/// end of the last complete line (a last line cut short is left out); a malformed complete
+/// line is an error naming its number.
 pub fn parse_text(text: &str) -> Result<Parsed, (usize, String)> {
-    let mut lines = Vec::new();
-    let mut complete = 0;
-    for (i, chunk) in text.split_inclusive('\n').enumerate() {
-        let Some(body) = chunk.strip_suffix('\n') else {
-            break;
-        };
-        complete += chunk.len();
-        let body = body.trim();
-        if body.is_empty() {
-            continue;
-        }
-        lines.push((i + 1, parse_line(body).map_err(|e| (i + 1, e))?));
-    }
-    Ok((lines, complete))
+    matchfile::complete_lines(text, parse_line)
 }
 
 #[cfg(test)]

@@ -104,15 +104,7 @@ impl GameAdapter for ChaosClock {
                 "hand_moves" => w.hand_moves = value,
                 "board_moves" => w.board_moves = value,
                 "tempo" => w.tempo = value,
-                _ => {
-                    return Err(EvalError::setting(
-                        name,
-                        crate::params::NoParam {
-                            game: Self::TITLE,
-                            name: key.to_string(),
-                        },
-                    ))
-                }
+                _ => return Err(EvalError::no_param::<Self>(name, key)),
             }
         }
         Ok(WeightedEval(w))

@@ -128,26 +128,15 @@ impl GameAdapter for Jumpy3 {
         }
         if name != "default" && name != "estimate" {
             Self::evaluator(name)?;
-            return Err(EvalError::setting(
-                name,
-                crate::params::NoParam {
-                    game: Self::TITLE,
-                    name: values[0].0.to_string(),
-                },
-            ));
+            return Err(EvalError::no_param::<Self>(name, values[0].0));
         }
         let mut weights = jumpy3::eval::Weights::DEFAULT;
         let names = Self::params();
         for &(key, value) in values {
-            let i = names.iter().position(|p| p.name == key).ok_or_else(|| {
-                EvalError::setting(
-                    name,
-                    crate::params::NoParam {
-                        game: Self::TITLE,
-                        name: key.to_string(),
-                    },
-                )
-            })?;
+            let i = names
+                .iter()
+                .position(|p| p.name == key)
+                .ok_or_else(|| EvalError::no_param::<Self>(name, key))?;
             weights.0[i] = value.round() as i32;
         }
         Ok(Jumpy3Eval::Weighted(

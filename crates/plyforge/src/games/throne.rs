@@ -86,15 +86,7 @@ impl GameAdapter for Throne {
                 "mobility" => w.mobility = v,
                 "throne_guard" => w.throne_guard = v,
                 "tempo" => w.tempo = v,
-                _ => {
-                    return Err(EvalError::setting(
-                        name,
-                        crate::params::NoParam {
-                            game: Self::TITLE,
-                            name: key.to_string(),
-                        },
-                    ))
-                }
+                _ => return Err(EvalError::no_param::<Self>(name, key)),
             }
         }
         Ok(WeightedEval(w))
