@@ -78,11 +78,11 @@ impl GameAdapter for Jumpy3 {
                 "king_captures",
                 6,
                 -100,
-                300,
+                600,
                 "per capture of a king available",
             ),
             ("pawn_race", 2, -50, 50, "per move the pawns' race is ahead"),
-            ("pawns", 10, 0, 400, "per pawn on the board"),
+            ("pawns", 10, 0, 1000, "per pawn on the board"),
             ("tempo", 5, -100, 200, "for the side to move"),
             (
                 "mover_captures",
