@@ -751,20 +751,44 @@ pub(crate) fn run_spsa<A: GameAdapter>(o: &TuneOptions) -> Result<Outcome, Fail>
             return Err(e);
         }
         // Wait for the other workers' games of this iteration.
-        let mut waited = false;
-        while (0..per_iteration).any(|i| !known.games.contains_key(&(k, i))) {
+        let mut waiting_since: Option<Instant> = None;
+        let mut said = Duration::ZERO;
+        loop {
+            let missing: Vec<u64> = (0..per_iteration)
+                .filter(|&i| !known.games.contains_key(&(k, i)))
+                .collect();
+            if missing.is_empty() {
+                break;
+            }
             if siblings.is_none() {
                 return Err(Fail::runtime(format!(
                     "iteration {} is incomplete and no other worker can finish it",
                     k + 1
                 )));
             }
-            if !waited {
-                bar.set_message(format!(
-                    "waiting for the other workers' games of iteration {}",
-                    k + 1
-                ));
-                waited = true;
+            // Which workers it waits for, on the bar, and now and then as a line (a worker
+            // that is not running holds every other one here).
+            let since = *waiting_since.get_or_insert_with(Instant::now);
+            let n = o.shard.map_or(1, |s| s.n);
+            let mut workers: Vec<u64> = missing
+                .iter()
+                .map(|&i| (k * header.pairs + i / cycle_len) % n + 1)
+                .collect();
+            workers.sort_unstable();
+            workers.dedup();
+            let text = format!(
+                "waiting for worker {} (games of iteration {})",
+                workers
+                    .iter()
+                    .map(|w| format!("{w}/{n}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                k + 1
+            );
+            bar.set_message(text.clone());
+            if since.elapsed() >= said + Duration::from_secs(60) {
+                said += Duration::from_secs(60);
+                bar.suspend(|| eprintln!("arena: {text} for {}", show_duration(since.elapsed())));
             }
             std::thread::sleep(WAIT_EVERY);
             poll(&mut known, &mut siblings);
