@@ -46,6 +46,7 @@ Standard library only.
 
 import argparse
 import concurrent.futures
+import importlib.machinery
 import itertools
 import json
 import os
@@ -97,6 +98,32 @@ def parse_args(argv):
         help="the candidate, then at least two opponents: importable modules with a Player class",
     )
     ap.add_argument("--games", type=int, default=6, help="games per pair of opponents (default 6)")
+    ap.add_argument(
+        "--games-for",
+        action="append",
+        default=[],
+        metavar="AGENT=N[,AGENT=N...]",
+        help="N games for each pair with AGENT, instead of --games (a pair with two such agents: the larger N; repeatable)",
+    )
+    ap.add_argument(
+        "--pairs",
+        default="all",
+        metavar="all|A+B,C+D...",
+        help="the pairs of opponents: all of them (default) or those listed",
+    )
+    ap.add_argument(
+        "--pairs-must-include",
+        metavar="A,B...",
+        help="only the pairs with one of these agents (plus the --sample of the others)",
+    )
+    ap.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="N of the other pairs (those without a --pairs-must-include agent; all pairs without it), drawn by --sample-seed",
+    )
+    ap.add_argument("--sample-seed", type=int, metavar="S", help="seed of --sample (default: --seed)")
+    ap.add_argument("--plan", action="store_true", help="print the run's pairs and games and stop, playing nothing")
     ap.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
     ap.add_argument(
         "--opening",
@@ -161,7 +188,93 @@ def parse_args(argv):
         if not os.path.isdir(p):
             ap.error("--path %s: not a folder" % p)
     args.path = [os.path.abspath(p) for p in args.path]
+    args.games_for = parse_games_for(ap, args.games_for, args.packages[1:])
+    args.pairs = select_pairs(ap, args)
+    if args.sample_seed is None:
+        args.sample_seed = args.seed
+    folders = child_path(args) + sys.path
+    for name in args.packages:
+        if not package_found(name, folders):
+            ap.error("unknown agent %s: no module %s on the Python path (this folder, --referee, --path, PYTHONPATH)" % (name, top_module(name)))
     return args
+
+
+def parse_games_for(ap, items, opponents):
+    """``--games-for`` as {agent: games}."""
+    out = {}
+    for item in ",".join(items).split(","):
+        if not item:
+            continue
+        name, sep, n = item.rpartition("=")
+        try:
+            n = int(n)
+        except ValueError:
+            sep = ""
+        if not sep or not name:
+            ap.error("--games-for %r: expected AGENT=N" % item)
+        if name not in opponents:
+            ap.error("--games-for %s: unknown agent, not among the opponents (%s)" % (name, " ".join(opponents)))
+        if n < 1:
+            ap.error("--games-for %s: at least 1 game" % item)
+        out[name] = n
+    return out
+
+
+def agent_list(ap, option, text, opponents):
+    names = [n for n in text.split(",") if n]
+    for n in names:
+        if n not in opponents:
+            ap.error("%s %s: unknown agent, not among the opponents (%s)" % (option, n, " ".join(opponents)))
+    return names
+
+
+def select_pairs(ap, args):
+    """The pairs of opponents the run plays, in the order of the opponents given: those of
+    ``--pairs`` (every pair, or a list), then, with ``--pairs-must-include`` or
+    ``--sample``, only those with a must-include agent and a seeded sample of the others."""
+    opponents = args.packages[1:]
+    every = list(itertools.combinations(opponents, 2))
+    if args.pairs == "all":
+        pool = every
+    else:
+        wanted = set()
+        for item in args.pairs.split(","):
+            pair = tuple(item.split("+"))
+            if len(pair) != 2 or pair[0] == pair[1]:
+                ap.error("--pairs %r: expected all or A+B,C+D... (two different agents a pair)" % args.pairs)
+            agent_list(ap, "--pairs", ",".join(pair), opponents)
+            wanted.add(frozenset(pair))
+        pool = [p for p in every if frozenset(p) in wanted]
+    if args.pairs_must_include is None and args.sample is None:
+        return pool
+    must = set(agent_list(ap, "--pairs-must-include", args.pairs_must_include or "", opponents))
+    chosen = [p for p in pool if must & set(p)]
+    rest = [p for p in pool if not must & set(p)]
+    if args.sample is not None:
+        if not 0 <= args.sample <= len(rest):
+            ap.error("--sample %d: between 0 and %d (the other pairs)" % (args.sample, len(rest)))
+        seed = args.seed if args.sample_seed is None else args.sample_seed
+        chosen += random.Random(seed).sample(rest, args.sample)
+    if not chosen:
+        ap.error("no pair of opponents selected")
+    return [p for p in pool if p in chosen]
+
+
+def pair_games(args, pair):
+    """The games a pair plays: --games, or the largest --games-for of its agents."""
+    counts = [args.games_for[n] for n in pair if n in args.games_for]
+    return max(counts) if counts else args.games
+
+
+def top_module(spec):
+    return spec.partition(":")[0].strip("/").replace("/", ".").split(".")[0]
+
+
+def package_found(spec, folders):
+    """Whether the top module of a package spec (``module``, ``pkg.module``, ``module:Class``)
+    is on the Python path `folders` (found, not imported)."""
+    name = top_module(spec)
+    return bool(name) and importlib.machinery.PathFinder.find_spec(name, folders) is not None
 
 
 def opening(seed, plies):
@@ -189,6 +302,12 @@ def cycle_seed(seed, cycle):
     return seed * 1000003 + cycle
 
 
+def child_path(args):
+    """The Python path of a game's process (the seat modules' folder aside)."""
+    path = ([args.referee] if args.referee else []) + args.path + [HERE]
+    return path + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+
+
 def child_env(args):
     """The environment of a game's process: ours, with the Python path and our Player's
     time settings."""
@@ -199,10 +318,7 @@ def child_env(args):
     elif args.clock is not None:
         env.pop("ARENA_MOVETIME_MS", None)
         env["ARENA_CLOCK_S"] = repr(args.clock)
-    path = ([args.referee] if args.referee else []) + args.path + [HERE]
-    if env.get("PYTHONPATH"):
-        path.append(env["PYTHONPATH"])
-    env["PYTHONPATH"] = os.pathsep.join(path)
+    env["PYTHONPATH"] = os.pathsep.join(child_path(args))
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # nothing written into the agents' folders
     return env
 
@@ -387,6 +503,23 @@ class Table:
         return (sum(t) / len(t), max(t)) if t else (0.0, 0.0)
 
 
+def games_text(args):
+    """The games a pair, as the header line says it: "12 games a pair (flying_solo 30)"."""
+    extra = ", ".join("%s %d" % kv for kv in args.games_for.items())
+    return "%d games a pair%s" % (args.games, " (%s)" % extra if extra else "")
+
+
+def ranges_text(numbers):
+    """1 2 3 5 7 8 -> "1-3 5 7-8"."""
+    out = []
+    for n in numbers:
+        if out and out[-1][1] == n - 1:
+            out[-1][1] = n
+        else:
+            out.append([n, n])
+    return " ".join(str(a) if a == b else "%d-%d" % (a, b) for a, b in out) or "none"
+
+
 def faults_text(d):
     return "%d (timeout %d, illegal %d, error %d)" % (sum(d.values()), d["timeout"], d["illegal"], d["error"])
 
@@ -395,7 +528,7 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     names = list(args.packages)
     cand, opponents = names[0], names[1:]
-    pairs = list(itertools.combinations(opponents, 2))
+    pairs = args.pairs
     env = child_env(args)
     mode = (
         "%d ms per action" % args.moves_time_ms
@@ -406,7 +539,7 @@ def main(argv=None):
     )
     print(
         "referee_match | candidate %s | opponents %s | %s | -t %g | referee %s | opening %d plies | seed %d | "
-        "%d games a pair | concurrency %d | shard %d/%d | load %.2f"
+        "%d pair(s), %s | concurrency %d | shard %d/%d | load %.2f"
         % (
             cand,
             " ".join(opponents),
@@ -415,7 +548,8 @@ def main(argv=None):
             args.referee or "sim_referee.py",
             args.opening,
             args.seed,
-            args.games,
+            len(pairs),
+            games_text(args),
             args.concurrency,
             args.shard[0],
             args.shard[1],
@@ -424,12 +558,19 @@ def main(argv=None):
     )
     sys.stdout.flush()
     jobs = []
-    for g in range(args.games):
+    for g in range(max(pair_games(args, pair) for pair in pairs)):
         if g < args.skip or g % args.shard[1] != args.shard[0]:
             continue
         for p, pair in enumerate(pairs):
-            seat_names = [([cand] + list(pair))[i] for i in ORDERS[g % 6]]
-            jobs.append((g, p, seat_names, opening(cycle_seed(args.seed, g // 6), args.opening)))
+            if g < pair_games(args, pair):
+                seat_names = [([cand] + list(pair))[i] for i in ORDERS[g % 6]]
+                jobs.append((g, p, seat_names, opening(cycle_seed(args.seed, g // 6), args.opening)))
+    if args.plan:
+        for p, pair in enumerate(pairs):
+            mine = [g for g, q, _, _ in jobs if q == p]
+            print("PLAN pair %d %s + %s | games %d | this shard %d: %s" % (p + 1, pair[0], pair[1], pair_games(args, pair), len(mine), ranges_text(g + 1 for g in mine)))
+        print("PLAN games %d, this shard %d" % (sum(pair_games(args, pair) for pair in pairs), len(jobs)))
+        return 0
     tables = [Table([cand] + list(pair)) for pair in pairs]
     everything = Table(names)
     tally = {n: dict(W=0, D=0, L=0, timeout=0, illegal=0, error=0, other=0, think=0.0, games=0) for n in names}
