@@ -46,6 +46,7 @@ Standard library only.
 
 import argparse
 import concurrent.futures
+import hashlib
 import importlib.machinery
 import itertools
 import json
@@ -65,7 +66,7 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 from arena_player import to_notation  # noqa: E402
-from standins.chexers_state import COLOURS, Game  # noqa: E402
+from standins.chexers_state import COLOURS, START, Game, apply_action  # noqa: E402
 
 ORDERS = list(itertools.permutations(range(3)))  # seat (red, green, blue) -> package index
 FAULTS = ("timeout", "illegal", "error")
@@ -149,7 +150,18 @@ def parse_args(argv):
     ap.add_argument(
         "--skip", type=int, default=0, help="leave out each pair's first SKIP games (to resume a run)"
     )
-    ap.add_argument("--shard", default="0/1", help="K/N: play only the games g with g %% N == K")
+    ap.add_argument(
+        "--shard",
+        default="0/1",
+        help="K/N: play only shard K of N (whole cycles of six games of a pair, dealt out in turn); "
+        "--merge the shards' --results files",
+    )
+    ap.add_argument(
+        "--results", metavar="FILE", help="write each game to FILE as a JSON line (a run header first), for --merge and --resume"
+    )
+    ap.add_argument(
+        "--resume", action="store_true", help="continue the --results FILE of a stopped run: play only its missing games"
+    )
     ap.add_argument("--record", help="append each game's actions (engine notation) to this file")
     ap.add_argument("--quiet", action="store_true", help="no line per game")
     args = ap.parse_args(argv)
@@ -161,6 +173,8 @@ def parse_args(argv):
         ap.error("--games must be at least 1")
     if args.skip < 0:
         ap.error("--skip must be 0 or more")
+    if args.resume and not args.results:
+        ap.error("--resume needs --results FILE")
     if args.opening < 0:
         ap.error("--opening must be 0 or more")
     if args.concurrency < 1:
@@ -375,10 +389,11 @@ def parse_result(stdout):
     return None
 
 
-def play_game(args, env, seat_names, opening_actions, keep_logs=None):
+def play_game(args, env, seat_names, opening_actions):
     """One game in its own folder and process; `seat_names` are the packages in seat order
-    (red, green, blue). Returns a dict: result, turns, exits, the seats' figures (wall, cpu,
-    longest action, error) and the actions."""
+    (red, green, blue). Returns a dict: the referee's result, turns, exits and pieces on the
+    board at the end, the seats' figures (wall, cpu, longest action, error) and the actions;
+    None if the run is stopping."""
     folder = tempfile.mkdtemp(prefix="referee_match-")
     try:
         for colour, name in zip(COLOURS, seat_names):
@@ -436,60 +451,255 @@ def play_game(args, env, seat_names, opening_actions, keep_logs=None):
             else:
                 tail = " | ".join((stderr.strip().splitlines() or ["no output"])[-2:])
                 result = ("fault", None, "error", "the referee ended without a result (exit %s): %s" % (proc.returncode, tail[:200]))
-        if keep_logs is not None:
-            keep_logs.update(stdout=stdout, stderr=stderr)
-        exits = {c: sum(1 for m, a in actions if m == c and a[0] == "EXIT") for c in COLOURS}
-        return {"result": result, "turns": len(actions), "exits": exits, "seats": seats, "actions": actions}
+        exits, pieces = standing(actions)
+        return {"result": result, "turns": len(actions), "exits": exits, "pieces": pieces, "seats": seats, "actions": actions}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-class Table:
-    """The candidate's figures against one pair of opponents (or all of them)."""
+# The settings a game depends on, besides the options: our Player's environment.
+PLAYER_ENV = ("ARENA_ENGINE", "ARENA_NODES", "ARENA_THREADS", "ARENA_MOVETIME_MS", "ARENA_CLOCK_S")
 
-    def __init__(self, names):
-        self.names = names  # candidate, opponent, opponent...
+
+def run_settings(args, env):
+    """What decides the run's games (and nothing else: not the shard, the concurrency, the
+    files): the candidate, the pairs and their games, the openings, the clocks, the referee,
+    our Player's environment. Its hash is the run id."""
+    return {
+        "candidate": args.packages[0],
+        "plan": [[a, b, pair_games(args, (a, b))] for a, b in args.pairs],
+        "seed": args.seed,
+        "opening": args.opening,
+        "time": args.time,
+        "clock": args.clock,
+        "moves_time_ms": args.moves_time_ms,
+        "referee": "course" if args.referee else "sim",
+        "env": {k: env[k] for k in PLAYER_ENV if k in env},
+    }
+
+
+def run_id(settings):
+    return hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def settings_diff(a, b):
+    """How two runs' settings differ, in words."""
+    out = []
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) != b.get(key):
+            out.append("%s %s against %s" % (key, json.dumps(a.get(key)), json.dumps(b.get(key))))
+    return "; ".join(out) or "nothing"
+
+
+def shard_games(plan, shard):
+    """The games of shard (K, N) of a run whose plan is [[a, b, games], ...], as (pair index,
+    game index) in the order they are played (game, then pair). The units are whole cycles of
+    six games of a pair (the last one may be shorter), taken cycle by cycle and pair by pair,
+    each dealt to the shard with the fewest games so far, among those the one with the fewest
+    of its pair's, then the next in turn. A game is the same game in whichever shard plays
+    it: its seats and opening depend on its pair, its index and the seed only."""
+    k, n = shard
+    load = [0] * n
+    held = [[0] * len(plan) for _ in range(n)]
+    mine = []
+    units = sorted((g // 6, p) for p, x in enumerate(plan) for g in range(0, x[2], 6))
+    for i, (c, p) in enumerate(units):
+        games = [(p, g) for g in range(6 * c, min(6 * c + 6, plan[p][2]))]
+        to = min(range(n), key=lambda j: (load[j], held[j][p], (j - i) % n))
+        load[to] += len(games)
+        held[to][p] += 1
+        if to == k:
+            mine += games
+    return sorted(mine, key=lambda pg: (pg[1], pg[0]))
+
+
+def standing(actions):
+    """The exits and the pieces on the board of each colour after `actions` ((colour,
+    action) from the start); the pieces are None where the actions do not replay."""
+    exits = {c: sum(1 for m, a in actions if m == c and a[0] == "EXIT") for c in COLOURS}
+    board, ex = dict(START), dict.fromkeys(COLOURS, 0)
+    try:
+        for colour, a in actions:
+            board, ex = apply_action(board, ex, colour, a)
+    except (KeyError, TypeError, ValueError):
+        return exits, dict.fromkeys(COLOURS)
+    return exits, {c: sum(1 for v in board.values() if v == c) for c in COLOURS}
+
+
+def game_record(rid, settings, p, g, seat_names, out, elapsed):
+    """One game as the results file keeps it (a JSON object): everything the report needs.
+    ``result`` is the candidate's: "win", "loss" (an opponent won, or the candidate's own
+    fault), "repetition", "turns" (the two draws) or "forfeit" (an opponent's fault, or
+    nobody's known: counted apart); ``winner`` the winning colour, ``forfeit`` the fault
+    (colour, package, kind, detail)."""
+    cand = settings["candidate"]
+    me = COLOURS[seat_names.index(cand)]
+    verdict = out["result"]
+    winner = forfeit = None
+    if verdict[0] == "win":
+        winner = verdict[1]
+        result = "win" if winner == me else "loss"
+    elif verdict[0] == "draw":
+        result = verdict[1]
+    else:
+        _, colour, kind, detail = verdict
+        package = seat_names[COLOURS.index(colour)] if colour else None
+        forfeit = {"colour": colour, "package": package, "kind": kind, "detail": detail}
+        result = "loss" if colour == me else "forfeit"
+    t, clock = settings["time"], settings["clock"]
+    budget = {c: min(t, clock or t) if n == cand else t for c, n in zip(COLOURS, seat_names)}
+    seats = out["seats"]
+    figure = lambda key: {c: round(seats[c].get(key, 0.0), 4) for c in COLOURS}  # noqa: E731
+    return {
+        "kind": "game",
+        "run": rid,
+        "pair_index": p,
+        "pair": list(settings["plan"][p][:2]),
+        "game": g,
+        "cycle": g // 6,
+        "cycle_seed": cycle_seed(settings["seed"], g // 6),
+        "seats": list(seat_names),
+        "candidate": me,
+        "result": result,
+        "winner": winner,
+        "forfeit": forfeit,
+        "turns": out["turns"],
+        "exits": out["exits"],
+        "pieces": out["pieces"],
+        "wall": figure("wall"),
+        "cpu": figure("cpu"),
+        "longest_action": figure("longest_action"),
+        "over": [c for c in COLOURS if seats[c].get("wall", 0.0) > budget[c]],
+        "elapsed": round(elapsed, 3),
+        "load": os.getloadavg()[0],
+        "ended": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "actions": [to_notation(a) for _, a in out["actions"]],
+    }
+
+
+def fail(message):
+    """Bad input: a message and exit status 2, as argparse does."""
+    sys.stderr.write("referee_match.py: error: %s\n" % message)
+    sys.exit(2)
+
+
+def read_results(path):
+    """A results file: (header, game records, offset of a torn last line or None). A last
+    line without its newline is torn (the run was killed while writing it); any other line
+    that is not a record of the header's run is refused."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        fail("%s: %s" % (path, e.strerror))
+    lines = data.split(b"\n")
+    torn = len(data) - len(lines[-1]) if lines[-1] else None
+    parsed = []
+    for i, line in enumerate(lines[:-1]):
+        try:
+            parsed.append(json.loads(line.decode()))
+        except ValueError:
+            fail("%s, line %d: not a JSON line of referee_match.py" % (path, i + 1))
+    if not parsed:
+        return None, [], torn
+    header, games = parsed[0], parsed[1:]
+    if header.get("kind") != "run" or "settings" not in header:
+        fail("%s: not a results file of referee_match.py (its first line is not a run header)" % path)
+    seen = set()
+    for i, r in enumerate(games):
+        if r.get("kind") != "game" or r.get("run") != header["run"]:
+            fail("%s, line %d: not a game of run %s" % (path, i + 2, header["run"]))
+        key = (r["pair_index"], r["game"])
+        if key in seen:
+            fail("%s: game %d of pair %d is there twice" % (path, r["game"] + 1, r["pair_index"] + 1))
+        seen.add(key)
+    return header, games, torn
+
+
+class Results:
+    """The results file of a run (``--results``): a header line (the run id, its settings,
+    the shard), then a JSON line per game, appended and flushed as each game ends."""
+
+    def __init__(self, path, header, resume):
+        self.path = path
+        self.games = []
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            if not resume:
+                fail("--results %s exists: --resume continues it, or name another file" % path)
+            old, games, torn = read_results(path)
+            if old is not None:
+                if old["run"] != header["run"]:
+                    fail(
+                        "--results %s is of run %s, not of this run %s (settings: %s)"
+                        % (path, old["run"], header["run"], settings_diff(old["settings"], header["settings"]))
+                    )
+                if old["shard"] != header["shard"]:
+                    fail("--results %s is shard %d/%d, not %d/%d" % ((path,) + tuple(old["shard"]) + tuple(header["shard"])))
+            if torn is not None:
+                with open(path, "r+b") as f:
+                    f.truncate(torn)
+            self.games = games
+        self.file = open(path, "a")
+        if os.path.getsize(path) == 0:
+            self.write(header)
+
+    def write(self, obj):
+        self.file.write(json.dumps(obj, sort_keys=True) + "\n")
+        self.file.flush()
+        os.fsync(self.file.fileno())
+
+    def close(self):
+        self.file.close()
+
+
+class Table:
+    """The candidate's figures in some of its games: against a pair, an opponent (over the
+    pairs it is in) or all of them."""
+
+    def __init__(self, cand, shown):
+        self.cand = cand
+        self.shown = list(shown)  # the opponents whose wins and thinking time are shown
         self.games = self.W = self.D = self.L = 0
         self.rep = self.turn_draws = self.rep_ahead = 0
         self.own = dict.fromkeys(FAULTS, 0)
         self.theirs = dict.fromkeys(FAULTS, 0)
+        self.theirs_by = {}
         self.unattributed = 0
-        self.over = dict.fromkeys(names, 0)
-        self.think = {n: [] for n in names}
-        self.wins = dict.fromkeys(names, 0)
+        self.standing = dict.fromkeys(("led", "level", "behind"), 0)  # the non-wins played out
+        self.over = {}
+        self.think = {}
+        self.wins = {}
 
-    def add(self, seat_names, out):
-        cand = self.names[0]
-        result = out["result"]
+    def add(self, r):
         self.games += 1
-        me = COLOURS[seat_names.index(cand)]
-        for c, n in zip(COLOURS, seat_names):
-            self.think[n].append(out["seats"][c].get("wall", 0.0))
-            if out["seats"][c].get("wall", 0.0) > out["budget"][n == cand]:
-                self.over[n] += 1
-        if result[0] == "win":
-            winner = seat_names[COLOURS.index(result[1])]
-            self.wins[winner] += 1
-            if winner == cand:
-                self.W += 1
-            else:
-                self.L += 1
-        elif result[0] == "draw":
-            self.D += 1
-            if result[1] == "repetition":
-                self.rep += 1
-                ex = out["exits"]
-                if all(ex[me] > ex[c] for c in COLOURS if c != me):
-                    self.rep_ahead += 1
-            else:
-                self.turn_draws += 1
-        elif result[1] == me:
+        for c, n in zip(COLOURS, r["seats"]):
+            self.think.setdefault(n, []).append(r["wall"][c])
+            self.over[n] = self.over.get(n, 0) + (c in r["over"])
+        result = r["result"]
+        if r["winner"]:
+            winner = r["seats"][COLOURS.index(r["winner"])]
+            self.wins[winner] = self.wins.get(winner, 0) + 1
+        if result == "win":
+            self.W += 1
+        elif result == "loss":
             self.L += 1
-            self.own[result[2]] += 1
-        elif result[1] is None:
+            if r["forfeit"]:
+                self.own[r["forfeit"]["kind"]] += 1
+        elif result in ("repetition", "turns"):
+            self.D += 1
+            if result == "turns":
+                self.turn_draws += 1
+            else:
+                self.rep += 1
+                self.rep_ahead += lead(r) == "led"
+        elif r["forfeit"]["colour"] is None:
             self.unattributed += 1
         else:
-            self.theirs[result[2]] += 1
+            self.theirs[r["forfeit"]["kind"]] += 1
+            who = r["forfeit"]["package"]
+            self.theirs_by[who] = self.theirs_by.get(who, 0) + 1
+        if result in ("loss", "repetition", "turns"):
+            self.standing[lead(r)] += 1
 
     def played_out(self):
         """Games not ended by an opponent's forfeit (nor by a fault of nobody known)."""
@@ -499,8 +709,97 @@ class Table:
         return 100.0 * self.W / max(1, self.played_out())
 
     def seconds(self, name):
-        t = self.think[name]
+        t = self.think.get(name, [])
         return (sum(t) / len(t), max(t)) if t else (0.0, 0.0)
+
+    def line(self, label):
+        cand = self.cand
+        return (
+            "%s | games %d | %s W %d D %d L %d | played out %d | win rate %.1f%% | draws by repetition %d "
+            "(while ahead %d), by turns %d | opponents' forfeits %s | own faults %s | wins %s | "
+            "non-wins led in exits %d, level %d, behind %d | think s/game %s %.1f (max %.1f), %s | over the clock %d"
+            % (
+                label,
+                self.games,
+                cand,
+                self.W,
+                self.D,
+                self.L,
+                self.played_out(),
+                self.rate(),
+                self.rep,
+                self.rep_ahead,
+                self.turn_draws,
+                faults_text(self.theirs, self.theirs_by),
+                faults_text(self.own),
+                ", ".join("%s %d" % (n, self.wins.get(n, 0)) for n in self.shown),
+                self.standing["led"],
+                self.standing["level"],
+                self.standing["behind"],
+                cand,
+                self.seconds(cand)[0],
+                self.seconds(cand)[1],
+                ", ".join("%s %.1f" % (n, self.seconds(n)[0]) for n in self.shown),
+                self.over.get(cand, 0),
+            )
+        )
+
+
+def lead(r):
+    """Where the candidate stood in exits at the end of game `r`: "led", "level" (with the
+    best of the others) or "behind"."""
+    mine = r["exits"][r["candidate"]]
+    best = max(r["exits"][c] for c in COLOURS if c != r["candidate"])
+    return "led" if mine > best else "level" if mine == best else "behind"
+
+
+def result_text(r):
+    """The referee's verdict of game `r`, as the game lines say it."""
+    if r["winner"]:
+        return "winner %s (%s)" % (r["winner"], r["seats"][COLOURS.index(r["winner"])])
+    if r["result"] in ("repetition", "turns"):
+        return "draw %s" % r["result"]
+    f = r["forfeit"]
+    who = "(%s)" % f["package"] if f["colour"] else "(nobody known)"
+    return "%s %s %s: %s" % (f["kind"], f["colour"], who, f["detail"])
+
+
+def game_line(r):
+    return "game %3d  pair %d  %s  %-44s %4d turns  exits %s  pieces %s  think %s" % (
+        r["game"] + 1,
+        r["pair_index"] + 1,
+        seats_text(r),
+        result_text(r),
+        r["turns"],
+        ",".join(str(r["exits"][c]) for c in COLOURS),
+        ",".join("?" if r["pieces"][c] is None else str(r["pieces"][c]) for c in COLOURS),
+        " ".join("%s %.2f s" % (c[0], r["wall"][c]) for c in COLOURS),
+    )
+
+
+def seats_text(r):
+    return " ".join("%s=%s" % (c[0], n) for c, n in zip(COLOURS, r["seats"]))
+
+
+def record_game(path, settings, r):
+    """Appends game `r` to the ``--record`` file: a ``#`` header, then its actions."""
+    with open(path, "a") as f:
+        f.write(
+            "# game %d | pair %s + %s | %s | seed %d opening %d | exits %s | %d turns | result: %s\n"
+            % (
+                r["game"] + 1,
+                r["pair"][0],
+                r["pair"][1],
+                seats_text(r),
+                settings["seed"],
+                settings["opening"],
+                ",".join(str(r["exits"][c]) for c in COLOURS),
+                r["turns"],
+                result_text(r),
+            )
+        )
+        for a in r["actions"]:
+            f.write(a + "\n")
 
 
 def games_text(args):
@@ -520,8 +819,96 @@ def ranges_text(numbers):
     return " ".join(str(a) if a == b else "%d-%d" % (a, b) for a, b in out) or "none"
 
 
-def faults_text(d):
-    return "%d (timeout %d, illegal %d, error %d)" % (sum(d.values()), d["timeout"], d["illegal"], d["error"])
+def faults_text(d, by=None):
+    by = ", ".join("%s %d" % kv for kv in sorted((by or {}).items()))
+    return "%d (timeout %d, illegal %d, error %d%s)" % (
+        sum(d.values()),
+        d["timeout"],
+        d["illegal"],
+        d["error"],
+        "; by " + by if by else "",
+    )
+
+
+def report(settings, records, planned, tail):
+    """Prints the tables of `records` (games of the run with these settings): per pair, the
+    SUMMARY (with `tail`: how the games were played) and a PLAYER line per package."""
+    cand = settings["candidate"]
+    pairs = [tuple(x[:2]) for x in settings["plan"]]
+    tables = [Table(cand, pair) for pair in pairs]
+    everything = Table(cand, [])
+    records = sorted(records, key=lambda r: (r["pair_index"], r["game"]))
+    for r in records:
+        tables[r["pair_index"]].add(r)
+        everything.add(r)
+    print("PAIRS: %s against each pair (win rate = wins / games played out, without the opponents' forfeits)" % cand)
+    for pair, t in zip(pairs, tables):
+        print(t.line("PAIR %s + %s" % pair))
+    loads = [r["load"] for r in records] or [0.0]
+    print(
+        "SUMMARY games %d | draws by repetition %d, by turns %d | %s W %d D %d L %d of %d played out: "
+        "%.1f%%, worst pair %.1f%% | opponents' forfeits %s | own faults %s | over the clock %d | "
+        "repetition draws while ahead in exits %d | missing %d of %d planned | load %.2f-%.2f, %s"
+        % (
+            everything.games,
+            everything.rep,
+            everything.turn_draws,
+            cand,
+            everything.W,
+            everything.D,
+            everything.L,
+            everything.played_out(),
+            everything.rate(),
+            min([t.rate() for t in tables if t.games] or [0.0]),
+            faults_text(everything.theirs),
+            faults_text(everything.own),
+            everything.over.get(cand, 0),
+            everything.rep_ahead,
+            planned - len(records),
+            planned,
+            min(loads),
+            max(loads),
+            tail,
+        )
+    )
+    names = [cand] + sorted({n for pair in pairs for n in pair}, key=[n for pair in pairs for n in pair].index)
+    for n in names:
+        print(player_line(n, [r for r in records if n in r["seats"]], everything))
+
+
+def player_line(name, records, everything):
+    """A package's own figures over its games, whoever the candidate."""
+    t = dict(W=0, D=0, L=0, timeout=0, illegal=0, error=0, other=0, think=0.0)
+    for r in records:
+        c = COLOURS[r["seats"].index(name)]
+        t["think"] += r["wall"][c]
+        if r["winner"]:
+            t["W" if r["winner"] == c else "L"] += 1
+        elif r["result"] in ("repetition", "turns"):
+            t["D"] += 1
+        elif r["forfeit"]["colour"] == c:
+            t["L"] += 1
+            t[r["forfeit"]["kind"]] += 1
+        else:
+            t["other"] += 1
+    return (
+        "PLAYER %s W %d D %d L %d (timeout %d illegal %d error %d) ended-by-another %d | win rate %.1f%% | "
+        "think %.2f s per game (at most %.2f) | over the clock %d"
+        % (
+            name,
+            t["W"],
+            t["D"],
+            t["L"],
+            t["timeout"],
+            t["illegal"],
+            t["error"],
+            t["other"],
+            100.0 * t["W"] / max(1, len(records)),
+            t["think"] / max(1, len(records)),
+            everything.seconds(name)[1],
+            everything.over.get(name, 0),
+        )
+    )
 
 
 def main(argv=None):
@@ -530,6 +917,8 @@ def main(argv=None):
     cand, opponents = names[0], names[1:]
     pairs = args.pairs
     env = child_env(args)
+    settings = run_settings(args, env)
+    rid = run_id(settings)
     mode = (
         "%d ms per action" % args.moves_time_ms
         if args.moves_time_ms is not None
@@ -537,10 +926,28 @@ def main(argv=None):
         if args.clock is not None
         else "arena_player's default clock"
     )
+    games = shard_games(settings["plan"], args.shard)
+    records = []
+    results = None
+    if args.results and not args.plan:
+        header = {
+            "kind": "run",
+            "run": rid,
+            "settings": settings,
+            "shard": list(args.shard),
+            "planned": len(games),
+            "started": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            "host": os.uname()[1],
+            "referee_path": args.referee,
+            "arena": os.environ.get("ARENA"),
+        }
+        results = Results(args.results, header, args.resume)
+        records = list(results.games)
     print(
-        "referee_match | candidate %s | opponents %s | %s | -t %g | referee %s | opening %d plies | seed %d | "
+        "referee_match | run %s | candidate %s | opponents %s | %s | -t %g | referee %s | opening %d plies | seed %d | "
         "%d pair(s), %s | concurrency %d | shard %d/%d | load %.2f"
         % (
+            rid,
             cand,
             " ".join(opponents),
             mode,
@@ -556,195 +963,78 @@ def main(argv=None):
             os.getloadavg()[0],
         )
     )
+    if records:
+        print("RESUMED %d games from %s" % (len(records), args.results))
     sys.stdout.flush()
-    jobs = []
-    for g in range(max(pair_games(args, pair) for pair in pairs)):
-        if g < args.skip or g % args.shard[1] != args.shard[0]:
-            continue
-        for p, pair in enumerate(pairs):
-            if g < pair_games(args, pair):
-                seat_names = [([cand] + list(pair))[i] for i in ORDERS[g % 6]]
-                jobs.append((g, p, seat_names, opening(cycle_seed(args.seed, g // 6), args.opening)))
     if args.plan:
         for p, pair in enumerate(pairs):
-            mine = [g for g, q, _, _ in jobs if q == p]
-            print("PLAN pair %d %s + %s | games %d | this shard %d: %s" % (p + 1, pair[0], pair[1], pair_games(args, pair), len(mine), ranges_text(g + 1 for g in mine)))
-        print("PLAN games %d, this shard %d" % (sum(pair_games(args, pair) for pair in pairs), len(jobs)))
+            mine = [g for q, g in games if q == p]
+            print(
+                "PLAN pair %d %s + %s | games %d | this shard %d: %s"
+                % (p + 1, pair[0], pair[1], pair_games(args, pair), len(mine), ranges_text(sorted(g + 1 for g in mine)))
+            )
+        print("PLAN games %d, this shard %d" % (sum(x[2] for x in settings["plan"]), len(games)))
         return 0
-    tables = [Table([cand] + list(pair)) for pair in pairs]
-    everything = Table(names)
-    tally = {n: dict(W=0, D=0, L=0, timeout=0, illegal=0, error=0, other=0, think=0.0, games=0) for n in names}
-    loads = []
+    done = {(r["pair_index"], r["game"]) for r in records}
+    jobs = []
+    for p, g in games:
+        if g >= args.skip and (p, g) not in done:
+            seat_names = [([cand] + list(pairs[p]))[i] for i in ORDERS[g % 6]]
+            jobs.append((g, p, seat_names, opening(cycle_seed(args.seed, g // 6), args.opening)))
     lock = threading.Lock()
     started = time.perf_counter()
 
-    def report(job, out):
+    def finished(job, out, elapsed):
         g, p, seat_names, _ = job
-        out["budget"] = (args.time, min(args.time, args.clock or args.time))  # others, candidate
-        result = out["result"]
-        tables[p].add(seat_names, out)
-        everything.add(seat_names, out)
-        loads.append(os.getloadavg()[0])
-        for c, n in zip(COLOURS, seat_names):
-            t = tally[n]
-            t["games"] += 1
-            t["think"] += out["seats"][c].get("wall", 0.0)
-            if result[0] == "win":
-                t["W" if result[1] == c else "L"] += 1
-            elif result[0] == "draw":
-                t["D"] += 1
-            elif result[1] == c:
-                t["L"] += 1
-                t[result[2]] += 1
-            else:
-                t["other"] += 1
-        if result[0] == "win":
-            text = "winner %s (%s)" % (result[1], seat_names[COLOURS.index(result[1])])
-        elif result[0] == "draw":
-            text = "draw %s" % result[1]
-        else:
-            who = "(%s)" % seat_names[COLOURS.index(result[1])] if result[1] else "(nobody known)"
-            text = "%s %s %s: %s" % (result[2], result[1], who, result[3])
-        seats_text = " ".join("%s=%s" % (c[0], n) for c, n in zip(COLOURS, seat_names))
-        exits = ",".join(str(out["exits"][c]) for c in COLOURS)
+        r = game_record(rid, settings, p, g, seat_names, out, elapsed)
+        records.append(r)
+        if results:
+            results.write(r)
         if args.record:
-            with open(args.record, "a") as f:
-                f.write(
-                    "# game %d | pair %s + %s | %s | seed %d opening %d | exits %s | %d turns | result: %s\n"
-                    % (g + 1, pairs[p][0], pairs[p][1], seats_text, args.seed, args.opening, exits, out["turns"], text)
-                )
-                for _, a in out["actions"]:
-                    f.write(to_notation(a) + "\n")
+            record_game(args.record, settings, r)
         if not args.quiet:
-            print(
-                "game %3d  pair %d  %s  %-44s %4d turns  exits %s  think %s"
-                % (
-                    g + 1,
-                    p + 1,
-                    seats_text,
-                    text,
-                    out["turns"],
-                    exits,
-                    " ".join("%s %.2f s" % (c[0], out["seats"][c].get("wall", 0.0)) for c in COLOURS),
-                )
-            )
+            print(game_line(r))
             sys.stdout.flush()
 
     def interrupted(signum, frame):
         raise KeyboardInterrupt
 
+    def timed_game(job):
+        start = time.perf_counter()
+        return play_game(args, env, job[2], job[3]), time.perf_counter() - start
+
     signal.signal(signal.SIGTERM, interrupted)
     stopped = False
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency)
     try:
-        futures = {pool.submit(play_game, args, env, job[2], job[3]): job for job in jobs}
+        futures = {pool.submit(timed_game, job): job for job in jobs}
         for fut in concurrent.futures.as_completed(futures):
             job = futures[fut]
             try:
-                out = fut.result()
+                out, elapsed = fut.result()
             except Exception as e:  # the harness's own trouble: reported, not hidden
-                out = {
+                out, elapsed = {
                     "result": ("fault", None, "error", "harness: %r" % (e,)),
                     "turns": 0,
                     "exits": dict.fromkeys(COLOURS, 0),
+                    "pieces": dict.fromkeys(COLOURS),
                     "seats": {c: {"wall": 0.0} for c in COLOURS},
                     "actions": [],
-                }
+                }, 0.0
             if out is not None:
                 with lock:
-                    report(job, out)
+                    finished(job, out, elapsed)
     except KeyboardInterrupt:
         stopped = True
         stop_games()
         print("STOPPED: the games still running were stopped; the figures below are those of the games that ended")
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        if results:
+            results.close()
 
-    print("PAIRS: %s against each pair (win rate = wins / games played out, without the opponents' forfeits)" % cand)
-    for pair, t in zip(pairs, tables):
-        print_table_row("%s + %s" % pair, t)
-    print(
-        "SUMMARY games %d | draws by repetition %d, by turns %d | %.0f s | %s W %d D %d L %d of %d played out: "
-        "%.1f%%, worst pair %.1f%% | opponents' forfeits %s | own faults %s | over the clock %d | "
-        "repetition draws while ahead in exits %d | concurrency %d, load %.2f-%.2f"
-        % (
-            everything.games,
-            everything.rep,
-            everything.turn_draws,
-            time.perf_counter() - started,
-            cand,
-            everything.W,
-            everything.D,
-            everything.L,
-            everything.played_out(),
-            everything.rate(),
-            min([t.rate() for t in tables if t.games] or [0.0]),
-            faults_text(everything.theirs),
-            faults_text(everything.own),
-            everything.over[cand],
-            everything.rep_ahead,
-            args.concurrency,
-            min(loads or [0.0]),
-            max(loads or [0.0]),
-        )
-    )
-    for n in names:
-        t = tally[n]
-        print(
-            "PLAYER %s W %d D %d L %d (timeout %d illegal %d error %d) ended-by-another %d | win rate %.1f%% | "
-            "think %.2f s per game (at most %.2f) | over the clock %d"
-            % (
-                n,
-                t["W"],
-                t["D"],
-                t["L"],
-                t["timeout"],
-                t["illegal"],
-                t["error"],
-                t["other"],
-                100.0 * t["W"] / max(1, t["games"]),
-                t["think"] / max(1, t["games"]),
-                everything.seconds(n)[1],
-                everything.over[n],
-            )
-        )
+    report(settings, records, len(games), "%.0f s, concurrency %d" % (time.perf_counter() - started, args.concurrency))
     return 130 if stopped else 0
-
-
-def print_table_row(label, t):
-    cand, a, b = t.names
-    print(
-        "PAIR %s | games %d | %s W %d D %d L %d | played out %d | win rate %.1f%% | draws by repetition %d "
-        "(while ahead %d), by turns %d | opponents' forfeits %s | own faults %s | wins %s %d, %s %d | "
-        "think s/game %s %.1f (max %.1f), %s %.1f, %s %.1f | over the clock %d"
-        % (
-            label,
-            t.games,
-            cand,
-            t.W,
-            t.D,
-            t.L,
-            t.played_out(),
-            t.rate(),
-            t.rep,
-            t.rep_ahead,
-            t.turn_draws,
-            faults_text(t.theirs),
-            faults_text(t.own),
-            a,
-            t.wins[a],
-            b,
-            t.wins[b],
-            cand,
-            t.seconds(cand)[0],
-            t.seconds(cand)[1],
-            a,
-            t.seconds(a)[0],
-            b,
-            t.seconds(b)[0],
-            t.over[cand],
-        )
-    )
 
 
 if __name__ == "__main__":

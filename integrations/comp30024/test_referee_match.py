@@ -106,6 +106,22 @@ def records(path):
     return out
 
 
+def record(seats, verdict, exits, pieces=(4, 4, 4), game=0, candidate="us"):
+    """A game record as the harness makes it from a game's outcome (`verdict`: the referee's,
+    as parse_result reads it; `exits` and `pieces` by colour, red first)."""
+    names = [candidate] + [n for n in seats if n != candidate]
+    settings = {"candidate": candidate, "plan": [[names[1], names[2], 6]], "seed": 1, "time": 60.0, "clock": None}
+    out = {
+        "result": verdict,
+        "turns": 100,
+        "exits": dict(zip(referee_match.COLOURS, exits)),
+        "pieces": dict(zip(referee_match.COLOURS, pieces)),
+        "seats": {c: {"wall": 1.0, "cpu": 1.0} for c in referee_match.COLOURS},
+        "actions": [],
+    }
+    return referee_match.game_record("run", settings, 0, game, seats, out, 1.0)
+
+
 class Harness(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -253,16 +269,13 @@ class ReadsTheRefereesOutput(unittest.TestCase):
         )
 
     def test_a_repetition_draw_while_ahead_in_exits_is_counted(self):
-        t = referee_match.Table(["us", "a", "b"])
-        seats = {c: {"wall": 1.0} for c in ("red", "green", "blue")}
-        budget = (60.0, 60.0)
-        t.add(["a", "us", "b"], {"result": ("draw", "repetition"), "exits": {"red": 1, "green": 2, "blue": 0}, "seats": seats, "budget": budget})
-        t.add(["a", "us", "b"], {"result": ("draw", "repetition"), "exits": {"red": 2, "green": 2, "blue": 0}, "seats": seats, "budget": budget})
-        t.add(["us", "a", "b"], {"result": ("win", "red"), "exits": {"red": 4, "green": 2, "blue": 0}, "seats": seats, "budget": budget})
-        t.add(["us", "a", "b"], {"result": ("fault", "green", "timeout", ""), "exits": {"red": 0, "green": 0, "blue": 0}, "seats": seats, "budget": budget})
+        t = referee_match.Table("us", ["a", "b"])
+        t.add(record(["a", "us", "b"], ("draw", "repetition"), (1, 2, 0)))
+        t.add(record(["a", "us", "b"], ("draw", "repetition"), (2, 2, 0)))
+        t.add(record(["us", "a", "b"], ("win", "red"), (4, 2, 0)))
+        t.add(record(["us", "a", "b"], ("fault", "green", "timeout", ""), (0, 0, 0)))
         self.assertEqual((t.games, t.W, t.D, t.L, t.rep, t.rep_ahead, t.played_out()), (4, 1, 2, 0, 2, 1, 3))
         self.assertAlmostEqual(t.rate(), 100.0 / 3)
-
 
 if __name__ == "__main__":
     unittest.main()
