@@ -911,21 +911,80 @@ def player_line(name, records, everything):
     )
 
 
+def mode_text(settings):
+    """Our Player's time, as the header line says it."""
+    if settings["moves_time_ms"] is not None:
+        return "%d ms per action" % settings["moves_time_ms"]
+    if settings["clock"] is not None:
+        return "%g s clock" % settings["clock"]
+    return "arena_player's default clock"
+
+
+def merge(argv):
+    """``--merge FILE...``: the report of the games in the results files of one run's shards
+    (or of one run stopped and resumed elsewhere), as one run would print it."""
+    ap = argparse.ArgumentParser(
+        prog="referee_match.py --merge",
+        description="The tables and summary of the --results files of one run's shards, merged.",
+    )
+    ap.add_argument("--merge", nargs="+", required=True, metavar="FILE", help="the --results files of the shards")
+    args = ap.parse_args(argv)
+    header, first, records, where, shards = None, None, [], {}, set()
+    for path in args.merge:
+        h, games, torn = read_results(path)
+        if h is None:
+            fail("%s: no run header: not a results file of referee_match.py (or empty)" % path)
+        if torn is not None:
+            sys.stderr.write("referee_match.py: %s: its last line is incomplete (a run still going, or killed): left out\n" % path)
+        if header is None:
+            header, first = h, path
+        elif h["run"] != header["run"]:
+            fail(
+                "%s is of run %s and %s of run %s: not one run (settings: %s)"
+                % (first, header["run"], path, h["run"], settings_diff(header["settings"], h["settings"]))
+            )
+        for r in games:
+            key = (r["pair_index"], r["game"])
+            if key in where:
+                fail("game %d of pair %d is in both %s and %s" % (r["game"] + 1, r["pair_index"] + 1, where[key], path))
+            where[key] = path
+            records.append(r)
+        shards.add("%d/%d" % tuple(h["shard"]))
+    settings = header["settings"]
+    planned = sum(x[2] for x in settings["plan"])
+    print(
+        "referee_match merge | run %s | candidate %s | %s | -t %g | referee %s | opening %d plies | seed %d | %d pair(s) | "
+        "files %d (shards %s) | games %d of %d planned"
+        % (
+            header["run"],
+            settings["candidate"],
+            mode_text(settings),
+            settings["time"],
+            settings["referee"],
+            settings["opening"],
+            settings["seed"],
+            len(settings["plan"]),
+            len(args.merge),
+            " ".join(sorted(shards)),
+            len(records),
+            planned,
+        )
+    )
+    report(settings, records, planned, "merged %d files" % len(args.merge))
+    return 0
+
+
 def main(argv=None):
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if "--merge" in argv:
+        return merge(argv)
+    args = parse_args(argv)
     names = list(args.packages)
     cand, opponents = names[0], names[1:]
     pairs = args.pairs
     env = child_env(args)
     settings = run_settings(args, env)
     rid = run_id(settings)
-    mode = (
-        "%d ms per action" % args.moves_time_ms
-        if args.moves_time_ms is not None
-        else "%g s clock" % args.clock
-        if args.clock is not None
-        else "arena_player's default clock"
-    )
     games = shard_games(settings["plan"], args.shard)
     records = []
     results = None
@@ -950,7 +1009,7 @@ def main(argv=None):
             rid,
             cand,
             " ".join(opponents),
-            mode,
+            mode_text(settings),
             args.time,
             args.referee or "sim_referee.py",
             args.opening,
