@@ -164,6 +164,7 @@ def parse_args(argv):
     )
     ap.add_argument("--record", help="append each game's actions (engine notation) to this file")
     ap.add_argument("--quiet", action="store_true", help="no line per game")
+    ap.add_argument("--markdown", action="store_true", help="the tables as Markdown too, after the report")
     args = ap.parse_args(argv)
     if len(args.packages) < 3:
         ap.error("name a candidate and at least two opponents")
@@ -830,28 +831,42 @@ def faults_text(d, by=None):
     )
 
 
-def report(settings, records, planned, tail):
-    """Prints the tables of `records` (games of the run with these settings): per pair, the
-    SUMMARY (with `tail`: how the games were played) and a PLAYER line per package."""
+def report(settings, records, planned, tail, markdown=False):
+    """Prints the report of `records` (games of the run with these settings): the standing at
+    each game the candidate did not win, a table per pair and per opponent (over the pairs it
+    is in), the SUMMARY (with `tail`: how the games were played), a PLAYER line per package
+    and, with `markdown`, the tables as Markdown."""
     cand = settings["candidate"]
     pairs = [tuple(x[:2]) for x in settings["plan"]]
+    agents = list(dict.fromkeys(n for pair in pairs for n in pair))
     tables = [Table(cand, pair) for pair in pairs]
+    by_agent = {n: Table(cand, [n]) for n in agents}
     everything = Table(cand, [])
     records = sorted(records, key=lambda r: (r["pair_index"], r["game"]))
+    print("NON-WINS: the games %s did not win, with each seat's exits and pieces on the board at the end" % cand)
     for r in records:
         tables[r["pair_index"]].add(r)
+        for n in r["pair"]:
+            by_agent[n].add(r)
         everything.add(r)
+        if r["result"] != "win":
+            print(nonwin_line(r))
     print("PAIRS: %s against each pair (win rate = wins / games played out, without the opponents' forfeits)" % cand)
     for pair, t in zip(pairs, tables):
         print(t.line("PAIR %s + %s" % pair))
+    print("AGENTS: %s against each opponent, over the pairs it is in" % cand)
+    for n in agents:
+        print(by_agent[n].line("AGENT %s | pairs %d" % (n, sum(n in pair for pair in pairs))))
     loads = [r["load"] for r in records] or [0.0]
     print(
-        "SUMMARY games %d | draws by repetition %d, by turns %d | %s W %d D %d L %d of %d played out: "
-        "%.1f%%, worst pair %.1f%% | opponents' forfeits %s | own faults %s | over the clock %d | "
-        "repetition draws while ahead in exits %d | missing %d of %d planned | load %.2f-%.2f, %s"
+        "SUMMARY games %d | draws by repetition %d (%.1f%% of games), by turns %d | %s W %d D %d L %d of %d played "
+        "out: %.1f%%, worst pair %.1f%% | opponents' forfeits %s | own faults %s | over the clock %d | "
+        "repetition draws while ahead in exits %d | non-wins led in exits %d, level %d, behind %d | "
+        "missing %d of %d planned | load %.2f-%.2f, %s"
         % (
             everything.games,
             everything.rep,
+            100.0 * everything.rep / max(1, everything.games),
             everything.turn_draws,
             cand,
             everything.W,
@@ -864,6 +879,9 @@ def report(settings, records, planned, tail):
             faults_text(everything.own),
             everything.over.get(cand, 0),
             everything.rep_ahead,
+            everything.standing["led"],
+            everything.standing["level"],
+            everything.standing["behind"],
             planned - len(records),
             planned,
             min(loads),
@@ -871,9 +889,54 @@ def report(settings, records, planned, tail):
             tail,
         )
     )
-    names = [cand] + sorted({n for pair in pairs for n in pair}, key=[n for pair in pairs for n in pair].index)
-    for n in names:
+    for n in [cand] + agents:
         print(player_line(n, [r for r in records if n in r["seats"]], everything))
+    if markdown:
+        print()
+        print("| %s against | games | W | repetition draws | turn-limit draws | L | win rate | opponents' forfeits | non-wins led in exits |" % cand)
+        print("|---|---|---|---|---|---|---|---|---|")
+        rows = [("%s + %s" % pair, t) for pair, t in zip(pairs, tables)]
+        rows += [("%s (%d pairs)" % (n, sum(n in pair for pair in pairs)), by_agent[n]) for n in agents]
+        for label, t in rows + [("**all**", everything)]:
+            print(
+                "| %s | %d | %d | %d | %d | %d | %.1f%% | %d | %d |"
+                % (label, t.games, t.W, t.rep, t.turn_draws, t.L, t.rate(), t.games - t.played_out(), t.standing["led"])
+            )
+
+
+def plural(n, word):
+    return "%s %s%s" % ("?" if n is None else n, word, "" if n == 1 else "s")
+
+
+def nonwin_line(r):
+    """A game the candidate did not win: how it ended and each seat's standing."""
+    f, cand = r["forfeit"], r["seats"][COLOURS.index(r["candidate"])]
+    if r["result"] == "loss" and r["winner"]:
+        how = "loss: %s (%s) won" % (r["winner"], r["seats"][COLOURS.index(r["winner"])])
+    elif r["result"] == "loss":
+        how = "loss: own fault, %s: %s" % (f["kind"], f["detail"])
+    elif r["result"] == "repetition":
+        how = "repetition draw"
+    elif r["result"] == "turns":
+        how = "turn-limit draw"
+    elif f["colour"]:
+        how = "forfeit of %s (%s), %s: %s" % (f["colour"], f["package"], f["kind"], f["detail"])
+    else:
+        how = "forfeit of nobody known, %s: %s" % (f["kind"], f["detail"])
+    return "NONWIN pair %d %s + %s | game %d | %s | %d turns | %s | %s %s in exits" % (
+        r["pair_index"] + 1,
+        r["pair"][0],
+        r["pair"][1],
+        r["game"] + 1,
+        how,
+        r["turns"],
+        ", ".join(
+            "%s %s %s %s" % (c, n, plural(r["exits"][c], "exit"), plural(r["pieces"][c], "piece"))
+            for c, n in zip(COLOURS, r["seats"])
+        ),
+        cand,
+        lead(r),
+    )
 
 
 def player_line(name, records, everything):
@@ -924,10 +987,11 @@ def merge(argv):
     """``--merge FILE...``: the report of the games in the results files of one run's shards
     (or of one run stopped and resumed elsewhere), as one run would print it."""
     ap = argparse.ArgumentParser(
-        prog="referee_match.py --merge",
+        prog="referee_match.py",
         description="The tables and summary of the --results files of one run's shards, merged.",
     )
     ap.add_argument("--merge", nargs="+", required=True, metavar="FILE", help="the --results files of the shards")
+    ap.add_argument("--markdown", action="store_true", help="the tables as Markdown too, after the report")
     args = ap.parse_args(argv)
     header, first, records, where, shards = None, None, [], {}, set()
     for path in args.merge:
@@ -970,7 +1034,7 @@ def merge(argv):
             planned,
         )
     )
-    report(settings, records, planned, "merged %d files" % len(args.merge))
+    report(settings, records, planned, "merged %d files" % len(args.merge), args.markdown)
     return 0
 
 
@@ -1092,7 +1156,13 @@ def main(argv=None):
         if results:
             results.close()
 
-    report(settings, records, len(games), "%.0f s, concurrency %d" % (time.perf_counter() - started, args.concurrency))
+    report(
+        settings,
+        records,
+        len(games),
+        "%.0f s, concurrency %d" % (time.perf_counter() - started, args.concurrency),
+        args.markdown,
+    )
     return 130 if stopped else 0
 
 
