@@ -148,7 +148,7 @@ def parse_args(argv):
     )
     ap.add_argument("--concurrency", type=int, default=1, help="games played at once (default 1)")
     ap.add_argument(
-        "--skip", type=int, default=0, help="leave out each pair's first SKIP games (to resume a run)"
+        "--skip", type=int, default=0, help="leave out each pair's first SKIP games"
     )
     ap.add_argument(
         "--shard",
@@ -204,9 +204,9 @@ def parse_args(argv):
             ap.error("--path %s: not a folder" % p)
     args.path = [os.path.abspath(p) for p in args.path]
     args.games_for = parse_games_for(ap, args.games_for, args.packages[1:])
-    args.pairs = select_pairs(ap, args)
     if args.sample_seed is None:
         args.sample_seed = args.seed
+    args.pairs = select_pairs(ap, args)
     folders = child_path(args) + sys.path
     for name in args.packages:
         if not package_found(name, folders):
@@ -268,8 +268,7 @@ def select_pairs(ap, args):
     if args.sample is not None:
         if not 0 <= args.sample <= len(rest):
             ap.error("--sample %d: between 0 and %d (the other pairs)" % (args.sample, len(rest)))
-        seed = args.seed if args.sample_seed is None else args.sample_seed
-        chosen += random.Random(seed).sample(rest, args.sample)
+        chosen += random.Random(args.sample_seed).sample(rest, args.sample)
     if not chosen:
         ap.error("no pair of opponents selected")
     return [p for p in pool if p in chosen]
@@ -1066,6 +1065,9 @@ def main(argv=None):
         }
         results = Results(args.results, header, args.resume)
         records = list(results.games)
+        stray = [r for r in records if (r["pair_index"], r["game"]) not in set(games)]
+        if stray:
+            fail("--results %s holds game %d of pair %d, which is not of this shard" % (args.results, stray[0]["game"] + 1, stray[0]["pair_index"] + 1))
     print(
         "referee_match | run %s | candidate %s | opponents %s | %s | -t %g | referee %s | opening %d plies | seed %d | "
         "%d pair(s), %s | concurrency %d | shard %d/%d | load %.2f"
