@@ -1,16 +1,32 @@
 """A strength harness for COMP30024 (2019) Chexers agents: one candidate Player package
-against every pair of opponent packages, each game played by a referee with the course
-referee's command line (the course's own, v1.1, with ``--referee``), seats rotated, seeded
-varied openings, several games at once.
+against pairs of opponent packages (every pair of a pool of agents, or a chosen part of them),
+each game played by a referee with the course referee's command line (the course's own,
+v1.1, with ``--referee``), seats rotated, seeded varied openings, several games at once, a
+long run split into shards and merged.
 
     python3 referee_match.py arena_player flying_solo max standins.brs_player \\
         --referee /path/to/agents --games 60 --clock 60 --concurrency 2 --record games.txt
 
-The first package is the candidate, the others its opponents (at least two); every pair of
-opponents plays ``--games`` games against the candidate (three packages: one pair). Each
-package is an importable module with a ``Player`` class (``module:Class`` for another
-class), found on the Python path: this folder, the ``--referee`` folder (the course's agents
-sit beside its referee) and each ``--path`` folder.
+    # the pool: every pair with flying_solo or max, 3 of the others drawn by seed 5; 30
+    # games a pair with flying_solo, 12 for the rest; shard 0 of 4, resumable
+    python3 referee_match.py arena_player flying_solo max latest_tile H1 SquareBox \\
+        AlphaChexersButBetter --referee /path/to/agents --pairs-must-include flying_solo,max \\
+        --sample 3 --sample-seed 5 --games 12 --games-for flying_solo=30 --clock 60 \\
+        --shard 0/4 --results shard0.jsonl --resume
+    python3 referee_match.py --merge shard*.jsonl     # one report of all the shards
+
+The first package is the candidate, the others its opponents (at least two). Each package is
+an importable module with a ``Player`` class (``module:Class`` for another class), found on
+the Python path: this folder, the ``--referee`` folder (the course's agents sit beside its
+referee), each ``--path`` folder and ``PYTHONPATH``; a package found nowhere is refused
+before any game.
+
+Pairs: every pair of the opponents (``--pairs all``, the default; three packages: one pair)
+or those listed (``--pairs A+B,C+D``); with ``--pairs-must-include A,B`` only the pairs with
+A or B, and with ``--sample N`` besides N of the other pairs, drawn at random by
+``--sample-seed`` (default ``--seed``; ``--sample`` alone: N of all the pairs). A pair plays
+``--games`` games, or, with ``--games-for AGENT=N``, N games if it includes AGENT (the larger
+N if both its agents have one). ``--plan`` prints the pairs and their games and plays nothing.
 
 Each game is a process of its own: ``python3 -m referee RED GREEN BLUE -t T -v 1 -l LOG``
 run from a fresh folder, with the course referee when ``--referee DIR`` names the folder that
@@ -29,7 +45,21 @@ order over red, green and blue; every game of cycle ``c`` starts with the same
 ``--opening`` plies chosen at random among the legal actions (seeded by ``--seed`` and
 ``c`` only: the same for every pair and every candidate run with that seed), so that 3 plies
 are each seat's first action and 6 its first two. Deterministic agents then still give
-independent games.
+independent games, and a game (pair, index) is the same game whichever process plays it.
+
+Runs, shards and merges: the settings that decide the games (the candidate, the pairs and
+their games, seed, openings, clocks, referee, our Player's ``ARENA_*`` environment) hash to a
+*run id*. ``--results FILE`` writes a header line (the run id and those settings) and then a
+JSON line per game as it ends: its pair and index, cycle and cycle seed, seats, the
+candidate's result (``win``, ``loss`` — its own fault included —, ``repetition``, ``turns``
+or ``forfeit`` of an opponent or of nobody known) with the winner or the fault (whose, what
+kind), turns, each seat's exits and pieces on the board at the end, times, and the actions.
+``--shard K/N`` plays shard K of N: whole cycles of a pair, dealt to the shards so their games
+balance; the N shards together play every game once. ``--resume`` continues a stopped run
+from its file (a torn last line is cut off) and plays only the games it lacks; a file of
+another run or shard is refused. ``--merge FILE...`` prints the one report of several
+shards' files (missing games counted), refusing files of different runs and a game found
+twice.
 
 ``arena_player`` (our Player) is configured through its environment, which every game
 inherits: ``--moves-time-ms MS`` sets ``ARENA_MOVETIME_MS`` (a flat time per action),
@@ -37,9 +67,16 @@ inherits: ``--moves-time-ms MS`` sets ``ARENA_MOVETIME_MS`` (a flat time per act
 ``-t``, 60 s by default, allows the others). ``ARENA_ENGINE`` and the like pass through.
 The candidate is over the clock when its wall time passes ``--clock`` (if given) or ``-t``.
 
-Output: a line per game as it ends (pair, seats, result, turns, exits, each seat's seconds),
-a table per pair, a ``SUMMARY`` line, and a ``PLAYER`` line per package. ``--record FILE``
-appends each game (a ``#`` header, then its actions in the engine's notation).
+Output: a line per game as it ends (pair, seats, result, turns, exits, pieces, each seat's
+seconds), then the report (built from the games' records, so a merge prints the same): a
+``NONWIN`` line per game the candidate did not win (how it ended, each seat's exits and
+pieces, whether the candidate led in exits), a ``PAIR`` line per pair and an ``AGENT`` line
+per opponent over the pairs it is in (W / D / L, repetition and turn-limit draws, win rate
+over the games played out, forfeits apart, the non-wins' standing, thinking time), the
+``SUMMARY`` line (games, win rate and worst pair, repetition draws as a share of the games,
+missing games) and a ``PLAYER`` line per package; ``--markdown`` adds the tables in Markdown.
+``--record FILE`` appends each game (a ``#`` header, then its actions in the engine's
+notation). Bad input exits with status 2 and says why.
 
 Standard library only.
 """
@@ -91,7 +128,9 @@ def stop_games():
 def parse_args(argv):
     ap = argparse.ArgumentParser(
         description="Chexers games of a candidate COMP30024 Player against every pair of opponents, "
-        "played by the course referee (or sim_referee.py), seats rotated, openings varied."
+        "played by the course referee (or sim_referee.py), seats rotated, openings varied.",
+        epilog="The other mode: referee_match.py --merge FILE... [--markdown] prints the one report of the "
+        "--results files of a run's shards.",
     )
     ap.add_argument(
         "packages",
