@@ -844,7 +844,7 @@ def record_game(path, settings, r):
 def games_text(args):
     """The games a pair, as the header line says it: "12 games a pair (flying_solo 30)"."""
     extra = ", ".join("%s %d" % kv for kv in args.games_for.items())
-    return "%d games a pair%s" % (args.games, " (%s)" % extra if extra else "")
+    return "%s a pair%s" % (plural(args.games, "game"), " (%s)" % extra if extra else "")
 
 
 def ranges_text(numbers):
@@ -872,7 +872,7 @@ def faults_text(d, by=None):
 def report(settings, records, planned, tail, markdown=False):
     """Prints the report of `records` (games of the run with these settings): the standing at
     each game the candidate did not win, a table per pair and per opponent (over the pairs it
-    is in), the SUMMARY (with `tail`: how the games were played), a PLAYER line per package
+    is in; those without games left out), the SUMMARY (with `tail`: how the games were played), a PLAYER line per package
     and, with `markdown`, the tables as Markdown."""
     cand = settings["candidate"]
     pairs = [tuple(x[:2]) for x in settings["plan"]]
@@ -891,10 +891,12 @@ def report(settings, records, planned, tail, markdown=False):
             print(nonwin_line(r))
     print("PAIRS: %s against each pair (win rate = wins / games played out, without the opponents' forfeits)" % cand)
     for pair, t in zip(pairs, tables):
-        print(t.line("PAIR %s + %s" % pair))
+        if t.games:
+            print(t.line("PAIR %s + %s" % pair))
     print("AGENTS: %s against each opponent, over the pairs it is in" % cand)
     for n in agents:
-        print(by_agent[n].line("AGENT %s | pairs %d" % (n, sum(n in pair for pair in pairs))))
+        if by_agent[n].games:
+            print(by_agent[n].line("AGENT %s | pairs %d" % (n, sum(n in pair for pair in pairs))))
     loads = [r["load"] for r in records] or [0.0]
     print(
         "SUMMARY games %d | draws by repetition %d (%.1f%% of games), by turns %d | %s W %d D %d L %d of %d played "
@@ -928,18 +930,21 @@ def report(settings, records, planned, tail, markdown=False):
         )
     )
     for n in [cand] + agents:
-        print(player_line(n, [r for r in records if n in r["seats"]], everything))
+        mine = [r for r in records if n in r["seats"]]
+        if mine:
+            print(player_line(n, mine, everything))
     if markdown:
         print()
         print("| %s against | games | W | repetition draws | turn-limit draws | L | win rate | opponents' forfeits | non-wins led in exits |" % cand)
         print("|---|---|---|---|---|---|---|---|---|")
         rows = [("%s + %s" % pair, t) for pair, t in zip(pairs, tables)]
-        rows += [("%s (%d pairs)" % (n, sum(n in pair for pair in pairs)), by_agent[n]) for n in agents]
+        rows += [("%s (%s)" % (n, plural(sum(n in pair for pair in pairs), "pair")), by_agent[n]) for n in agents]
         for label, t in rows + [("**all**", everything)]:
-            print(
-                "| %s | %d | %d | %d | %d | %d | %.1f%% | %d | %d |"
-                % (label, t.games, t.W, t.rep, t.turn_draws, t.L, t.rate(), t.games - t.played_out(), t.standing["led"])
-            )
+            if t.games:
+                print(
+                    "| %s | %d | %d | %d | %d | %d | %.1f%% | %d | %d |"
+                    % (label, t.games, t.W, t.rep, t.turn_draws, t.L, t.rate(), t.games - t.played_out(), t.standing["led"])
+                )
 
 
 def plural(n, word):
