@@ -249,7 +249,10 @@ def parse_args(argv):
     folders = child_path(args) + sys.path
     for name in args.packages:
         if not package_found(name, folders):
-            ap.error("unknown agent %s: no module %s on the Python path (this folder, --referee, --path, PYTHONPATH)" % (name, top_module(name)))
+            ap.error(
+                "unknown agent %s: no module %s on the Python path (this folder, --referee, --path, PYTHONPATH)"
+                % (name, top_module(name))
+            )
     return args
 
 
@@ -935,7 +938,10 @@ def report(settings, records, planned, tail, markdown=False):
             print(player_line(n, mine, everything))
     if markdown:
         print()
-        print("| %s against | games | W | repetition draws | turn-limit draws | L | win rate | opponents' forfeits | non-wins led in exits |" % cand)
+        print(
+            "| %s against | games | W | repetition draws | turn-limit draws | L | win rate | opponents' forfeits "
+            "| non-wins led in exits |" % cand
+        )
         print("|---|---|---|---|---|---|---|---|---|")
         rows = [("%s + %s" % pair, t) for pair, t in zip(pairs, tables)]
         rows += [("%s (%s)" % (n, plural(sum(n in pair for pair in pairs), "pair")), by_agent[n]) for n in agents]
@@ -1042,7 +1048,9 @@ def merge(argv):
         if h is None:
             fail("%s: no run header: not a results file of referee_match.py (or empty)" % path)
         if torn is not None:
-            sys.stderr.write("referee_match.py: %s: its last line is incomplete (a run still going, or killed): left out\n" % path)
+            sys.stderr.write(
+                "referee_match.py: %s: its last line is incomplete (a run still going, or killed): left out\n" % path
+            )
         if header is None:
             header, first = h, path
         elif h["run"] != header["run"]:
@@ -1111,7 +1119,10 @@ def main(argv=None):
         records = list(results.games)
         stray = [r for r in records if (r["pair_index"], r["game"]) not in set(games)]
         if stray:
-            fail("--results %s holds game %d of pair %d, which is not of this shard" % (args.results, stray[0]["game"] + 1, stray[0]["pair_index"] + 1))
+            fail(
+                "--results %s holds game %d of pair %d, which is not of this shard"
+                % (args.results, stray[0]["game"] + 1, stray[0]["pair_index"] + 1)
+            )
     print(
         "referee_match | run %s | candidate %s | opponents %s | %s | -t %g | referee %s | opening %d plies | seed %d | "
         "%d pair(s), %s | concurrency %d | shard %d/%d | load %.2f"

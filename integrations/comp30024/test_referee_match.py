@@ -339,7 +339,20 @@ class Pool(unittest.TestCase):
             [30, 30, 30, 20, 5, 20],
         )
         # What --plan prints: each pair and its games, nothing played.
-        out = run("first", *opponents, "--pairs-must-include", "middle", "--sample", "1", "--games", "12", "--games-for", "middle=30", "--plan", path=self.tmp.name)
+        out = run(
+            "first",
+            *opponents,
+            "--pairs-must-include",
+            "middle",
+            "--sample",
+            "1",
+            "--games",
+            "12",
+            "--games-for",
+            "middle=30",
+            "--plan",
+            path=self.tmp.name,
+        )
         self.assertEqual(out.returncode, 0, out.stderr)
         plan = [l for l in out.stdout.splitlines() if l.startswith("PLAN pair")]
         self.assertEqual(len(plan), 4, out.stdout)
@@ -499,7 +512,11 @@ class Pool(unittest.TestCase):
         self.assertEqual(len(nonwins), sum(r["result"] != "win" for r in records))
         self.assertGreater(len(nonwins), 0)
         for l in nonwins:
-            self.assertRegex(l, r"^NONWIN pair \d \S+ \+ \S+ \| game \d+ \| .* \| \d+ turns \| red \S+ \d exits? \d+ pieces?, green .*, blue .* \| first (led|level|behind) in exits$")
+            self.assertRegex(
+                l,
+                r"^NONWIN pair \d \S+ \+ \S+ \| game \d+ \| .* \| \d+ turns \| "
+                r"red \S+ \d exits? \d+ pieces?, green .*, blue .* \| first (led|level|behind) in exits$",
+            )
         # Per agent: the sums of the pairs it is in.
         pair = {m.group(1): m for m in re.finditer(r"^PAIR (\S+ \+ \S+) \| games (\d+) \| first W (\d+) D (\d+) L (\d+)", self.whole.stdout, re.M)}
         self.assertEqual(set(pair), {"middle + last", "middle + second", "last + second"})
