@@ -73,10 +73,12 @@ fn course_standins_and_match_runner_agree_with_the_engine() {
     );
 }
 
-/// The strength harness `referee_match.py` (issue 28): every pair of opponents in every
-/// seating with the same seeded openings, the same games at any concurrency, forfeits
+/// The strength harness `referee_match.py` (issues 28 and 33): every pair of opponents in
+/// every seating with the same seeded openings, the same games at any concurrency, forfeits
 /// (illegal action, exception, CPU time) counted apart, wall time over the clock reported,
-/// the course referee's command line and output.
+/// the course referee's command line and output; the pool's pairs and seeded sample, shards
+/// that play each game once, a run resumed after a kill, shards merged into the unsharded
+/// report, a mixed merge refused, the report per agent and per game not won.
 #[test]
 fn strength_harness_rotates_seats_counts_forfeits_apart_and_reads_the_referee() {
     run_python_tests(
@@ -89,7 +91,13 @@ fn strength_harness_rotates_seats_counts_forfeits_apart_and_reads_the_referee() 
             "test_results",
             "test_log",
             "test_a_repetition_draw_while_ahead_in_exits_is_counted",
+            "test_pairs_are_chosen_and_the_sample_is_seeded",
+            "test_shards_play_each_game_exactly_once_in_whole_cycles",
+            "test_a_run_resumes_after_a_kill",
+            "test_a_merge_of_different_runs_is_refused",
+            "test_the_report_of_a_real_run",
+            "test_the_report_per_agent_and_the_standing_of_each_non_win",
         ],
-        7,
+        13,
     );
 }
