@@ -104,6 +104,15 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+/// A spec as an engine of a match, where many engines live at once: the table size it sets,
+/// else [`MATCH_TT_MIB`] (or less, if the game recommends less).
+pub(crate) fn with_match_table<A: GameAdapter>(mut spec: Spec) -> Spec {
+    if spec.tt_mib.is_none() {
+        spec.tt_mib = Some(MATCH_TT_MIB.min(A::engine_config().tt_mib.max(1)));
+    }
+    spec
+}
+
 /// The parsed engine specifications (table size capped for matches).
 fn parse_specs<A: GameAdapter>(texts: &[String]) -> Result<Vec<Spec>, Fail> {
     let texts: Vec<String> = if texts.is_empty() {
@@ -113,12 +122,9 @@ fn parse_specs<A: GameAdapter>(texts: &[String]) -> Result<Vec<Spec>, Fail> {
     };
     let mut specs = Vec::new();
     for t in &texts {
-        let mut s = Spec::parse::<A>(t)
+        let s = Spec::parse::<A>(t)
             .map_err(|e| Fail::usage(format!("--engine {t:?}: {}", e.reason())))?;
-        if s.tt_mib.is_none() {
-            s.tt_mib = Some(MATCH_TT_MIB.min(A::engine_config().tt_mib.max(1)));
-        }
-        specs.push(s);
+        specs.push(with_match_table::<A>(s));
     }
     Ok(specs)
 }

@@ -35,7 +35,7 @@ use crate::matchup::book::{self, Starts};
 use crate::matchup::game::{self, Adjudication, Engines, Setup};
 use crate::matchup::matchfile::{Ending, GameLine};
 use crate::matchup::schedule::{seatings, Shard};
-use crate::matchup::{fnv1a, open_lines, play_jobs, progress_bar, Siblings};
+use crate::matchup::{fnv1a, open_lines, play_jobs, progress_bar, with_match_table, Siblings};
 
 /// The options of `arena tune` (SPSA).
 #[derive(Clone, Debug)]
@@ -85,10 +85,6 @@ pub(crate) struct TuneOptions {
     /// Draw the run here.
     pub svg: Option<PathBuf>,
 }
-
-/// Table size of a tuning engine whose spec does not set one (many engines at once, short
-/// searches).
-const TUNE_TT_MIB: usize = 16;
 
 /// How often a worker looks at the other workers' files while it waits.
 const WAIT_EVERY: Duration = Duration::from_millis(100);
@@ -662,20 +658,11 @@ pub(crate) fn run_spsa<A: GameAdapter>(o: &TuneOptions) -> Result<Outcome, Fail>
         let minus = spec_text(&plan.base, &plan.params, &points.minus);
         let mut specs = Vec::new();
         for text in [&plus, &minus] {
-            let mut s = Spec::parse::<A>(text)
+            let s = Spec::parse::<A>(text)
                 .map_err(|e| Fail::runtime(format!("the point {text:?}: {}", e.reason())))?;
-            if s.tt_mib.is_none() {
-                s.tt_mib = Some(TUNE_TT_MIB.min(A::engine_config().tt_mib.max(1)));
-            }
-            specs.push(s);
+            specs.push(with_match_table::<A>(s));
         }
-        if let Some(opp) = &plan.opponent {
-            let mut s = opp.clone();
-            if s.tt_mib.is_none() {
-                s.tt_mib = Some(TUNE_TT_MIB.min(A::engine_config().tt_mib.max(1)));
-            }
-            specs.push(s);
-        }
+        specs.extend(plan.opponent.clone().map(with_match_table::<A>));
         // The games of this iteration that this process plays and no file has.
         poll(&mut known, &mut siblings);
         let cycle_len = plan.cycle.len() as u64;
