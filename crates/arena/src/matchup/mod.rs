@@ -812,12 +812,18 @@ fn open_files(o: &MatchOptions, header: &Header) -> Result<Files, Fail> {
 }
 
 /// The progress bar of a match of `games` games.
-pub(crate) fn progress_bar(games: usize) -> ProgressBar {
-    let bar = ProgressBar::new(games as u64);
+fn progress_bar(games: usize) -> ProgressBar {
+    progress_bar_of(games, "games")
+}
+
+/// A progress bar over `len` of `unit` (`games`, `iterations`); its message is cut to the
+/// terminal's width.
+pub(crate) fn progress_bar_of(len: usize, unit: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64);
     bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games  {msg}",
-        )
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} [{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {unit}  {{wide_msg}}"
+        ))
         .expect("a valid template")
         .progress_chars("=> "),
     );

@@ -35,7 +35,7 @@ use crate::matchup::book::{self, Starts};
 use crate::matchup::game::{self, Adjudication, Engines, Setup};
 use crate::matchup::matchfile::{Ending, GameLine};
 use crate::matchup::schedule::{seatings, Shard};
-use crate::matchup::{fnv1a, open_lines, play_jobs, progress_bar, with_match_table, Siblings};
+use crate::matchup::{fnv1a, open_lines, play_jobs, progress_bar_of, with_match_table, Siblings};
 
 /// The options of `arena tune` (SPSA).
 #[derive(Clone, Debug)]
@@ -645,7 +645,7 @@ pub(crate) fn run_spsa<A: GameAdapter>(o: &TuneOptions) -> Result<Outcome, Fail>
 
     let mut spsa = Spsa::new(header.params.clone(), header.schedule, header.seed);
     let per_iteration = plan.cycle.len() as u64 * header.pairs;
-    let bar = progress_bar(header.schedule.iterations as usize);
+    let bar = progress_bar_of(header.schedule.iterations as usize, "iterations");
     bar.set_message(values_text(&plan.params, &spsa.theta));
     let started = Instant::now();
     let mut played = 0u64;
