@@ -207,9 +207,17 @@ pub struct Config {
     pub killers: bool,
     /// Use aspiration windows around the previous iteration's score.
     pub aspiration: bool,
-    /// Extend the horizon with the game's noisy moves (quiescence search). Free for a game
-    /// without noisy moves ([`Game::noisy_moves`](crate::Game::noisy_moves) gives none):
-    /// the last ply is searched by the same short path either way.
+    /// Extend the horizon with the game's noisy moves (quiescence search): at depth 0 the
+    /// side to move may stand pat (take the evaluation) or play a noisy move, until the
+    /// position is quiet. On by default. Free for a game without noisy moves
+    /// ([`Game::noisy_moves`](crate::Game::noisy_moves) gives none): the last ply is
+    /// searched by the same short path either way, and the value is plain minimax's.
+    ///
+    /// **A game with noisy moves** gets, with quiescence on, a fixed-depth value that is not
+    /// the plain minimax value at that depth (it is
+    /// [`reference::minimax`](crate::reference::minimax) with quiescence `true`). To
+    /// compare values or node counts with another library or a hand-written alpha-beta
+    /// that has no quiescence, turn it off: `Config::default().with_quiescence(false)`.
     pub quiescence: bool,
     /// The settings of Monte Carlo tree search ([`Algorithm::Mcts`]).
     pub mcts: MctsConfig,
