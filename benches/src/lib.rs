@@ -15,6 +15,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod breakthrough;
 pub mod cases;
 pub mod check;
 pub mod data;
