@@ -33,7 +33,8 @@ pub struct Opts {
     pub game: Option<String>,
     /// Only this engine (no peer, no plain search): for trying settings.
     pub ours_only: bool,
-    /// Changes to `Config::default()` (`key=value`: ordering, quiescence, aspiration, tt).
+    /// Changes to `Config::default()` (`key=value`: ordering, quiescence, aspiration,
+    /// killers, tt).
     pub config: Vec<(String, String)>,
     /// Also the total nodes to the depth at 1, 2, 4, 8 and 16 threads.
     pub overhead: bool,
@@ -86,6 +87,7 @@ impl Opts {
                 "ordering" => c.with_ordering(on),
                 "quiescence" => c.with_quiescence(on),
                 "aspiration" => c.with_aspiration(on),
+                "killers" => c.with_killers(on),
                 "tt" => c.with_tt_mib(v.parse().unwrap_or(TABLE_MIB)),
                 _ => c,
             };

@@ -1,23 +1,38 @@
-//! Move ordering: the table's move first, then killer moves, then by the evaluator's hint
+//! Move ordering: the table's move first, then the game's noisy moves (captures and the
+//! like, [`Game::noisy_moves`](crate::Game::noisy_moves), with [`Config::noisy_first`]),
+//! then killer moves, then by the evaluator's hint
 //! ([`Evaluator::move_hint`](crate::Evaluator::move_hint)) and the history heuristic.
 //!
 //! Ordering only decides the order in which the moves of a position are searched; values at
 //! a fixed depth do not depend on it (ties go to the lowest index, deterministically).
+//!
+//! [`Config::noisy_first`]: crate::Config::noisy_first
 
 use crate::brs::NodeMoves;
-use crate::game::{Evaluator, Game, MAX_HINT};
+use crate::game::{Evaluator, Game, MoveList, MAX_HINT};
 use crate::history::Heuristics;
 
 /// Marks a move that was already picked.
 const DONE: i32 = i32::MIN;
 /// Ordering key of the table's move.
 const TT_KEY: i32 = i32::MAX;
+/// Ordering key of the table's move when it is noisy.
+const NOISY_TT_KEY: i32 = i32::MAX - 1;
+/// Ordering key of every noisy move (ties keep the game's order): above the killers.
+const NOISY_KEY: i32 = KILLER_KEY + 8;
 /// Ordering key of the first killer; the second scores one less.
 const KILLER_KEY: i32 = 1 << 29;
 /// The key of one step of [`Evaluator::move_hint`](crate::Evaluator::move_hint): more than
 /// any history value spans, so that the hint decides first; `MAX_HINT` steps stay below
 /// [`KILLER_KEY`].
 const HINT_UNIT: i32 = 4 * crate::history::MAX_HISTORY;
+
+/// Whether a move's ordering key (before it was picked) marks it noisy: killers and
+/// history learn from the other moves only.
+#[inline]
+pub(crate) fn is_noisy_key(key: i32) -> bool {
+    key == NOISY_KEY || key == NOISY_TT_KEY
+}
 
 /// The not yet searched move with the highest key (the lowest index on ties): the one
 /// [`pick`] takes next.
@@ -35,21 +50,21 @@ pub(crate) fn next(keys: &[i32]) -> Option<usize> {
 }
 
 /// Picks the not yet searched move with the highest key (the lowest index on ties) and
-/// marks it searched.
+/// marks it searched; returns its index and the key it had.
 #[inline]
-pub(crate) fn pick(keys: &mut [i32]) -> Option<usize> {
-    let best = next(keys);
-    if let Some(i) = best {
-        keys[i] = DONE;
-    }
-    best
+pub(crate) fn pick(keys: &mut [i32]) -> Option<(usize, i32)> {
+    let best = next(keys)?;
+    let key = keys[best];
+    keys[best] = DONE;
+    Some((best, key))
 }
 
 /// Appends the ordering key of each move of a node to `keys`: the table's move
-/// (`tt_move`, an index) first, then (with `killers`) the killers of this ply, then by the
-/// evaluator's hint and the history heuristic; moves of equal keys keep the game's order. Every part is computed and the key picked by selects: which
-/// move is the table's or a killer changes from node to node, and branches on it would be
-/// mispredicted.
+/// (`tt_move`, an index) first, then (with `noisy_first`, not at best-reply search's
+/// opponents' layer) the node's noisy moves, then (with `killers`) the killers of this ply,
+/// then by the evaluator's hint and the history heuristic; moves of equal keys keep the
+/// game's order. Every part is computed and the key picked by selects: which move is the
+/// table's or a killer changes from node to node, and branches on it would be mispredicted.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn order_keys<G: Game, E: Evaluator<G>>(
@@ -62,7 +77,12 @@ pub(crate) fn order_keys<G: Game, E: Evaluator<G>>(
     ply: usize,
     tt_move: u8,
     killers: bool,
+    noisy_first: bool,
 ) {
+    let mut noisy: MoveList<G::Move> = MoveList::new();
+    if noisy_first && !node.opponents_layer() {
+        pos.noisy_moves(&mut noisy);
+    }
     for (i, mv) in moves.iter().enumerate() {
         let at = node.at(pos, i);
         let hint = eval.move_hint(at, *mv);
@@ -77,8 +97,24 @@ pub(crate) fn order_keys<G: Game, E: Evaluator<G>>(
         } else {
             KILLER_KEY - 2 + rank as i32
         };
-        keys.push(if i == tt_move as usize { TT_KEY } else { k });
+        let is_noisy = !noisy.is_empty() && noisy.contains(mv);
+        let k = if is_noisy { NOISY_KEY } else { k };
+        let tt = if is_noisy { NOISY_TT_KEY } else { TT_KEY };
+        keys.push(if i == tt_move as usize { tt } else { k });
     }
+}
+
+/// Puts the moves of `moves` that are in `noisy` (a node's [`Game::noisy_moves`]) first,
+/// each part in the game's order; returns how many there are.
+pub(crate) fn noisy_to_front<M: Copy + PartialEq>(moves: &mut [M], noisy: &[M]) -> usize {
+    let mut front = 0;
+    for j in 0..moves.len() {
+        if noisy.contains(&moves[j]) {
+            moves[front..=j].rotate_right(1);
+            front += 1;
+        }
+    }
+    front
 }
 
 #[cfg(test)]
@@ -87,8 +123,17 @@ mod tests {
 
     #[test]
     fn picks_in_key_order_with_index_ties() {
-        let mut keys = [5, TT_KEY, 5, KILLER_KEY, -7, DONE + 1];
-        let order: Vec<usize> = std::iter::from_fn(|| pick(&mut keys)).collect();
-        assert_eq!(order, vec![1, 3, 0, 2, 4, 5]);
+        let mut keys = [5, TT_KEY, 5, KILLER_KEY, NOISY_KEY, -7, NOISY_KEY, DONE + 1];
+        let order: Vec<usize> = std::iter::from_fn(|| pick(&mut keys).map(|p| p.0)).collect();
+        assert_eq!(order, vec![1, 4, 6, 3, 0, 2, 5, 7]);
+        assert!(is_noisy_key(NOISY_KEY) && is_noisy_key(NOISY_TT_KEY));
+        assert!(!is_noisy_key(TT_KEY) && !is_noisy_key(KILLER_KEY));
+    }
+
+    #[test]
+    fn noisy_moves_go_to_the_front_in_the_games_order() {
+        let mut moves = [10, 11, 12, 13, 14];
+        assert_eq!(noisy_to_front(&mut moves, &[13, 11]), 2);
+        assert_eq!(moves, [11, 13, 10, 12, 14]);
     }
 }
