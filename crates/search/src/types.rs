@@ -211,9 +211,10 @@ pub struct Config {
     /// captures and the like) right after the table's move, before the killers and the
     /// history order, in the game's order; the killers and the history heuristic then learn
     /// from the other (quiet) moves only, as chess engines order captures. Where a game has
-    /// no noisy moves this changes nothing. On by default: measured (issue 34) on 6×6
-    /// Breakthrough, captures as noisy moves, it took 0.56 times the nodes, and on Chexers
-    /// 0.86; Throne's engine settings turn it off (1.09 times the nodes). Only with
+    /// no noisy moves this changes nothing. On by default: measured (issue 34, with killers
+    /// from twelve moves) on 6×6 Breakthrough, captures as noisy moves, the benchmark
+    /// positions took 0.55 times the nodes, Chexers' bench 0.83 and Jumpy3's 0.95;
+    /// Throne's engine settings turn it off (1.06 times the nodes, and slower). Only with
     /// [`Config::ordering`]; never changes a fixed-depth value.
     pub noisy_first: bool,
     /// Use aspiration windows around the previous iteration's score.
