@@ -201,7 +201,8 @@ pub struct Config {
     /// fixed-depth value.
     pub ordering: bool,
     /// Put each ply's killer moves (the last quiet moves that caused a cutoff at that ply)
-    /// first after the table's move (and the noisy moves, see [`Config::noisy_first`]), at
+    /// first after the table's move (among moves of equal hint, after the noisy moves: see
+    /// [`Config::noisy_first`]), at
     /// nodes with many moves (twelve or more). At nodes with fewer the game's own order is
     /// kept: there a killer that does not refute costs a subtree (issue 29: Connect Four's
     /// centre-first order with killers everywhere took 1.6 times the nodes; issue 34: 6×6
@@ -213,8 +214,11 @@ pub struct Config {
     /// from the other (quiet) moves only, as chess engines order captures. Where a game has
     /// no noisy moves this changes nothing. On by default: measured (issue 34, with killers
     /// from twelve moves) on 6×6 Breakthrough, captures as noisy moves, the benchmark
-    /// positions took 0.55 times the nodes, Chexers' bench 0.83 and Jumpy3's 0.95;
-    /// Throne's engine settings turn it off (1.06 times the nodes, and slower). Only with
+    /// positions took 0.55 times the nodes and Chexers' bench 0.83; Throne's engine settings
+    /// turn it off (1.06 times the nodes, and slower), and Jumpy3's (its evaluations' move
+    /// hint orders better, and the noisy moves cost their generation at every node). The
+    /// evaluator's hint ([`Evaluator::move_hint`](crate::Evaluator::move_hint)) still
+    /// decides first: noisy moves go first among moves of equal hint. Only with
     /// [`Config::ordering`]; never changes a fixed-depth value.
     pub noisy_first: bool,
     /// Use aspiration windows around the previous iteration's score.
