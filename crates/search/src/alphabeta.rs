@@ -90,6 +90,9 @@ struct NodeCtx<'n, G: Game> {
     defer: bool,
     /// Whether moves are ordered.
     ordering: bool,
+    /// Whether this is best-reply search (whose children may make their moves from a reply
+    /// chain: they make their children themselves).
+    brs: bool,
 }
 
 impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
@@ -408,6 +411,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             // Children are looked up only where they announce themselves.
             defer: share && depth - 1 > BUSY_DEPTH,
             ordering: self.sh.config.ordering,
+            brs: BRS,
         };
         let mut children = std::mem::take(&mut self.local.children[ply]);
         let mut keys = std::mem::take(&mut self.local.keys[ply]);
@@ -540,10 +544,25 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         beta: i32,
     ) -> Option<(usize, i32)> {
         let (depth, ply) = (cx.depth, cx.ply);
-        children.clear();
         let up_front = self.sh.table.filter(|_| depth - 1 > TT_MIN_DEPTH);
+        let key = cx.pos.key();
+        let made_ahead = self.local.made_for[ply] == key && children.len() == cx.moves.len();
         if let Some(table) = up_front {
-            self.make_children(table, cx, children);
+            if made_ahead && !cx.brs {
+                // The parent made them (and asked for their buckets): only the busy slots.
+                if cx.defer {
+                    for c in children.iter() {
+                        self.sh.busy.prefetch(c.key());
+                    }
+                }
+            } else {
+                children.clear();
+                self.make_children(table, cx, children);
+                self.local.made_for[ply] = key;
+            }
+        } else {
+            children.clear();
+            self.local.made_for[ply] = 0;
         }
         keys.clear();
         if cx.ordering {
@@ -571,7 +590,15 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             } else {
                 0
             };
-            prefetch_children(table, &children[first]);
+            let c = &children[first];
+            if c.outcome().is_none() {
+                // Its children, made here into the buffer it will use (it takes them
+                // instead of making them again: the same moves in the same order, outside
+                // best-reply search).
+                let grand = &mut self.local.children[ply + 1];
+                make_children_of(table, c, grand);
+                self.local.made_for[ply + 1] = if cx.brs { 0 } else { c.key() };
+            }
         }
         if cx.pv_node {
             return None;
@@ -827,18 +854,20 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     }
 }
 
-/// Starts loading the table buckets of the children of `c` (the child a node searches
-/// first, which reads them as soon as it starts).
+/// Makes the children of `c` (the child a node searches first, which reads their table
+/// buckets as soon as it starts) into `out`, in its legal-move order, and starts loading
+/// their buckets.
 #[inline(always)]
-fn prefetch_children<G: Game>(table: &Table, c: &G) {
-    if c.outcome().is_none() {
-        let mut grand: MoveList<G::Move> = MoveList::new();
-        c.legal_moves(&mut grand);
-        let mut g = c.clone();
-        for &m in grand.iter() {
-            g.play_from(c, m);
-            table.touch(g.key());
-        }
+fn make_children_of<G: Game>(table: &Table, c: &G, out: &mut Vec<G>) {
+    let mut grand: MoveList<G::Move> = MoveList::new();
+    c.legal_moves(&mut grand);
+    out.clear();
+    out.reserve(grand.len());
+    for &m in grand.iter() {
+        out.push(c.clone());
+        let g = out.last_mut().expect("just pushed");
+        g.play_from(c, m);
+        table.touch(g.key());
     }
 }
 
