@@ -352,32 +352,44 @@ pub fn connect_four() -> UserGame<connect_four::Position, connect_four::DefaultE
     }
 }
 
+/// A game's cases from its list, every position at the depths `full` and `quick`.
+fn listed<G, E>(
+    name: &'static str,
+    list: Vec<benches::data::Entry<G>>,
+    (full, quick): (u32, u32),
+    eval: E,
+    quiescence: bool,
+) -> UserGame<G, E> {
+    UserGame {
+        name,
+        cases: list
+            .into_iter()
+            .map(|e| (e.label, e.position, full, quick))
+            .collect(),
+        eval,
+        quiescence,
+    }
+}
+
 /// The 6×6 Othello cases: `benches/data/othello.txt` with their depths.
 pub fn othello() -> UserGame<benches::othello::Othello, benches::othello::OthelloEval> {
-    UserGame {
-        name: "othello",
-        cases: benches::data::othello()
-            .into_iter()
-            .map(|e| (e.label, e.position, 13, 6))
-            .collect(),
-        eval: benches::othello::OthelloEval,
-        quiescence: true,
-    }
+    let list = benches::data::othello();
+    listed(
+        "othello",
+        list,
+        (13, 6),
+        benches::othello::OthelloEval,
+        true,
+    )
 }
 
 /// The 6×6 Breakthrough cases: `benches/data/breakthrough.txt` with their depths; this
 /// engine without quiescence (the game's captures are its noisy moves).
 pub fn breakthrough(
 ) -> UserGame<benches::breakthrough::Breakthrough, benches::breakthrough::BreakthroughEval> {
-    UserGame {
-        name: "breakthrough",
-        cases: benches::data::breakthrough()
-            .into_iter()
-            .map(|e| (e.label, e.position, 10, 5))
-            .collect(),
-        eval: benches::breakthrough::BreakthroughEval,
-        quiescence: false,
-    }
+    let list = benches::data::breakthrough();
+    let eval = benches::breakthrough::BreakthroughEval;
+    listed("breakthrough", list, (10, 5), eval, false)
 }
 
 /// Runs the comparison.

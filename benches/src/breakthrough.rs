@@ -29,6 +29,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::board36::{self, ParsePositionError};
 use plyforge::search::rng::splitmix64;
 use plyforge::search::{Game, MoveList, Outcome, Player, SideToMoveEval};
 
@@ -49,16 +50,7 @@ pub const BLACK: Player = 1;
 /// The largest move number.
 pub const MAX_MOVE: u8 = 35 * 3 + 2;
 
-const fn zobrist() -> [[u64; 36]; 2] {
-    let mut z = [[0u64; 36]; 2];
-    let mut i = 0;
-    while i < 72 {
-        z[i / 36][i % 36] = splitmix64(0x0B7E_A000 + i as u64);
-        i += 1;
-    }
-    z
-}
-const Z: [[u64; 36]; 2] = zobrist();
+const Z: [[u64; 36]; 2] = board36::zobrist(0x0B7E_A000);
 const Z_BLACK_TO_MOVE: u64 = splitmix64(0x0B7E_B000);
 
 /// A position of 6×6 Breakthrough.
@@ -227,15 +219,8 @@ impl Game for Breakthrough {
     }
 
     fn recompute_key(&self) -> u64 {
-        let mut k = if self.side == 1 { Z_BLACK_TO_MOVE } else { 0 };
-        for (p, z) in Z.iter().enumerate() {
-            let mut b = self.pawns[p];
-            while b != 0 {
-                k ^= z[b.trailing_zeros() as usize];
-                b &= b - 1;
-            }
-        }
-        k
+        let second = if self.side == 1 { Z_BLACK_TO_MOVE } else { 0 };
+        board36::key(&Z, self.pawns, second)
     }
 
     fn zero_sum(&self) -> bool {
@@ -308,23 +293,11 @@ impl fmt::Display for Breakthrough {
     }
 }
 
-/// Why a text is not a Breakthrough position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseBreakthroughError(pub String);
-
-impl fmt::Display for ParseBreakthroughError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ParseBreakthroughError {}
-
 impl FromStr for Breakthrough {
-    type Err = ParseBreakthroughError;
+    type Err = ParsePositionError;
 
-    fn from_str(s: &str) -> Result<Breakthrough, ParseBreakthroughError> {
-        let err = |m: String| Err(ParseBreakthroughError(m));
+    fn from_str(s: &str) -> Result<Breakthrough, ParsePositionError> {
+        let err = |m: String| Err(ParsePositionError(m));
         let Some((board, side)) = s.trim().split_once(' ') else {
             return err("expected the six rows, a space and the player to move".into());
         };

@@ -15,6 +15,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod board36;
 pub mod breakthrough;
 pub mod cases;
 pub mod check;

@@ -890,41 +890,22 @@ fn targets_section(rep: &mut Report) {
         );
     }
     md.push('\n');
-    if !t.issue29.is_empty() {
-        let _ = writeln!(
-            md,
-            "Issue 29 (games a user would write, search overhead):\n"
-        );
-        for (what, figure, target, met) in &t.issue29 {
-            let _ = writeln!(
-                md,
-                "- {what}: {figure} (target {target}): **{}**",
-                verdict(*met)
-            );
+    for (title, list) in [
+        (
+            "Issue 29 (games a user would write, search overhead)",
+            &t.issue29,
+        ),
+        (
+            "Issue 34 (every position of the games a user would write)",
+            &t.issue34,
+        ),
+        ("Issue 21, as a user meets it (see that section)", &t.user),
+    ] {
+        if list.is_empty() {
+            continue;
         }
-        md.push('\n');
-    }
-    if !t.issue34.is_empty() {
-        let _ = writeln!(
-            md,
-            "Issue 34 (every position of the games a user would write):\n"
-        );
-        for (what, figure, target, met) in &t.issue34 {
-            let _ = writeln!(
-                md,
-                "- {what}: {figure} (target {target}): **{}**",
-                verdict(*met)
-            );
-        }
-        md.push('\n');
-    }
-    if !t.user.is_empty() {
-        let _ = writeln!(
-            md,
-            "Issue 21, as a user meets it (see that section):
-"
-        );
-        for (what, figure, target, met) in &t.user {
+        let _ = writeln!(md, "{title}:\n");
+        for (what, figure, target, met) in list {
             let _ = writeln!(
                 md,
                 "- {what}: {figure} (target {target}): **{}**",
