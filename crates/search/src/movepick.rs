@@ -87,6 +87,8 @@ pub(crate) fn order_keys<G: Game, E: Evaluator<G>>(
     if noisy_first && !node.opponents_layer() {
         pos.noisy_moves(&mut noisy);
     }
+    // Games that list their noisy moves first (in the same order) need no search for them.
+    let prefix = moves.starts_with(&noisy);
     for (i, mv) in moves.iter().enumerate() {
         let at = node.at(pos, i);
         let band = eval.move_hint(at, *mv).clamp(-MAX_HINT, MAX_HINT) * HINT_UNIT;
@@ -95,7 +97,11 @@ pub(crate) fn order_keys<G: Game, E: Evaluator<G>>(
         } else {
             0
         };
-        let is_noisy = !noisy.is_empty() && noisy.contains(mv);
+        let is_noisy = if prefix {
+            i < noisy.len()
+        } else {
+            noisy.contains(mv)
+        };
         let within = if is_noisy {
             NOISY_OFFSET
         } else if rank > 0 {
@@ -115,6 +121,10 @@ pub(crate) fn order_keys<G: Game, E: Evaluator<G>>(
 /// Puts the moves of `moves` that are in `noisy` (a node's [`Game::noisy_moves`]) first,
 /// each part in the game's order; returns how many there are.
 pub(crate) fn noisy_to_front<M: Copy + PartialEq>(moves: &mut [M], noisy: &[M]) -> usize {
+    if moves.starts_with(noisy) {
+        // Already first (games often list them so).
+        return noisy.len();
+    }
     let mut front = 0;
     for j in 0..moves.len() {
         if noisy.contains(&moves[j]) {
@@ -176,6 +186,8 @@ mod tests {
     fn noisy_moves_go_to_the_front_in_the_games_order() {
         let mut moves = [10, 11, 12, 13, 14];
         assert_eq!(noisy_to_front(&mut moves, &[13, 11]), 2);
+        assert_eq!(moves, [11, 13, 10, 12, 14]);
+        assert_eq!(noisy_to_front(&mut moves, &[11, 13]), 2);
         assert_eq!(moves, [11, 13, 10, 12, 14]);
     }
 }
