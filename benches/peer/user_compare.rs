@@ -1,5 +1,6 @@
-//! The comparison on the benchmark games a user would write (Connect Four, 6×6 Othello): this
-//! engine at its defaults (`Config::default()`, the evaluation through `SideToMove`), the
+//! The comparison on the benchmark games a user would write (Connect Four, 6×6 Othello, 6×6
+//! Breakthrough): this engine at its defaults (`Config::default()`, the evaluation through
+//! `SideToMove`; for a game with noisy moves, quiescence off, as the others have none), the
 //! `minimax` crate at its defaults (`IterativeOptions::new()`), both with a
 //! [`TABLE_MIB`] MiB table, and the plain hand-written alpha-beta of `benches::plain`, each to
 //! a fixed depth on each position of the game's list. Shared by the example `user_games` and
@@ -11,7 +12,7 @@ use std::fmt::Write as _;
 use std::panic::AssertUnwindSafe;
 use std::time::Duration;
 
-use benches::measure::{fmt_duration, measure};
+use benches::measure::{fmt_duration, fmt_rate, measure};
 use benches::plain::{same_value, Plain};
 use minimax::{IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Strategy};
 use plyforge::search::{Config, Limits, Search, SideToMove, SideToMoveEval};
@@ -32,7 +33,8 @@ pub struct Opts {
     pub game: Option<String>,
     /// Only this engine (no peer, no plain search): for trying settings.
     pub ours_only: bool,
-    /// Changes to `Config::default()` (`key=value`: ordering, quiescence, aspiration, tt).
+    /// Changes to `Config::default()` (`key=value`: ordering, quiescence, aspiration,
+    /// killers, tt).
     pub config: Vec<(String, String)>,
     /// Also the total nodes to the depth at 1, 2, 4, 8 and 16 threads.
     pub overhead: bool,
@@ -74,16 +76,18 @@ impl Opts {
         Ok(o)
     }
 
-    fn engine_config(&self, threads: usize) -> Config {
+    fn engine_config(&self, threads: usize, quiescence: bool) -> Config {
         let mut c = Config::default()
             .with_threads(threads)
-            .with_tt_mib(TABLE_MIB);
+            .with_tt_mib(TABLE_MIB)
+            .with_quiescence(quiescence);
         for (k, v) in &self.config {
             let on = v == "true" || v == "on" || v == "1";
             c = match k.as_str() {
                 "ordering" => c.with_ordering(on),
                 "quiescence" => c.with_quiescence(on),
                 "aspiration" => c.with_aspiration(on),
+                "killers" => c.with_killers(on),
                 "tt" => c.with_tt_mib(v.parse().unwrap_or(TABLE_MIB)),
                 _ => c,
             };
@@ -130,30 +134,32 @@ pub struct UserGame<G, E> {
     pub cases: Vec<(String, G, u32, u32)>,
     /// The evaluation.
     pub eval: E,
+    /// Whether this engine searches quiescence here: off for a game with noisy moves, whose
+    /// fixed-depth value with it is not the plain minimax value the others compute.
+    pub quiescence: bool,
 }
 
+/// One timed search of this engine (its table allocated and touched before the clock
+/// starts): the time, the root value and the nodes.
 fn time_ours<G: PeerGame, E: SideToMoveEval<G> + Copy + 'static>(
     opts: &Opts,
+    game: &UserGame<G, E>,
     pos: &G,
-    eval: E,
     depth: u32,
     threads: usize,
-) -> (Duration, Vec<i32>, u64) {
+) -> (Duration, i32, u64) {
     let (t, r) = measure(
-        opts.runs,
+        1,
         || {
-            let mut s = Search::new(opts.engine_config(threads), SideToMove(eval));
+            let config = opts.engine_config(threads, game.quiescence);
+            let mut s = Search::new(config, SideToMove(game.eval));
             s.analyse(pos, Limits::depth(1));
             s.clear();
             s
         },
         |s| s.analyse(pos, Limits::depth(depth)),
     );
-    (
-        t.min(),
-        r.iter().map(|r| r.score).collect(),
-        r.first().map_or(0, |r| r.nodes),
-    )
+    (t.min(), r[0].score, r[0].nodes)
 }
 
 /// Runs the peer's search, its value on the engine's scale (`None` if it panicked: its
@@ -170,45 +176,33 @@ fn peer_value<S: Strategy<crate::user_peer::Rules<G, false>>, G: PeerGame>(
     .ok()
 }
 
-fn compare<G: PeerGame + 'static, E: SideToMoveEval<G> + Copy + 'static>(
+/// The programs of a row, in the order of [`Row::times`].
+const PROGRAMS: [&str; 5] = [
+    "ours 1t",
+    "ours 2t",
+    "IterativeSearch",
+    "ParallelSearch",
+    "plain",
+];
+
+/// One timed search of program `k` of [`PROGRAMS`]: the time, the value (`None`: the peer
+/// panicked) and the nodes where the program counts them.
+fn time_one<G: PeerGame + 'static, E: SideToMoveEval<G> + Copy + 'static>(
     opts: &Opts,
     game: &UserGame<G, E>,
-    rep: &mut Report,
-) {
+    pos: &G,
+    depth: u32,
+    k: usize,
+) -> (Duration, Option<i32>, Option<u64>) {
     let options = || IterativeOptions::new().with_table_byte_size(TABLE_MIB << 20);
-    for (label, pos, full, quick) in &game.cases {
-        let depth = if opts.quick { *quick } else { *full };
-        let mut row = Row {
-            game: game.name,
-            label: label.clone(),
-            depth,
-            ..Row::default()
-        };
-        let (t1, v1, n1) = time_ours(opts, pos, game.eval, depth, 1);
-        let (t2, v2, _) = time_ours(opts, pos, game.eval, depth, 2);
-        row.times[0] = t1;
-        row.times[1] = t2;
-        row.nodes[0] = n1;
-        row.values.push(("ours 1t".into(), v1[0]));
-        let mut agree = v1.iter().chain(&v2).all(|&v| v == v1[0]);
-        if !v2.is_empty() {
-            row.values.push(("ours 2t".into(), v2[0]));
+    match k {
+        0 | 1 => {
+            let (t, v, n) = time_ours(opts, game, pos, depth, k + 1);
+            (t, Some(v), Some(n))
         }
-        if !opts.ours_only {
-            let (tp, rp) = measure(
-                opts.runs,
-                || Plain::new(|p: &G| game.eval.evaluate(p), 16),
-                |s| {
-                    let v = s.search(pos, depth).0;
-                    (v, s.nodes)
-                },
-            );
-            row.times[4] = tp.min();
-            row.nodes[2] = rp[0].1;
-            row.values.push(("plain".into(), rp[0].0));
-            agree &= rp.iter().all(|r| r.0 == v1[0]);
-            let (ti, vi) = measure(
-                opts.runs,
+        2 => {
+            let (t, v) = measure(
+                1,
                 || {
                     let mut s = IterativeSearch::new(Eval::<G, false>::default(), options());
                     s.set_max_depth(depth as u8);
@@ -216,8 +210,11 @@ fn compare<G: PeerGame + 'static, E: SideToMoveEval<G> + Copy + 'static>(
                 },
                 |s| peer_value(s, pos, |s| s.root_value()),
             );
-            let (tpar, vpar) = measure(
-                opts.runs,
+            (t.min(), v[0], None)
+        }
+        3 => {
+            let (t, v) = measure(
+                1,
                 || {
                     let mut s = ParallelSearch::new(
                         Eval::<G, false>::default(),
@@ -229,21 +226,78 @@ fn compare<G: PeerGame + 'static, E: SideToMoveEval<G> + Copy + 'static>(
                 },
                 |s| peer_value(s, pos, |s| s.root_value()),
             );
-            row.times[2] = ti.min();
-            row.times[3] = tpar.min();
-            for (who, vals) in [("IterativeSearch", &vi), ("ParallelSearch", &vpar)] {
-                for v in vals.iter() {
-                    match v {
-                        Some(v) => agree &= same_value(*v, v1[0]),
-                        None => rep
-                            .errors
-                            .push(format!("{} {label}: the peer's {who} panicked", game.name)),
-                    }
-                }
-                if let Some(Some(v)) = vals.first() {
-                    row.values.push((who.into(), *v));
+            (t.min(), v[0], None)
+        }
+        _ => {
+            let eval = game.eval;
+            let (t, r) = measure(
+                1,
+                || Plain::new(move |p: &G| eval.evaluate(p), 16),
+                |s| {
+                    let v = s.search(pos, depth).0;
+                    (v, s.nodes)
+                },
+            );
+            (t.min(), Some(r[0].0), Some(r[0].1))
+        }
+    }
+}
+
+fn compare<G: PeerGame + 'static, E: SideToMoveEval<G> + Copy + 'static>(
+    opts: &Opts,
+    game: &UserGame<G, E>,
+    rep: &mut Report,
+) {
+    let options = || IterativeOptions::new().with_table_byte_size(TABLE_MIB << 20);
+    let programs = if opts.ours_only { 2 } else { PROGRAMS.len() };
+    for (label, pos, full, quick) in &game.cases {
+        let depth = if opts.quick { *quick } else { *full };
+        let mut row = Row {
+            game: game.name,
+            label: label.clone(),
+            depth,
+            ..Row::default()
+        };
+        // The programs in turn, round after round, so that load from other processes
+        // falls on all of them alike; the fastest run of each counts.
+        let mut times = [Duration::MAX; 5];
+        let mut values: Vec<Vec<Option<i32>>> = vec![Vec::new(); PROGRAMS.len()];
+        for _ in 0..opts.runs.max(1) {
+            for k in 0..programs {
+                let (t, v, n) = time_one(opts, game, pos, depth, k);
+                times[k] = times[k].min(t);
+                values[k].push(v);
+                match (k, n) {
+                    (0, Some(n)) => row.nodes[0] = n,
+                    (4, Some(n)) => row.nodes[2] = n,
+                    _ => {}
                 }
             }
+        }
+        row.times = times.map(|t| {
+            if t == Duration::MAX {
+                Duration::ZERO
+            } else {
+                t
+            }
+        });
+        let want = values[0][0].expect("this engine's value");
+        let mut agree = true;
+        for (k, vals) in values.iter().enumerate() {
+            for v in vals {
+                match v {
+                    Some(v) => agree &= same_value(*v, want),
+                    None => rep.errors.push(format!(
+                        "{} {label}: the peer's {} panicked",
+                        game.name, PROGRAMS[k]
+                    )),
+                }
+            }
+            if let Some(Some(v)) = vals.first() {
+                row.values.push((PROGRAMS[k].into(), *v));
+            }
+        }
+        if !opts.ours_only {
             // The peer's nodes: one more run, untimed, counting the moves applied.
             row.nodes[1] = {
                 let mut s = IterativeSearch::new(Eval::<G, true>::default(), options());
@@ -267,7 +321,8 @@ fn compare<G: PeerGame + 'static, E: SideToMoveEval<G> + Copy + 'static>(
             let mut total = 0;
             for (_, pos, full, quick) in &game.cases {
                 let depth = if opts.quick { *quick } else { *full };
-                let mut s = Search::new(opts.engine_config(threads), SideToMove(game.eval));
+                let config = opts.engine_config(threads, game.quiescence);
+                let mut s = Search::new(config, SideToMove(game.eval));
                 total += s.analyse(pos, Limits::depth(depth)).nodes;
             }
             totals.push((threads, total));
@@ -293,19 +348,48 @@ pub fn connect_four() -> UserGame<connect_four::Position, connect_four::DefaultE
             })
             .collect(),
         eval: connect_four::DefaultEval,
+        quiescence: true,
+    }
+}
+
+/// A game's cases from its list, every position at the depths `full` and `quick`.
+fn listed<G, E>(
+    name: &'static str,
+    list: Vec<benches::data::Entry<G>>,
+    (full, quick): (u32, u32),
+    eval: E,
+    quiescence: bool,
+) -> UserGame<G, E> {
+    UserGame {
+        name,
+        cases: list
+            .into_iter()
+            .map(|e| (e.label, e.position, full, quick))
+            .collect(),
+        eval,
+        quiescence,
     }
 }
 
 /// The 6×6 Othello cases: `benches/data/othello.txt` with their depths.
 pub fn othello() -> UserGame<benches::othello::Othello, benches::othello::OthelloEval> {
-    UserGame {
-        name: "othello",
-        cases: benches::data::othello()
-            .into_iter()
-            .map(|e| (e.label, e.position, 13, 6))
-            .collect(),
-        eval: benches::othello::OthelloEval,
-    }
+    let list = benches::data::othello();
+    listed(
+        "othello",
+        list,
+        (13, 6),
+        benches::othello::OthelloEval,
+        true,
+    )
+}
+
+/// The 6×6 Breakthrough cases: `benches/data/breakthrough.txt` with their depths; this
+/// engine without quiescence (the game's captures are its noisy moves).
+pub fn breakthrough(
+) -> UserGame<benches::breakthrough::Breakthrough, benches::breakthrough::BreakthroughEval> {
+    let list = benches::data::breakthrough();
+    let eval = benches::breakthrough::BreakthroughEval;
+    listed("breakthrough", list, (10, 5), eval, false)
 }
 
 /// Runs the comparison.
@@ -320,6 +404,9 @@ pub fn run(opts: &Opts) -> Report {
     }
     if wanted("othello") {
         compare(opts, &othello(), &mut rep);
+    }
+    if wanted("breakthrough") {
+        compare(opts, &breakthrough(), &mut rep);
     }
     rep
 }
@@ -351,15 +438,15 @@ impl Report {
         let _ = writeln!(
             md,
             "| game | position | depth | nodes ours | nodes minimax | nodes plain | ours 1t | \
-             minimax 1t | plain 1t | minimax/ours | plain/ours | ours 2t | minimax 2t | \
-             ours 1t/2t | minimax 2t/ours 2t | values |"
+             minimax 1t | plain 1t | minimax/ours | plain/ours | nodes/s ours | nodes/s plain | \
+             ours 2t | minimax 2t | ours 1t/2t | minimax 2t/ours 2t | values |"
         );
-        let _ = writeln!(md, "|{}", "---|".repeat(16));
+        let _ = writeln!(md, "|{}", "---|".repeat(18));
         for r in &self.rows {
             let t = &r.times;
             let _ = writeln!(
                 md,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {} | {} | {:.2} | {:.2} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {} | {} | {} | {} | {:.2} | {:.2} | {} |",
                 r.game,
                 r.label,
                 r.depth,
@@ -371,6 +458,8 @@ impl Report {
                 fmt_duration(t[4]),
                 ratio(t[2], t[0]),
                 ratio(t[4], t[0]),
+                fmt_rate(r.nodes[0] as f64 / t[0].as_secs_f64().max(1e-9)),
+                fmt_rate(r.nodes[2] as f64 / t[4].as_secs_f64().max(1e-9)),
                 fmt_duration(t[1]),
                 fmt_duration(t[3]),
                 ratio(t[0], t[1]),

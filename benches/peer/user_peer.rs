@@ -1,8 +1,9 @@
-//! The benchmark games a user would write (Connect Four, Othello), searched by the `minimax`
-//! crate: its `Game` and `Evaluator` traits implemented once over the games' own positions
-//! (the rules are written once, in `connect_four` and `benches::othello`), with the same
-//! evaluation as the engine's. With `COUNT`, every move applied is counted on the calling
-//! thread ([`applied`]): the peer's node count, for an untimed run.
+//! The benchmark games a user would write (Connect Four, Othello, Breakthrough), searched by
+//! the `minimax` crate: its `Game` and `Evaluator` traits implemented once over the games'
+//! own positions (the rules are written once, in `connect_four`, `benches::othello` and
+//! `benches::breakthrough`), with the same evaluation as the engine's. With `COUNT`, every
+//! move applied is counted on the calling thread ([`applied`]): the peer's node count, for
+//! an untimed run.
 //!
 //! Included with `#[path]` by the report and the tests: `minimax` is a dev-dependency of
 //! this package only.
@@ -142,4 +143,14 @@ impl PeerGame for benches::othello::Othello {
         mv as u16
     }
     const MAX_INDEX: u16 = benches::othello::PASS as u16;
+}
+
+impl PeerGame for benches::breakthrough::Breakthrough {
+    fn peer_eval(&self) -> i32 {
+        benches::breakthrough::evaluate(self)
+    }
+    fn index(mv: u8) -> u16 {
+        mv as u16
+    }
+    const MAX_INDEX: u16 = benches::breakthrough::MAX_MOVE as u16;
 }

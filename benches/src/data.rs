@@ -19,6 +19,8 @@ pub const CHAOSCLOCK: &str = include_str!("../data/chaosclock.txt");
 pub const CONNECT_FOUR: &str = include_str!("../data/connect_four.txt");
 /// The 6×6 Othello list (the second benchmark game a user would write).
 pub const OTHELLO: &str = include_str!("../data/othello.txt");
+/// The 6×6 Breakthrough list (the capture game a user would write).
+pub const BREAKTHROUGH: &str = include_str!("../data/breakthrough.txt");
 /// The Throne list.
 pub const THRONE: &str = include_str!("../data/throne.txt");
 
@@ -193,4 +195,9 @@ pub fn connect_four() -> Vec<Entry<connect_four::Position>> {
 /// The 6×6 Othello positions.
 pub fn othello() -> Vec<Entry<crate::othello::Othello>> {
     load("othello", OTHELLO)
+}
+
+/// The 6×6 Breakthrough positions.
+pub fn breakthrough() -> Vec<Entry<crate::breakthrough::Breakthrough>> {
+    load("breakthrough", BREAKTHROUGH)
 }

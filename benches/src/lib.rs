@@ -15,6 +15,8 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod board36;
+pub mod breakthrough;
 pub mod cases;
 pub mod check;
 pub mod data;

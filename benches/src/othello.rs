@@ -21,6 +21,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::board36::{self, ParsePositionError};
 use plyforge::search::rng::splitmix64;
 use plyforge::search::{DrawKind, Game, MoveList, Outcome, Player, SideToMoveEval};
 
@@ -81,16 +82,7 @@ fn flips(own: u64, opp: u64, m: u64) -> u64 {
     all
 }
 
-const fn zobrist() -> [[u64; 36]; 2] {
-    let mut z = [[0u64; 36]; 2];
-    let mut i = 0;
-    while i < 72 {
-        z[i / 36][i % 36] = splitmix64(0x07E1_1000 + i as u64);
-        i += 1;
-    }
-    z
-}
-const Z: [[u64; 36]; 2] = zobrist();
+const Z: [[u64; 36]; 2] = board36::zobrist(0x07E1_1000);
 const Z_O_TO_MOVE: u64 = splitmix64(0x07E1_2000);
 
 /// A position of 6×6 Othello.
@@ -199,15 +191,8 @@ impl Game for Othello {
     }
 
     fn recompute_key(&self) -> u64 {
-        let mut k = if self.side == 1 { Z_O_TO_MOVE } else { 0 };
-        for (p, z) in Z.iter().enumerate() {
-            let mut b = self.discs[p];
-            while b != 0 {
-                k ^= z[b.trailing_zeros() as usize];
-                b &= b - 1;
-            }
-        }
-        k
+        let second = if self.side == 1 { Z_O_TO_MOVE } else { 0 };
+        board36::key(&Z, self.discs, second)
     }
 
     fn zero_sum(&self) -> bool {
@@ -278,23 +263,11 @@ impl fmt::Display for Othello {
     }
 }
 
-/// Why a text is not an Othello position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseOthelloError(pub String);
-
-impl fmt::Display for ParseOthelloError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ParseOthelloError {}
-
 impl FromStr for Othello {
-    type Err = ParseOthelloError;
+    type Err = ParsePositionError;
 
-    fn from_str(s: &str) -> Result<Othello, ParseOthelloError> {
-        let err = |m: String| Err(ParseOthelloError(m));
+    fn from_str(s: &str) -> Result<Othello, ParsePositionError> {
+        let err = |m: String| Err(ParsePositionError(m));
         let Some((cells, side)) = s.trim().split_once(' ') else {
             return err("expected the 36 cells, a space and the player to move".into());
         };

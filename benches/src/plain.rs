@@ -3,14 +3,16 @@
 //! a small two-slot transposition table (one slot kept by depth, one always replaced), the
 //! table's move first and then the game's own move order, no history or killers. It is the
 //! limit a generic library is measured against in `cargo xtask bench` (on the benchmark games
-//! a user would write: Connect Four and Othello).
+//! a user would write: Connect Four, Othello and Breakthrough).
 //!
 //! It uses only the rules (`Game`: moves, play, outcome, key) and an evaluation from the side
 //! to move's view; none of the engine. Wins score `MATE - plies` from the root, as the
 //! engine's do, and the table keeps them relative to the node; table entries are used at
 //! their depth or deeper, as every such program does (in games where a position's plies
 //! from the root decide its remaining depth, as in Connect Four and Othello, no deeper entry
-//! of a position exists within one iteration, so the value is the fixed-depth minimax value).
+//! of a position exists within one iteration, so the value is the fixed-depth minimax value;
+//! in Breakthrough one can, through captures, but the report checks every value against the
+//! engine's, which uses deeper entries only to order moves).
 
 use plyforge::search::{self, Game, MoveList, Outcome, MATE, MAX_EVAL};
 

@@ -40,6 +40,7 @@ fn every_list_parses() {
     check::<throne::Position>("throne", data::THRONE);
     check::<connect_four::Position>("connect_four", data::CONNECT_FOUR);
     check::<benches::othello::Othello>("othello", data::OTHELLO);
+    check::<benches::breakthrough::Breakthrough>("breakthrough", data::BREAKTHROUGH);
     check::<chaosclock::Position>("chaosclock", data::CHAOSCLOCK);
 }
 
@@ -48,6 +49,10 @@ fn the_start_entries_are_the_start_positions() {
     assert_eq!(data::jumpy3()[0].position, jumpy3::Position::start());
     assert_eq!(data::chexers()[0].position, chexers::Position::start());
     assert_eq!(data::throne()[0].position, throne::Position::start());
+    assert_eq!(
+        data::breakthrough()[0].position,
+        benches::breakthrough::Breakthrough::start()
+    );
     assert_eq!(
         data::chaosclock()[0].position,
         chaosclock::Position::start()

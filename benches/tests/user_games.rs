@@ -1,10 +1,13 @@
 //! The benchmark games a user would write: the plain hand-written alpha-beta
 //! (`benches::plain`) equals brute-force minimax, and this engine, the plain search and the
-//! `minimax` crate agree on every bench position at small depths, with 1 and 2 threads.
+//! `minimax` crate agree on every bench position of Connect Four, Othello and Breakthrough
+//! at small depths, with 1 and 2 threads.
 
 #[path = "../peer/user_peer.rs"]
 mod user_peer;
 
+use benches::breakthrough::BreakthroughEval;
+use benches::othello::OthelloEval;
 use benches::plain::{same_value, Plain};
 use minimax::{IterativeOptions, IterativeSearch, Strategy};
 use plyforge::search::{reference, Config, Limits, Search, SideToMove, SideToMoveEval};
@@ -29,27 +32,26 @@ fn the_plain_search_equals_minimax() {
     }
 }
 
-#[test]
-fn the_three_searches_agree_on_connect_four() {
-    for e in benches::data::connect_four() {
-        let depth = 9;
-        let mut plain = Plain::new(
-            |p: &connect_four::Position| connect_four::DefaultEval.evaluate(p),
-            4,
-        );
+/// This engine (1 and 2 threads; quiescence off where the game has noisy moves), the plain
+/// search and the `minimax` crate give the same value on every position of a game's list.
+fn three_searches_agree<G, E>(list: Vec<benches::data::Entry<G>>, eval: E, depth: u32, q: bool)
+where
+    G: user_peer::PeerGame,
+    E: SideToMoveEval<G> + Copy + 'static,
+{
+    for e in list {
+        let mut plain = Plain::new(|p: &G| eval.evaluate(p), 4);
         let (want, _) = plain.search(&e.position, depth);
         for threads in [1, 2] {
-            let mut ours = Search::new(
-                Config::default().with_threads(threads).with_tt_mib(8),
-                SideToMove(connect_four::DefaultEval),
-            );
+            let config = Config::default()
+                .with_threads(threads)
+                .with_tt_mib(8)
+                .with_quiescence(q);
+            let mut ours = Search::new(config, SideToMove(eval));
             let r = ours.analyse(&e.position, Limits::depth(depth));
             assert_eq!(r.score, want, "{} threads {threads}", e.label);
         }
-        let mut peer = IterativeSearch::new(
-            Eval::<connect_four::Position, false>::default(),
-            IterativeOptions::new(),
-        );
+        let mut peer = IterativeSearch::new(Eval::<G, false>::default(), IterativeOptions::new());
         peer.set_max_depth(depth as u8);
         assert!(peer.choose_move(&e.position).is_some());
         let v = peer_to_engine(peer.root_value());
@@ -59,4 +61,24 @@ fn the_three_searches_agree_on_connect_four() {
             e.label
         );
     }
+}
+
+#[test]
+fn the_three_searches_agree_on_connect_four() {
+    three_searches_agree(
+        benches::data::connect_four(),
+        connect_four::DefaultEval,
+        9,
+        true,
+    );
+}
+
+#[test]
+fn the_three_searches_agree_on_othello() {
+    three_searches_agree(benches::data::othello(), OthelloEval, 6, true);
+}
+
+#[test]
+fn the_three_searches_agree_on_breakthrough() {
+    three_searches_agree(benches::data::breakthrough(), BreakthroughEval, 7, false);
 }

@@ -16,8 +16,9 @@
 //!   crate's `IterativeSearch` (1 thread) and `ParallelSearch` (2 threads) from the same
 //!   positions at the same depths, every root value checked against plain alpha-beta
 //!   (`benches::check`), with and without the repetition rule;
-//! - the benchmark games a user would write (issue 29: Connect Four): this engine, the
-//!   `minimax` crate and a plain hand-written alpha-beta, nodes, times, ratios, values checked;
+//! - the benchmark games a user would write (issues 29 and 34: Connect Four, Othello,
+//!   Breakthrough): this engine, the `minimax` crate and a plain hand-written alpha-beta,
+//!   nodes, times, nodes per second, ratios, values checked, 1 and 2 threads;
 //! - the search overhead: every game's fixed bench at 1 to 16 threads, total nodes;
 //! - issue 21's figures as a user meets them (`user.rs`): whole `arena` processes (`--arena
 //!   PATH`) against the peer, the time to the proof of Jumpy3's start, `arena solve jumpy3`
@@ -155,6 +156,8 @@ struct Targets {
     user: Vec<(String, String, &'static str, bool)>,
     /// Issue 29's figures (games a user would write, overhead): likewise.
     issue29: Vec<(String, String, &'static str, bool)>,
+    /// Issue 34's figures (every position of the games a user would write): likewise.
+    issue34: Vec<(String, String, &'static str, bool)>,
 }
 
 fn load_average() -> String {
@@ -887,27 +890,22 @@ fn targets_section(rep: &mut Report) {
         );
     }
     md.push('\n');
-    if !t.issue29.is_empty() {
-        let _ = writeln!(
-            md,
-            "Issue 29 (games a user would write, search overhead):\n"
-        );
-        for (what, figure, target, met) in &t.issue29 {
-            let _ = writeln!(
-                md,
-                "- {what}: {figure} (target {target}): **{}**",
-                verdict(*met)
-            );
+    for (title, list) in [
+        (
+            "Issue 29 (games a user would write, search overhead)",
+            &t.issue29,
+        ),
+        (
+            "Issue 34 (every position of the games a user would write)",
+            &t.issue34,
+        ),
+        ("Issue 21, as a user meets it (see that section)", &t.user),
+    ] {
+        if list.is_empty() {
+            continue;
         }
-        md.push('\n');
-    }
-    if !t.user.is_empty() {
-        let _ = writeln!(
-            md,
-            "Issue 21, as a user meets it (see that section):
-"
-        );
-        for (what, figure, target, met) in &t.user {
+        let _ = writeln!(md, "{title}:\n");
+        for (what, figure, target, met) in list {
             let _ = writeln!(
                 md,
                 "- {what}: {figure} (target {target}): **{}**",
@@ -918,8 +916,9 @@ fn targets_section(rep: &mut Report) {
     }
 }
 
-/// The benchmark games a user would write (issue 29): this engine, the `minimax` crate and
-/// a plain hand-written alpha-beta on each position of each game's list; every value checked.
+/// The benchmark games a user would write (issues 29 and 34): this engine, the `minimax`
+/// crate and a plain hand-written alpha-beta on each position of each game's list; every
+/// value checked; issue 34's targets per position.
 fn user_games_section(rep: &mut Report) {
     let opts = user_compare::Opts {
         runs: runs(rep.quick),
@@ -962,20 +961,57 @@ fn user_games_section(rep: &mut Report) {
             true,
         ));
     }
+    for row in &r.rows {
+        let (t, n) = (&row.times, &row.nodes);
+        let (peer, plain) = (ratio(t[2], t[0]), ratio(t[4], t[0]));
+        rep.targets.issue34.push((
+            format!(
+                "{} {} depth {}, 1 thread: minimax / ours, plain / ours (time); nodes ours / \
+                 plain {} / {}",
+                row.game, row.label, row.depth, n[0], n[2]
+            ),
+            format!("{peer:.2}×, {plain:.2}×"),
+            "≥ 2×, ≥ 1× with no more nodes",
+            peer >= 2.0 && plain >= 1.0 && n[0] <= n[2],
+        ));
+        let two = ratio(t[0], t[1]);
+        rep.targets.issue34.push((
+            format!(
+                "{} {} depth {}: ours 1 thread / 2 threads (time)",
+                row.game, row.label, row.depth
+            ),
+            format!("{two:.2}×"),
+            "≥ 1×",
+            two >= 1.0,
+        ));
+    }
+    for (game, totals) in &r.overhead {
+        let one = totals[0].1.max(1) as f64;
+        let at16 = totals.last().map_or(0, |t| t.1) as f64 / one;
+        rep.targets.issue34.push((
+            format!("{game}: search overhead over its positions, nodes at 16 threads / 1 thread"),
+            format!("{at16:.2}×"),
+            "≤ 1.5×",
+            at16 <= 1.5,
+        ));
+    }
     let md = &mut rep.md;
-    let _ = writeln!(md, "## Games a user would write (issue 29)\n");
+    let _ = writeln!(md, "## Games a user would write (issues 29 and 34)\n");
     let _ = writeln!(
         md,
-        "Connect Four (`examples/connect-four/game`) and 6×6 Othello (`benches/src/othello.rs`) \
-         from the positions of `benches/data/connect_four.txt` and `othello.txt`: this engine at its defaults (`Config::default()`, \
-         the evaluation through `SideToMove`), the `minimax` crate at its defaults \
-         (`IterativeOptions::new()`; `ParallelSearch` with 2 threads), both with a {} MiB \
-         table, and the plain hand-written alpha-beta of `benches/src/plain.rs` (iterative \
-         deepening, two-slot table, table move then the game's order). Times are the fastest \
-         of {} run(s); ratios above 1 mean ours is faster. The values (side to move's view; \
-         the peer's wins as ±MATE) must all agree, or the report fails. Last lines: this \
-         engine's total nodes to the same depths at 1 to 16 threads (the parallel search's \
-         overhead).\n",
+        "Connect Four (`examples/connect-four/game`), 6×6 Othello (`benches/src/othello.rs`) \
+         and 6×6 Breakthrough (`benches/src/breakthrough.rs`, captures as noisy moves) from \
+         the positions of `benches/data/connect_four.txt`, `othello.txt` and \
+         `breakthrough.txt`: this engine at its defaults (`Config::default()`, the evaluation \
+         through `SideToMove`; quiescence off for Breakthrough, as the others search none), \
+         the `minimax` crate at its defaults (`IterativeOptions::new()`; `ParallelSearch` with \
+         2 threads), both with a {} MiB table, and the plain hand-written alpha-beta of \
+         `benches/src/plain.rs` (PVS, iterative deepening, two-slot table, table move then the \
+         game's order). The programs run in turn, {} round(s); times are each program's \
+         fastest; ratios above 1 mean ours is faster; nodes per second side by side (ours and \
+         plain). The values (side to move's view; the peer's wins as ±MATE) must all agree, \
+         or the report fails. Last lines: this engine's total nodes to the same depths at 1 \
+         to 16 threads (the parallel search's overhead).\n",
         user_compare::TABLE_MIB,
         runs(rep.quick)
     );

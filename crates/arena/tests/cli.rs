@@ -402,6 +402,28 @@ fn solve_throne_by_proof_search() {
     );
 }
 
+/// A finished position solves to its result (exit 0, distance 0, no best move) in every
+/// game with a solver: Throne by the default solver (proof-number search), Jumpy3 and Chaos
+/// Clock by their own.
+#[test]
+fn solve_a_finished_position() {
+    for (game, pos, value) in [
+        (
+            "throne",
+            "....w./......./...W..../........./...w.ww.../....b..b..w/...Bbb..../...bb..../......../..w..../...... b 300 7 1 1 1",
+            "win 0",
+        ),
+        ("jumpy3", "Ww..........w... w", "loss 0"),
+        ("chaosclock", "1,2,3,4,5,0,7,8,9,0,11,12;0;12", "4"),
+    ] {
+        // `apply` with no move says the game is over.
+        assert!(ok(&["apply", game, pos])[1].starts_with("result: winner"));
+        let out = ok(&["solve", game, pos]);
+        assert_eq!(out[0], format!("value: {value}"), "{game}: {out:?}");
+        assert_eq!(out[1].trim_end(), "best:", "{game}: {out:?}");
+    }
+}
+
 #[test]
 fn solve_chaosclock_agrees_with_the_vectors() {
     for row in data("solve-chaosclock.tsv") {

@@ -487,13 +487,27 @@ pub trait GameAdapter: Send + Sync + 'static {
 /// The exact value of a two-player position with its history by proof-number search
 /// ([`search::prove::Prover::solve`], moves ordered by the default evaluation's hints):
 /// a win or a loss with its exact distance, or a draw when neither side can force a win;
-/// every best move and a perfect line. `settings.time` limits it (else it runs until it
-/// knows, or until its table of 8 million positions is full).
+/// every best move and a perfect line; a finished game, its result at distance 0 with no
+/// move. `settings.time` limits it (else it runs until it knows, or until its table of 8
+/// million positions is full).
 pub fn proof_search<A: GameAdapter>(
     record: &Record<A::Pos>,
     settings: &SolveSettings<'_>,
 ) -> Result<Solution<A::Move>, Error> {
     use search::prove::{Prover, Value};
+    let exact = |v: Value| match v {
+        Value::Win(n) => ExactValue::Win(n),
+        Value::Loss(n) => ExactValue::Loss(n),
+        _ => ExactValue::Draw,
+    };
+    // A finished game (by its rules or its history's) is its result, with no move to make.
+    if let Some(o) = record.result() {
+        return Ok(Solution {
+            value: exact(Value::of_outcome(o, record.position().to_move())),
+            best: Vec::new(),
+            line: Vec::new(),
+        });
+    }
     let eval = A::default_eval();
     let mut prover = Prover::with_hint(move |p: &A::Pos, m| eval.move_hint(p, m));
     let limits = search::Limits::default().with_movetime(settings.time);
@@ -509,13 +523,8 @@ pub fn proof_search<A: GameAdapter>(
                 None => "no exact result: the proof search's table is full".to_string(),
             },
         })?;
-    let value = match solved.value {
-        Value::Win(n) => ExactValue::Win(n),
-        Value::Loss(n) => ExactValue::Loss(n),
-        _ => ExactValue::Draw,
-    };
     Ok(Solution {
-        value,
+        value: exact(solved.value),
         best: solved.best,
         line: solved.line,
     })

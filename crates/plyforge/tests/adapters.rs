@@ -166,3 +166,56 @@ fn specs_take_the_declared_parameters_as_keys() {
     let c = Spec::parse::<ChaosClock>("engine,tempo=0.1").unwrap();
     assert_eq!(c.params, [("tempo", 0.1)]);
 }
+
+/// A finished position (by its rules, no history) of a game with a solver solves to its
+/// result, with no move to make; `None` if random games from the start never end so.
+fn finished_positions_solve<A: GameAdapter>() -> usize {
+    use plyforge::search::rng::XorShift64Star;
+    use plyforge::search::{Game, Record};
+    use plyforge::{ExactValue, SolveSettings};
+    let mut finished = 0;
+    for seed in 0..40 {
+        let mut rng = XorShift64Star::seeded(seed);
+        let mut record = Record::new(A::start());
+        while record.result().is_none() && record.moves().len() < 2000 {
+            let moves = record.legal_moves();
+            let mv = moves[rng.below(moves.len())];
+            record.play(mv).expect("a legal move");
+        }
+        // The last position alone: over by the rules, not by its history.
+        let pos = record.position().clone();
+        let Some(outcome) = pos.outcome() else {
+            continue;
+        };
+        let s = A::solve(&Record::new(pos.clone()), &SolveSettings::default())
+            .expect("a solver")
+            .unwrap_or_else(|e| panic!("{} {pos}: {e}", A::NAME));
+        // Chaos Clock's result codes: 4 the side to move wins, 3 both win, 2 both lose, 1
+        // it loses.
+        let coded = matches!(s.value, ExactValue::Code(_));
+        let mover = pos.to_move();
+        let want = match outcome {
+            Outcome::Win(w) if w == mover && coded => ExactValue::Code(4),
+            Outcome::Win(_) if coded => ExactValue::Code(1),
+            Outcome::BothWin if coded => ExactValue::Code(3),
+            Outcome::BothLose if coded => ExactValue::Code(2),
+            Outcome::Win(w) if w == mover => ExactValue::Win(0),
+            Outcome::Win(_) => ExactValue::Loss(0),
+            _ => ExactValue::Draw,
+        };
+        assert_eq!(s.value, want, "{} {pos}", A::NAME);
+        assert!(s.best.is_empty() && s.line.is_empty(), "{} {pos}", A::NAME);
+        finished += 1;
+    }
+    finished
+}
+
+/// Every game with a solver gives a finished position its result: the proof search of the
+/// default solver (Throne) as well as the games' own solvers.
+#[test]
+fn a_finished_position_solves_to_its_result() {
+    use plyforge::games::ChaosClock;
+    assert!(finished_positions_solve::<Throne>() > 0);
+    assert!(finished_positions_solve::<Jumpy3>() > 0);
+    assert!(finished_positions_solve::<ChaosClock>() > 0);
+}

@@ -26,7 +26,7 @@ use smallvec::SmallVec;
 
 use crate::brs::{generate, NodeMoves};
 use crate::game::{Evaluator, Game, MoveList, Player, MAX_EVAL};
-use crate::movepick::{next, order_keys, pick};
+use crate::movepick::{is_noisy_key, next, noisy_to_front, order_keys, pick};
 use crate::score::{from_tt, to_tt, INF, MAX_PLY, MAX_QUIESCENCE_PLY};
 use crate::thread::Worker;
 use crate::tt::{Bound, Data, Table, NO_MOVE};
@@ -46,8 +46,9 @@ const SMALL_BRANCHING: usize = 0;
 /// the game's own order (with the table's move and history) is as good, and a killer that
 /// does not refute costs a subtree: measured (issue 29), killers everywhere cost Connect
 /// Four (7 moves) 1.6 times the nodes and Jumpy3 (4 moves) 5%, and saved Chexers and Throne
-/// (dozens of moves) 30% and 45%.
-const KILLER_MIN_MOVES: usize = 8;
+/// (dozens of moves) 30% and 45%; from eight moves on they cost 6×6 Othello (about ten)
+/// up to 15% at a position (issue 34), from twelve on nothing.
+const KILLER_MIN_MOVES: usize = 12;
 /// Positions with at most this depth are not announced as busy.
 const BUSY_DEPTH: i32 = 3;
 
@@ -89,6 +90,9 @@ struct NodeCtx<'n, G: Game> {
     defer: bool,
     /// Whether moves are ordered.
     ordering: bool,
+    /// Whether this is best-reply search (whose children may make their moves from a reply
+    /// chain: they make their children themselves).
+    brs: bool,
 }
 
 impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
@@ -162,9 +166,19 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         let n = moves.len();
         debug_assert!(n > 0, "a position that goes on has a move");
         let ordering = self.sh.config.ordering;
+        // With noisy moves first, they lead (in the game's order) and the killers follow.
+        let mut noisy_count = 0;
+        if ordering && self.sh.config.noisy_first {
+            let mut noisy: MoveList<G::Move> = MoveList::new();
+            pos.noisy_moves(&mut noisy);
+            if !noisy.is_empty() {
+                noisy_count = noisy_to_front(moves, &noisy);
+            }
+        }
         if ordering && n >= KILLER_MIN_MOVES && self.sh.config.killers {
-            // Killers to the front, in their order; the rest keep theirs.
-            let mut front = 0;
+            // Killers to the front (after the noisy moves), in their order; the rest keep
+            // theirs.
+            let mut front = noisy_count;
             for killer in self.local.heur.killers(ply).into_iter().flatten() {
                 if let Some(j) = moves[front..].iter().position(|&m| m == killer) {
                     moves[front..=front + j].rotate_right(1);
@@ -179,7 +193,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         let quiescence = self.sh.config.quiescence;
         let mut best = -INF;
         let mut child = pos.clone();
-        for &mv in moves.iter() {
+        for (i, &mv) in moves.iter().enumerate() {
             child.play_from(pos, mv);
             self.count_node();
             if self.stopped {
@@ -214,7 +228,8 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                         line.push(mv);
                     }
                     if score >= beta {
-                        if ordering {
+                        // Killers and history learn from quiet moves.
+                        if ordering && i >= noisy_count {
                             self.local.heur.cutoff(ply, 1, pos.to_move(), mv, &[]);
                         }
                         break;
@@ -396,6 +411,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             // Children are looked up only where they announce themselves.
             defer: share && depth - 1 > BUSY_DEPTH,
             ordering: self.sh.config.ordering,
+            brs: BRS,
         };
         let mut children = std::mem::take(&mut self.local.children[ply]);
         let mut keys = std::mem::take(&mut self.local.keys[ply]);
@@ -528,10 +544,25 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         beta: i32,
     ) -> Option<(usize, i32)> {
         let (depth, ply) = (cx.depth, cx.ply);
-        children.clear();
         let up_front = self.sh.table.filter(|_| depth - 1 > TT_MIN_DEPTH);
+        let key = cx.pos.key();
+        let made_ahead = self.local.made_for[ply] == key && children.len() == cx.moves.len();
         if let Some(table) = up_front {
-            self.make_children(table, cx, children);
+            if made_ahead && !cx.brs {
+                // The parent made them (and asked for their buckets): only the busy slots.
+                if cx.defer {
+                    for c in children.iter() {
+                        self.sh.busy.prefetch(c.key());
+                    }
+                }
+            } else {
+                children.clear();
+                self.make_children(table, cx, children);
+                self.local.made_for[ply] = key;
+            }
+        } else {
+            children.clear();
+            self.local.made_for[ply] = 0;
         }
         keys.clear();
         if cx.ordering {
@@ -546,6 +577,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                 ply,
                 tt_move,
                 self.sh.config.killers && cx.moves.len() >= KILLER_MIN_MOVES,
+                self.sh.config.noisy_first,
             );
         }
         let table = up_front?;
@@ -558,7 +590,15 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             } else {
                 0
             };
-            prefetch_children(table, &children[first]);
+            let c = &children[first];
+            if c.outcome().is_none() {
+                // Its children, made here into the buffer it will use (it takes them
+                // instead of making them again: the same moves in the same order, outside
+                // best-reply search).
+                let grand = &mut self.local.children[ply + 1];
+                make_children_of(table, c, grand);
+                self.local.made_for[ply + 1] = if cx.brs { 0 } else { c.key() };
+            }
         }
         if cx.pv_node {
             return None;
@@ -605,24 +645,28 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         let mut best = -INF;
         let mut best_i = usize::MAX;
         let mut tried: SmallVec<[(Player, G::Move); 32]> = SmallVec::new();
-        let mut deferred: SmallVec<[(usize, u64); 16]> = SmallVec::new();
+        let mut deferred: SmallVec<[(usize, u64, bool); 16]> = SmallVec::new();
         let mut searched = 0;
         let mut picked = 0;
         loop {
-            let (i, may_defer) = if picked < n {
+            // The move, whether it is quiet (killers and history learn from quiet moves),
+            // and whether it may be put off.
+            let (i, quiet, may_defer) = if picked < n {
                 picked += 1;
-                let i = if cx.ordering {
-                    pick(keys).expect("a move is left")
+                let (i, quiet) = if cx.ordering {
+                    let (i, key) = pick(keys).expect("a move is left");
+                    (i, !is_noisy_key(key))
                 } else {
-                    picked - 1
+                    (picked - 1, true)
                 };
-                (i, cx.defer && searched > 0)
+                (i, quiet, cx.defer && searched > 0)
             } else if !deferred.is_empty() {
                 let free = deferred
                     .iter()
-                    .position(|&(_, k)| !self.sh.busy.is_busy(k))
+                    .position(|&(_, k, _)| !self.sh.busy.is_busy(k))
                     .unwrap_or(0);
-                (deferred.remove(free).0, false)
+                let (i, _, quiet) = deferred.remove(free);
+                (i, quiet, false)
             } else {
                 break;
             };
@@ -639,7 +683,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             if may_defer {
                 let k = child.key();
                 if self.sh.busy.is_busy(k) {
-                    deferred.push((i, k));
+                    deferred.push((i, k, quiet));
                     continue;
                 }
             }
@@ -674,7 +718,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                         line.extend_from_slice(&tail[0]);
                     }
                     if score >= beta {
-                        if cx.ordering {
+                        if cx.ordering && quiet {
                             let mover = cx.node.at(pos, i).to_move();
                             self.local.heur.cutoff(ply, cx.depth, mover, mv, &tried);
                         }
@@ -682,7 +726,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                     }
                 }
             }
-            if cx.ordering && tried.len() < tried.inline_size() {
+            if cx.ordering && quiet && tried.len() < tried.inline_size() {
                 tried.push((cx.node.at(pos, i).to_move(), mv));
             }
         }
@@ -810,18 +854,20 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     }
 }
 
-/// Starts loading the table buckets of the children of `c` (the child a node searches
-/// first, which reads them as soon as it starts).
+/// Makes the children of `c` (the child a node searches first, which reads their table
+/// buckets as soon as it starts) into `out`, in its legal-move order, and starts loading
+/// their buckets.
 #[inline(always)]
-fn prefetch_children<G: Game>(table: &Table, c: &G) {
-    if c.outcome().is_none() {
-        let mut grand: MoveList<G::Move> = MoveList::new();
-        c.legal_moves(&mut grand);
-        let mut g = c.clone();
-        for &m in grand.iter() {
-            g.play_from(c, m);
-            table.touch(g.key());
-        }
+fn make_children_of<G: Game>(table: &Table, c: &G, out: &mut Vec<G>) {
+    let mut grand: MoveList<G::Move> = MoveList::new();
+    c.legal_moves(&mut grand);
+    out.clear();
+    out.reserve(grand.len());
+    for &m in grand.iter() {
+        out.push(c.clone());
+        let g = out.last_mut().expect("just pushed");
+        g.play_from(c, m);
+        table.touch(g.key());
     }
 }
 

@@ -252,10 +252,10 @@ pub trait Evaluator<G: Game>: Send + Sync {
     }
 
     /// A static ordering hint for `mv` in `game`, from [`-MAX_HINT`](MAX_HINT) to
-    /// [`MAX_HINT`] (values beyond are clamped): among the moves that neither the table nor
-    /// the killer moves put first, a larger hint is tried earlier, and the history
-    /// heuristic orders moves of equal hint. Domain knowledge such as "captures first"
-    /// belongs here. It changes only the speed of the search, never its values; called
+    /// [`MAX_HINT`] (values beyond are clamped): after the table's move, a larger hint is
+    /// tried earlier, and among moves of equal hint the noisy moves
+    /// ([`Config::noisy_first`](crate::Config::noisy_first)), the killer moves and the
+    /// history heuristic decide. Domain knowledge such as "the king first" belongs here. It changes only the speed of the search, never its values; called
     /// once per move at every node above the horizon's ply, so it should be cheap.
     /// Default: 0 for every move (the history heuristic alone).
     fn move_hint(&self, _game: &G, _mv: G::Move) -> i32 {

@@ -104,6 +104,27 @@ pub enum Value {
     Draw,
 }
 
+impl Value {
+    /// The value of a finished game for `player`: its win or loss at distance 0, else a
+    /// draw (an end that is neither player's win alone, as the proof search counts it: a
+    /// draw, both win, both lose).
+    ///
+    /// ```
+    /// use plyforge_search::prove::Value;
+    /// use plyforge_search::{DrawKind, Outcome};
+    /// assert_eq!(Value::of_outcome(Outcome::Win(1), 1), Value::Win(0));
+    /// assert_eq!(Value::of_outcome(Outcome::Win(1), 0), Value::Loss(0));
+    /// assert_eq!(Value::of_outcome(Outcome::Draw(DrawKind::Score), 0), Value::Draw);
+    /// ```
+    pub fn of_outcome(outcome: Outcome, player: Player) -> Value {
+        match outcome {
+            Outcome::Win(w) if w == player => Value::Win(0),
+            Outcome::Win(_) => Value::Loss(0),
+            _ => Value::Draw,
+        }
+    }
+}
+
 /// What [`Prover::solve`] found.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -436,8 +457,9 @@ impl<G: Game> Prover<G> {
     /// The exact value of `game` for the player to move (a game of two players), every best
     /// move and a perfect line: a win, a loss (each with its exact distance:
     /// [`Prover::shortest_win`] for each side) or, when neither side can force a win, a
-    /// draw. `None` when the limits (for all the searches together) are reached first, or
-    /// when the game does not have two players.
+    /// draw. A finished game is its result at distance 0 ([`Value::of_outcome`]), with no
+    /// move and no line. `None` when the limits (for all the searches together) are reached
+    /// first, or when the game does not have two players.
     pub fn solve(
         &mut self,
         game: &G,
@@ -445,8 +467,16 @@ impl<G: Game> Prover<G> {
         stop: Option<&AtomicBool>,
         limits: Limits,
     ) -> Option<Solved<G::Move>> {
-        if game.players() != 2 || game.outcome().is_some() {
+        if game.players() != 2 {
             return None;
+        }
+        if let Some(o) = game.outcome() {
+            return Some(Solved {
+                value: Value::of_outcome(o, game.to_move()),
+                best: Vec::new(),
+                line: Vec::new(),
+                nodes: 0,
+            });
         }
         let start = Instant::now();
         let mut nodes = 0;

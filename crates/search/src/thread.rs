@@ -29,6 +29,10 @@ pub(crate) struct Local<G: Game> {
     /// A buffer per ply for the children a node makes up front, kept from node to node
     /// (an allocation per node cost 2% of the instructions at Jumpy3 depth 20).
     pub children: Vec<Vec<G>>,
+    /// The key of the position whose children each ply's `children` buffer holds (0: none):
+    /// a node reuses them rather than making them again (its parent made them ahead, to ask
+    /// for their table buckets early).
+    pub made_for: Vec<u64>,
     /// A buffer per ply for the ordering keys of a node's moves, kept likewise.
     pub keys: Vec<Vec<i32>>,
     pub path: Vec<u64>,
@@ -45,6 +49,7 @@ impl<G: Game> Local<G> {
                 .map(|_| Vec::with_capacity(MAX_PLY + 1))
                 .collect(),
             children: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            made_for: vec![0; MAX_PLY + 2],
             keys: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             path: Vec::with_capacity(MAX_PLY + 2),
             filter: vec![0; FILTER_MASK + 1],

@@ -24,9 +24,10 @@ fn variants(algorithm: Algorithm) -> Vec<Config> {
                     continue;
                 }
                 let c = config(algorithm, use_tt, ordering, threads);
-                // Killer moves off as well as on (on is the default).
+                // Killer moves and noisy moves first off as well as on (on is the default).
                 if ordering {
                     v.push(c.clone().with_killers(false));
+                    v.push(c.clone().with_noisy_first(false));
                 }
                 v.push(c);
             }
@@ -397,17 +398,18 @@ fn table_entries_of_other_depths_keep_values_exact() {
     }
 }
 
-/// Many moves a node (8 to 10): killer moves take part in the ordering there (they are
-/// used only at nodes with eight moves or more), and the values must not change.
+/// Many moves a node (11 to 14): killer moves take part in the ordering there (they are
+/// used only at nodes with twelve moves or more), after the noisy moves (which the
+/// killers do not learn from), and the values must not change.
 #[test]
 fn alpha_beta_with_many_moves_equals_minimax() {
     let depth = 4;
     for seed in 900..906 {
         let game = Synthetic::new(Spec {
-            min_branching: 8,
-            max_branching: 10,
+            min_branching: 11,
+            max_branching: 14,
             terminal_per_mille: 60,
-            noisy_per_mille: 0,
+            noisy_per_mille: if seed % 2 == 0 { 0 } else { 200 },
             ..spec(seed)
         });
         let quiescence = false;

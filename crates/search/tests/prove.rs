@@ -189,3 +189,29 @@ fn limits_stop_the_search_with_an_unknown_result() {
     let r = prover.prove(&game, &[], Some(&stop), Limits::default());
     assert_eq!(r.proof, Proof::Unknown);
 }
+
+#[test]
+fn solve_gives_a_finished_game_its_result() {
+    let mut seen = 0;
+    for seed in 0..50 {
+        let mut game = Synthetic::new(spec(seed, 2, false));
+        let mut moves = MoveList::new();
+        while game.outcome().is_none() {
+            moves.clear();
+            game.legal_moves(&mut moves);
+            game.play(moves[seed as usize % moves.len()]);
+        }
+        let s = Prover::new()
+            .solve(&game, &[], None, Limits::nodes(1))
+            .expect("no search needed");
+        let want = match game.outcome() {
+            Some(Outcome::Win(w)) if w == game.to_move() => Value::Win(0),
+            Some(Outcome::Win(_)) => Value::Loss(0),
+            _ => Value::Draw,
+        };
+        assert_eq!(s.value, want, "seed {seed}");
+        assert!(s.best.is_empty() && s.line.is_empty() && s.nodes == 0);
+        seen += 1;
+    }
+    assert_eq!(seen, 50);
+}
