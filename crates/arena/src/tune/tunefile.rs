@@ -17,7 +17,7 @@
 //!
 //! - `iter` is the iteration (from 0), `index` the game's index within it (its pair is
 //!   `index / cycle`); `plus` and `minus` are θ+ and θ− as the iteration computed them
-//!   (before rounding), `diff` θ+'s points less θ−'s in this game (see [`super::run`]).
+//!   (before rounding), `diff` θ+'s points less θ−'s in this game (see the `run` module).
 //! - A last line without its newline is a write cut short: left out, and cut off by
 //!   `--resume` before it appends.
 //!
