@@ -155,6 +155,8 @@ SPEC is KIND[,KEY=VALUE]...:
         mcts (Monte Carlo tree search), greedy (one ply, the evaluation's favourite), random
   KEYs  depth=N time=DUR nodes=N threads=N eval=NAME tt=MIB (0: no table)
         ordering=on|off aspiration=on|off quiescence=on|off seed=N
+        repetition=off|maxn|brs|paranoid (before a move that repeats a position, a
+        second search with that model of the opponents; its move if it leaves the cycle)
         NAME=NUMBER for each of the evaluation's parameters (listed below; `arena tune`
         tunes them), checked against its range
         (an evaluation may take settings after its name, eval=NAME:WEIGHT=N:..., where

@@ -3,7 +3,7 @@
 //! that win or save a game; the evaluation is symmetric under the board's rotation.
 
 use plyforge_chexers::search::{
-    reference, Algorithm, Evaluator, Game, Limits, MoveList, Search, MAX_EVAL,
+    reference, Algorithm, Evaluator, Game, Limits, MoveList, Record, Search, MAX_EVAL,
 };
 use plyforge_chexers::{engine_config, DefaultEval, Hex, Move, Position};
 
@@ -170,4 +170,61 @@ fn evaluation_stays_within_bounds_and_prefers_progress() {
         .parse()
         .unwrap();
     assert!(eval.evaluate(&near)[0] > eval.evaluate(&far)[0]);
+}
+
+/// A standoff from a course-referee game (our Player as Blue against `flying_solo` and
+/// `SquareBox`, seed 33): at the 24th action Blue jumps a piece back to where it stood, the
+/// cycle the three players then repeat until the referee's fourth occurrence draws. Paranoid
+/// search repeats (both opponents would convert Blue's pieces if it left); with the default
+/// settings' second opinion (max^n: each opponent plays for itself) Blue leaves the cycle.
+#[test]
+fn the_default_engine_leaves_a_standoff_that_paranoid_search_repeats() {
+    const LINE: [&str; 23] = [
+        "MOVE -3 1 -2 1",
+        "MOVE 3 -3 3 -2",
+        "MOVE 2 1 2 0",
+        "JUMP -3 3 -3 1",
+        "MOVE 3 -2 2 -1",
+        "JUMP 2 0 2 -2",
+        "JUMP -3 2 -1 0",
+        "JUMP 1 -3 3 -3",
+        "MOVE 2 -2 1 -1",
+        "JUMP -3 1 -1 1",
+        "MOVE 2 -3 1 -2",
+        "JUMP 1 -1 1 -3",
+        "MOVE -3 0 -2 0",
+        "JUMP 0 -3 2 -3",
+        "MOVE 1 -2 1 -1",
+        "JUMP -2 0 0 0",
+        "JUMP 2 -3 0 -3",
+        "MOVE 3 0 2 0",
+        "JUMP 0 0 2 -2",
+        "JUMP 0 -3 2 -3",
+        "JUMP 2 -1 0 -1",
+        "JUMP 2 -2 0 0",
+        "JUMP 2 -3 0 -3",
+    ];
+    let mut record = Record::new(Position::start());
+    for text in LINE {
+        let mv: Move = text.parse().unwrap();
+        assert_eq!(record.play(mv).unwrap(), None, "{text}");
+    }
+    let history = record.history_keys().to_vec();
+    let pos = record.position().clone();
+    let repeats = |mv: Move| {
+        let mut child = pos.clone();
+        child.play(mv);
+        history.contains(&child.repetition_key())
+    };
+    let best = |config: plyforge_chexers::search::Config| {
+        Search::new(config, DefaultEval::default())
+            .run(&pos, &history, Limits::nodes(200_000), |_| {})
+            .best
+            .expect("a move")
+    };
+    let paranoid = best(engine_config().with_repetition_check(None));
+    assert!(repeats(paranoid), "{paranoid}");
+    let default = best(engine_config());
+    assert!(!repeats(default), "{default}");
+    assert_eq!(pos.why_illegal(default), None);
 }

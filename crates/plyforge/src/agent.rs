@@ -12,8 +12,10 @@
 //! - KEYs: `depth=N`, `time=DUR` (per move, e.g. `100ms`), `nodes=N`, `threads=N`,
 //!   `eval=NAME` (one of the game's evaluations; Chexers' may be followed by weight settings,
 //!   `eval=default:contempt=600:draw_standing=0`), `tt=MIB` (`0`: no table), `ordering=on|off`,
-//!   `aspiration=on|off`, `quiescence=on|off`, `seed=N` (random and greedy players, and the
-//!   random choices of MCTS).
+//!   `aspiration=on|off`, `quiescence=on|off`, `repetition=off|maxn|brs|paranoid|alphabeta`
+//!   (a second search with that model of the opponents before a move that repeats a position:
+//!   [`Config::repetition_check`]), `seed=N` (random and greedy players, and the random
+//!   choices of MCTS).
 //! - The evaluation's parameters ([`GameAdapter::params`], [`crate::params`]): `NAME=NUMBER`
 //!   for each the game declares (Chexers' `material=320`), checked against its range; they
 //!   apply to the evaluation named by `eval=` (or the default).
@@ -58,6 +60,14 @@ pub enum Kind {
 /// assert_eq!(spec.depth, Some(3));
 /// assert_eq!(spec.config::<Chexers>(None).tt_mib, 8);
 /// assert!(Spec::parse::<Chexers>("brs,depth=x").is_err());
+/// // A second opinion from max^n before repeating a position, or none.
+/// let checked = Spec::parse::<Chexers>("engine,repetition=maxn").unwrap();
+/// let config = checked.config::<Chexers>(None);
+/// assert_eq!(config.repetition_check, Some(plyforge::search::Algorithm::MaxN));
+/// let off = Spec::parse::<Chexers>("engine,repetition=off").unwrap();
+/// assert_eq!(off.config::<Chexers>(None).repetition_check, None);
+/// let bad = Spec::parse::<Chexers>("engine,repetition=often").unwrap_err();
+/// assert!(bad.to_string().contains("repetition=often: off, maxn"), "{bad}");
 /// ```
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -84,6 +94,9 @@ pub struct Spec {
     pub aspiration: Option<bool>,
     /// Quiescence search.
     pub quiescence: Option<bool>,
+    /// The second opinion before repeating a position ([`Config::repetition_check`]):
+    /// `Some(None)` turns it off.
+    pub repetition: Option<Option<Algorithm>>,
     /// Seed of the random and greedy players, and of MCTS's random choices.
     pub seed: Option<u64>,
     /// MCTS: the UCT exploration constant.
@@ -143,6 +156,7 @@ impl Spec {
             ordering: None,
             aspiration: None,
             quiescence: None,
+            repetition: None,
             seed: None,
             exploration: None,
             bias: None,
@@ -217,6 +231,20 @@ impl Spec {
                 "ordering" => spec.ordering = Some(on_off(key, value)?),
                 "aspiration" => spec.aspiration = Some(on_off(key, value)?),
                 "quiescence" | "qs" => spec.quiescence = Some(on_off(key, value)?),
+                "repetition" => {
+                    spec.repetition = Some(match value.to_ascii_lowercase().as_str() {
+                        "off" | "none" | "no" => None,
+                        "maxn" | "max^n" => Some(Algorithm::MaxN),
+                        "brs" | "bestreply" | "best-reply" => Some(Algorithm::BestReply),
+                        "paranoid" => Some(Algorithm::Paranoid),
+                        "alphabeta" | "ab" => Some(Algorithm::AlphaBeta),
+                        _ => {
+                            return Err(format!(
+                                "repetition={value}: off, maxn, brs, paranoid or alphabeta"
+                            ))
+                        }
+                    })
+                }
                 "seed" => spec.seed = Some(number(key, value)?),
                 "c" | "exploration" => spec.exploration = Some(real(key, value)?),
                 "bias" => spec.bias = Some(real(key, value)?),
@@ -252,7 +280,7 @@ impl Spec {
                     None => {
                         let params: Vec<&str> = A::params().iter().map(|p| p.name).collect();
                         return Err(format!(
-                            "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, seed; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
+                            "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, repetition, seed; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
                             if params.is_empty() {
                                 format!("{} has no evaluation parameters", A::TITLE)
                             } else {
@@ -332,6 +360,9 @@ impl Spec {
         }
         if let Some(v) = self.quiescence {
             c.quiescence = v;
+        }
+        if let Some(v) = self.repetition {
+            c.repetition_check = v;
         }
         if let Some(x) = self.exploration {
             c.mcts.exploration = x;

@@ -174,7 +174,67 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
     /// Scores are from the view of the player to move at the root (see [`crate::MATE`]);
     /// with [`Algorithm::MaxN`] the report's `scores` holds every player's score.
     /// When the game is already over the report has no move, depth 0 and the outcome's score.
+    ///
+    /// With [`Config::repetition_check`] set, a best move that repeats a position of
+    /// `history` is checked by a second search (see there).
     pub fn run(
+        &mut self,
+        game: &G,
+        history: &[u64],
+        limits: Limits,
+        on_iteration: impl FnMut(&Report<G::Move>),
+    ) -> Report<G::Move> {
+        let start = Instant::now();
+        let first = self.run_once(game, history, limits, on_iteration);
+        let Some(model) = self.config.repetition_check else {
+            return first;
+        };
+        let repeats = |mv: G::Move| {
+            let mut child = game.clone();
+            child.play(mv);
+            history.contains(&child.repetition_key())
+        };
+        let check = game.repetition_rule().is_some()
+            && model != self.config.algorithm
+            && !self.stop.load(Relaxed)
+            && first.best.is_some_and(repeats);
+        if !check {
+            return first;
+        }
+        // The second opinion: the same budget again (a clock less the time used), under the
+        // other model of the opponents; its move is taken only when it leaves the cycle.
+        let mut again = limits;
+        if let Some(clock) = again.clock.as_mut() {
+            clock.remaining = clock.remaining.saturating_sub(start.elapsed());
+        }
+        let main = std::mem::replace(&mut self.config.algorithm, model);
+        let second = self.run_once(game, history, again, |_| {});
+        self.config.algorithm = main;
+        let nodes = first.nodes + second.nodes;
+        let elapsed = start.elapsed();
+        match second.best.filter(|&mv| !repeats(mv)) {
+            Some(mv) => Report {
+                best: Some(mv),
+                pv: second.pv,
+                score: second.score,
+                scores: second.scores,
+                depth: second.depth,
+                nodes,
+                nps: nps(nodes, elapsed),
+                elapsed,
+                tt_hit_rate: first.tt_hit_rate,
+            },
+            None => Report {
+                nodes,
+                nps: nps(nodes, elapsed),
+                elapsed,
+                ..first
+            },
+        }
+    }
+
+    /// One search of `game` with the configured algorithm (see [`run`](Search::run)).
+    fn run_once(
         &mut self,
         game: &G,
         history: &[u64],

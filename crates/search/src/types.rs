@@ -237,6 +237,17 @@ pub struct Config {
     pub quiescence: bool,
     /// The settings of Monte Carlo tree search ([`Algorithm::Mcts`]).
     pub mcts: MctsConfig,
+    /// A second opinion before repeating a position: when the search's best move leads to a
+    /// position of the game's history (which the search scores as the game's repetition
+    /// rule ends it, typically a draw), the root is searched again with this algorithm, a
+    /// different model of the opponents (for three players [`Algorithm::MaxN`]: each
+    /// opponent pursues its own score, where [`Algorithm::Paranoid`] assumes they both
+    /// attack the root player), under the same limits (a clock less the time already
+    /// used, so such a move can take up to twice the usual time). Its move is played when
+    /// it does not repeat: under that model a way out is worth more than the repetition.
+    /// Otherwise the first search's move stands. `None` (the default): no check. Only for
+    /// games with a repetition rule ([`Game::repetition_rule`](crate::Game::repetition_rule)).
+    pub repetition_check: Option<Algorithm>,
 }
 
 impl Default for Config {
@@ -252,6 +263,7 @@ impl Default for Config {
             aspiration: true,
             quiescence: true,
             mcts: MctsConfig::default(),
+            repetition_check: None,
         }
     }
 }
@@ -303,6 +315,12 @@ impl Config {
     /// This configuration with other Monte Carlo tree search settings.
     pub fn with_mcts(mut self, mcts: MctsConfig) -> Self {
         self.mcts = mcts;
+        self
+    }
+    /// This configuration with a second opinion before repeating a position (see
+    /// [`Config::repetition_check`]; `None`: none).
+    pub fn with_repetition_check(mut self, model: Option<Algorithm>) -> Self {
+        self.repetition_check = model;
         self
     }
 }

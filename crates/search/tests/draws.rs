@@ -216,3 +216,47 @@ fn a_drawn_root_reports_the_draw_value() {
     }
     assert!(seen > 10);
 }
+
+/// [`Config::repetition_check`]: where the search's move repeats a position of the game's
+/// history, the move is the other model's when that one leaves the cycle, and the search's
+/// own otherwise; elsewhere the check changes nothing.
+#[test]
+fn the_repetition_check_plays_the_other_models_way_out() {
+    let (mut repeating, mut changed) = (0, 0);
+    for seed in 0..300 {
+        let (game, history) = cyclic(seed, 3);
+        if game.outcome().is_some() {
+            continue;
+        }
+        let best = |config: Config| {
+            Search::new(config.with_tt_mib(0), DrawAware)
+                .run(&game, &history, Limits::depth(4), |_| {})
+                .best
+                .expect("a move")
+        };
+        let repeats = |mv| {
+            let mut child = game;
+            child.play(mv);
+            history.contains(&child.repetition_key())
+        };
+        let paranoid = best(Config::default().with_algorithm(Algorithm::Paranoid));
+        let maxn = best(Config::default().with_algorithm(Algorithm::MaxN));
+        let checked = best(
+            Config::default()
+                .with_algorithm(Algorithm::Paranoid)
+                .with_repetition_check(Some(Algorithm::MaxN)),
+        );
+        let want = if repeats(paranoid) && !repeats(maxn) {
+            maxn
+        } else {
+            paranoid
+        };
+        assert_eq!(checked, want, "{:?} history {history:?}", game.spec());
+        repeating += usize::from(repeats(paranoid));
+        changed += usize::from(checked != paranoid);
+    }
+    assert!(
+        repeating >= 40 && changed >= 10,
+        "too few repeating moves to test: {repeating} repeating, {changed} changed"
+    );
+}
