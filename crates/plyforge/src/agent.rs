@@ -68,6 +68,8 @@ pub enum Kind {
 /// assert_eq!(off.config::<Chexers>(None).repetition_check, None);
 /// let bad = Spec::parse::<Chexers>("engine,repetition=often").unwrap_err();
 /// assert!(bad.to_string().contains("repetition=often: off, maxn"), "{bad}");
+/// // MCTS is an engine kind, not a second opinion.
+/// assert!(Spec::parse::<Chexers>("engine,repetition=mcts").is_err());
 /// ```
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -116,6 +118,19 @@ pub struct Spec {
     /// Values of the evaluation's parameters ([`GameAdapter::params`]), in the order given
     /// (a name given twice keeps its last value).
     pub params: Vec<(&'static str, f64)>,
+}
+
+/// The search algorithm a word names (lower case), as engine kinds and `repetition=` spell
+/// them.
+fn algorithm_named(word: &str) -> Option<Algorithm> {
+    Some(match word {
+        "alphabeta" | "ab" | "negamax" => Algorithm::AlphaBeta,
+        "paranoid" => Algorithm::Paranoid,
+        "brs" | "bestreply" | "best-reply" => Algorithm::BestReply,
+        "maxn" | "max^n" => Algorithm::MaxN,
+        "mcts" | "uct" => Algorithm::Mcts,
+        _ => return None,
+    })
 }
 
 fn on_off(key: &str, v: &str) -> Result<bool, String> {
@@ -185,19 +200,17 @@ impl Spec {
         spec.text = text.to_string();
         spec.kind = match kind_word.to_ascii_lowercase().as_str() {
             "engine" | "default" | "search" => Kind::Search(None),
-            "alphabeta" | "ab" | "negamax" => Kind::Search(Some(Algorithm::AlphaBeta)),
-            "paranoid" => Kind::Search(Some(Algorithm::Paranoid)),
-            "brs" | "bestreply" | "best-reply" => Kind::Search(Some(Algorithm::BestReply)),
-            "maxn" | "max^n" => Kind::Search(Some(Algorithm::MaxN)),
-            "mcts" | "uct" => Kind::Search(Some(Algorithm::Mcts)),
             "greedy" => Kind::Greedy,
             "random" => Kind::Random,
             "" => return Err("an empty engine specification".to_string()),
-            other => {
-                return Err(format!(
-                    "unknown engine kind {other:?} (engine, alphabeta, paranoid, brs, maxn, mcts, greedy, random)"
-                ))
-            }
+            other => match algorithm_named(other) {
+                Some(a) => Kind::Search(Some(a)),
+                None => {
+                    return Err(format!(
+                        "unknown engine kind {other:?} (engine, alphabeta, paranoid, brs, maxn, mcts, greedy, random)"
+                    ))
+                }
+            },
         };
         for part in parts {
             let (key, value) = part
@@ -234,15 +247,15 @@ impl Spec {
                 "repetition" => {
                     spec.repetition = Some(match value.to_ascii_lowercase().as_str() {
                         "off" | "none" | "no" => None,
-                        "maxn" | "max^n" => Some(Algorithm::MaxN),
-                        "brs" | "bestreply" | "best-reply" => Some(Algorithm::BestReply),
-                        "paranoid" => Some(Algorithm::Paranoid),
-                        "alphabeta" | "ab" => Some(Algorithm::AlphaBeta),
-                        _ => {
-                            return Err(format!(
-                                "repetition={value}: off, maxn, brs, paranoid or alphabeta"
-                            ))
-                        }
+                        word => Some(
+                            algorithm_named(word)
+                                .filter(|&a| a != Algorithm::Mcts)
+                                .ok_or_else(|| {
+                                    format!(
+                                        "repetition={value}: off, maxn, brs, paranoid or alphabeta"
+                                    )
+                                })?,
+                        ),
                     })
                 }
                 "seed" => spec.seed = Some(number(key, value)?),

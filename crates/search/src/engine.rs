@@ -211,26 +211,18 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         let second = self.run_once(game, history, again, |_| {});
         self.config.algorithm = main;
         let nodes = first.nodes + second.nodes;
-        let elapsed = start.elapsed();
-        match second.best.filter(|&mv| !repeats(mv)) {
-            Some(mv) => Report {
-                best: Some(mv),
-                pv: second.pv,
-                score: second.score,
-                scores: second.scores,
-                depth: second.depth,
-                nodes,
-                nps: nps(nodes, elapsed),
-                elapsed,
+        let mut report = if second.best.is_some_and(|mv| !repeats(mv)) {
+            Report {
                 tt_hit_rate: first.tt_hit_rate,
-            },
-            None => Report {
-                nodes,
-                nps: nps(nodes, elapsed),
-                elapsed,
-                ..first
-            },
-        }
+                ..second
+            }
+        } else {
+            first
+        };
+        report.nodes = nodes;
+        report.elapsed = start.elapsed();
+        report.nps = nps(nodes, report.elapsed);
+        report
     }
 
     /// One search of `game` with the configured algorithm (see [`run`](Search::run)).
