@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use crate::game::{Evaluator, Game};
 use crate::shared::{Iteration, Shared};
 use crate::thread::{Local, Worker};
+use crate::time::Stability;
 
 impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     /// Iterative deepening of the main thread; returns the completed iterations' reports.
@@ -19,8 +20,9 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     ) -> Option<Iteration<G::Move>> {
         let mut last: Option<Iteration<G::Move>> = None;
         let (mut t_last, mut t_before) = (Duration::ZERO, Duration::ZERO);
+        let mut stability = Stability::new();
         for depth in 1..=self.sh.max_depth {
-            if depth > 1 && !self.sh.time.may_start(t_last, t_before) {
+            if depth > 1 && !self.sh.time.may_start(t_last, t_before, stability.scale()) {
                 break;
             }
             let started = self.sh.time.elapsed();
@@ -52,6 +54,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             self.flush();
             self.sh.main_score.store(score, Relaxed);
             on_iteration(&it, depth);
+            stability.update(it.pv.first().copied());
             last = Some(it);
             t_before = t_last;
             t_last = self.sh.time.elapsed() - started;

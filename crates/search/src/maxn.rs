@@ -29,6 +29,7 @@ use crate::game::{Evaluator, Game, MoveList, Scores};
 use crate::score::{end_scores, masked, MAX_PLY, MAX_QUIESCENCE_PLY};
 use crate::shared::Shared;
 use crate::thread::Local;
+use crate::time::Stability;
 use crate::types::MATE;
 
 /// Bounds on score vectors that make max^n shallow pruning valid (see the module
@@ -129,8 +130,9 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
         mut on_iteration: impl FnMut(Scores, &[G::Move], u32, &mut Self),
     ) {
         let (mut t_last, mut t_before) = (Duration::ZERO, Duration::ZERO);
+        let mut stability = Stability::new();
         for depth in 1..=self.sh.max_depth {
-            if depth > 1 && !self.sh.time.may_start(t_last, t_before) {
+            if depth > 1 && !self.sh.time.may_start(t_last, t_before, stability.scale()) {
                 break;
             }
             let started = self.sh.time.elapsed();
@@ -140,6 +142,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
             }
             self.flush();
             let pv = std::mem::take(&mut self.pv[0]);
+            stability.update(pv.first().copied());
             on_iteration(v, &pv, depth, self);
             self.pv[0] = pv;
             t_before = t_last;
@@ -260,8 +263,9 @@ pub(crate) fn parallel_iterate<G: Game, E: Evaluator<G>>(
     // order does not change the result, which is put together in move order).
     let mut order: Vec<usize> = (0..moves.len()).collect();
     let (mut t_last, mut t_before) = (Duration::ZERO, Duration::ZERO);
+    let mut stability = Stability::new();
     for depth in 1..=sh.max_depth {
-        if depth > 1 && !sh.time.may_start(t_last, t_before) {
+        if depth > 1 && !sh.time.may_start(t_last, t_before, stability.scale()) {
             break;
         }
         let started = sh.time.elapsed();
@@ -325,6 +329,7 @@ pub(crate) fn parallel_iterate<G: Game, E: Evaluator<G>>(
         let mut pv = Vec::with_capacity(line.len() + 1);
         pv.push(moves[*i]);
         pv.extend_from_slice(line);
+        stability.update(Some(moves[*i]));
         on_iteration(*scores, &pv, depth);
         t_before = t_last;
         t_last = sh.time.elapsed() - started;

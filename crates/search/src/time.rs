@@ -5,8 +5,13 @@
 //! - With a clock (remaining `r`, increment `i`, moves to go `m`, 30 when unknown): a safety
 //!   margin of `min(50 ms, r/20)` is never touched; the target is `r/m + 0.8·i`, the hard limit
 //!   `min(r − margin, max(target, min(3·target, (r − margin)/2)))` (all of `r − margin` when
-//!   `m = 1`). No iteration starts after 60 % of the target or when the previous iterations'
-//!   growth predicts it would pass the hard limit.
+//!   `m = 1`). No iteration starts after 60 % of the target (the *soft limit*) or when the
+//!   previous iterations' growth predicts it would pass the hard limit.
+//! - **Instability** ([`Stability`]): when the best move changes between iterations the soft
+//!   limit stretches, by `1 + s` where `s` counts the changes, each iteration's weight halved
+//!   at the next (one change in the last iteration: ×2; a change in each of the last
+//!   iterations: up to ×3), never past the hard limit: a position where the search keeps
+//!   changing its mind gets more time, one with a settled best move the plain share.
 //!
 //! Monte Carlo tree search, which can stop after any iteration, spends the target (the move
 //! time less its margin, or `min(target, hard)` on a clock) instead of the soft limit.
@@ -86,18 +91,64 @@ impl TimeManager {
         self.hard.is_some_and(|h| self.start.elapsed() >= h)
     }
 
-    /// Whether to start another iteration, given how long the last two took.
-    pub fn may_start(&self, last: Duration, before_last: Duration) -> bool {
+    /// Whether to start another iteration, given how long the last two took and how
+    /// unsettled the best move is (the soft limit times [`Stability::scale`]).
+    pub fn may_start(&self, last: Duration, before_last: Duration, scale: f64) -> bool {
+        self.may_start_at(self.start.elapsed(), last, before_last, scale)
+    }
+
+    fn may_start_at(
+        &self,
+        elapsed: Duration,
+        last: Duration,
+        before_last: Duration,
+        scale: f64,
+    ) -> bool {
         let (Some(soft), Some(hard)) = (self.soft, self.hard) else {
             return true;
         };
-        let elapsed = self.start.elapsed();
+        let soft = soft.mul_f64(scale.clamp(1.0, MAX_STRETCH)).min(hard);
         let growth = if before_last.as_nanos() > 0 {
             (last.as_secs_f64() / before_last.as_secs_f64()).clamp(1.5, 8.0)
         } else {
             2.0
         };
         elapsed < soft && elapsed + last.mul_f64(growth) < hard
+    }
+}
+
+/// The most the soft limit stretches for an unsettled best move.
+const MAX_STRETCH: f64 = 3.0;
+
+/// How unsettled the best move of an iterative deepening is: each iteration that changes
+/// the best move adds 1, and the count halves at every iteration; the soft limit is
+/// stretched by `1 + count` (at most ×3).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stability<M> {
+    best: Option<M>,
+    changes: f64,
+}
+
+impl<M: PartialEq + Copy> Stability<M> {
+    pub fn new() -> Self {
+        Stability {
+            best: None,
+            changes: 0.0,
+        }
+    }
+
+    /// A completed iteration whose best move is `best` (`None`: no move, as at a game's end).
+    pub fn update(&mut self, best: Option<M>) {
+        self.changes *= 0.5;
+        if self.best.is_some() && best != self.best {
+            self.changes += 1.0;
+        }
+        self.best = best;
+    }
+
+    /// The factor on the soft limit.
+    pub fn scale(&self) -> f64 {
+        (1.0 + self.changes).min(MAX_STRETCH)
     }
 }
 
@@ -135,6 +186,54 @@ mod tests {
         // Moves to go and increment.
         let t = limits(10_000, 1000, Some(10));
         assert_eq!(t.hard, Some(Duration::from_millis(4975)));
+    }
+
+    #[test]
+    fn an_unsettled_best_move_stretches_the_soft_limit() {
+        // 60 s and 30 moves: target 2 s, soft 1.2 s, hard 6 s.
+        let t = limits(60_000, 0, None);
+        let ms = Duration::from_millis;
+        let quick = ms(10);
+        // Past the soft limit: no new iteration for a settled best move.
+        assert!(t.may_start_at(ms(1100), quick, quick, 1.0));
+        assert!(!t.may_start_at(ms(1300), quick, quick, 1.0));
+        // The best move changed in the last iteration: twice the soft limit.
+        let mut s = Stability::new();
+        for m in [1, 1, 1] {
+            s.update(Some(m));
+        }
+        assert_eq!(s.scale(), 1.0);
+        s.update(Some(2));
+        assert_eq!(s.scale(), 2.0);
+        assert!(t.may_start_at(ms(2300), quick, quick, s.scale()));
+        assert!(!t.may_start_at(ms(2500), quick, quick, s.scale()));
+        // It settles again: the stretch halves with each iteration that keeps the move.
+        s.update(Some(2));
+        assert_eq!(s.scale(), 1.5);
+        s.update(Some(2));
+        assert_eq!(s.scale(), 1.25);
+        // Changing every iteration: at most three times, and never past the hard limit.
+        let mut s = Stability::new();
+        for m in 0..20 {
+            s.update(Some(m));
+        }
+        assert!(s.scale() > 2.9 && s.scale() <= MAX_STRETCH);
+        assert!(t.may_start_at(ms(3500), quick, quick, s.scale()));
+        assert!(!t.may_start_at(ms(3700), quick, quick, s.scale()));
+        assert!(!t.may_start_at(ms(3700), quick, quick, 100.0));
+        // The growth of the last iterations still keeps the hard limit.
+        assert!(!t.may_start_at(ms(3000), ms(1600), ms(800), s.scale()));
+        // The first iteration's move sets no change; no move at all is one.
+        let mut s = Stability::<u8>::new();
+        s.update(None);
+        assert_eq!(s.scale(), 1.0);
+        s.update(Some(3));
+        assert_eq!(s.scale(), 1.0);
+        s.update(None);
+        assert_eq!(s.scale(), 2.0);
+        // Without a clock every iteration may start.
+        let free = TimeManager::new(&Limits::depth(3), Instant::now());
+        assert!(free.may_start_at(ms(100_000), ms(50_000), ms(1), 1.0));
     }
 
     #[test]
