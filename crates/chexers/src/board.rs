@@ -126,6 +126,20 @@ const fn build_neighbour_masks() -> [u64; CELLS] {
 
 /// `ADJACENT[hex]`: the set of the hex's neighbours.
 pub(crate) const ADJACENT: [u64; CELLS] = build_neighbour_masks();
+/// The number of steps between two hexes.
+pub(crate) const fn hex_distance(a: usize, b: usize) -> u32 {
+    let (q, r) = COORDS[a];
+    let (q2, r2) = COORDS[b];
+    let (dq, dr) = ((q2 - q) as i32, (r2 - r) as i32);
+    let ds = -dq - dr;
+    let m = if dq.abs() > dr.abs() {
+        dq.abs()
+    } else {
+        dr.abs()
+    };
+    (if m > ds.abs() { m } else { ds.abs() }) as u32
+}
+
 /// `LANDING[hex][dir]`: the hex two steps away in direction `dir` (where a jump lands), or [`NONE`].
 pub(crate) const LANDING: [[u8; 6]; CELLS] = build_steps(2);
 

@@ -3,7 +3,7 @@
 
 use search::{DrawKind, Evaluator, Game, Scores, MAX_EVAL};
 
-use crate::board::{Bits, ADJACENT, CELLS, DISTANCE, NEIGHBOUR, NONE};
+use crate::board::{hex_distance, Bits, ADJACENT, CELLS, DISTANCE, NEIGHBOUR, NONE};
 use crate::position::{Position, EXITS_TO_WIN, PLAYERS};
 
 /// Weights of the evaluation's terms, in evaluation points.
@@ -88,6 +88,10 @@ pub struct Weights {
     pub near: i32,
     /// The work below which [`near`](Weights::near) counts.
     pub near_work: i32,
+    /// For the player who wins the race ([`DefaultEval::race_leader`]: first to its fourth
+    /// exit by the race table, turn order counted) when no other piece can reach one of its
+    /// pieces in time: the race is its to lose, and the others should know it.
+    pub race_lead: i32,
 }
 
 impl Default for Weights {
@@ -112,6 +116,7 @@ impl Default for Weights {
             cohesion: 0,
             near: 0,
             near_work: 8,
+            race_lead: 0,
         }
     }
 }
@@ -131,6 +136,7 @@ impl Weights {
             material_best: 0,
             cohesion: 0,
             near: 0,
+            race_lead: 0,
             ..Weights::default()
         }
     }
@@ -168,6 +174,7 @@ impl Weights {
             cohesion: 0,
             near: 0,
             near_work: 8,
+            race_lead: 0,
         }
     }
 }
@@ -229,6 +236,7 @@ impl Weights {
         "cohesion",
         "near",
         "near_work",
+        "race_lead",
     ];
 
     /// Sets the weight named `key` (a field name) to `value`, a whole number; for the
@@ -268,6 +276,7 @@ impl Weights {
             "cohesion" => self.cohesion = n,
             "near" => self.near = n,
             "near_work" => self.near_work = n,
+            "race_lead" => self.race_lead = n,
             _ => return Err(WeightError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -505,13 +514,70 @@ impl DefaultEval {
         w.value(&t)
     }
 
-    /// Each player's absolute value.
+    /// Each player's absolute value, with [`Weights::race_lead`] for the race leader.
     fn raw(&self, pos: &Position) -> [i32; 3] {
-        [
+        let mut raw = [
             self.absolute(pos, 0),
             self.absolute(pos, 1),
             self.absolute(pos, 2),
-        ]
+        ];
+        if self.weights.race_lead != 0 {
+            if let Some(p) = DefaultEval::race_leader(pos) {
+                raw[p] += self.weights.race_lead;
+            }
+        }
+        raw
+    }
+
+    /// The player who wins the race from `pos`, if nobody can stop it: by the race table
+    /// ([`crate::race_to_win`], each player alone on the board) it makes its fourth exit
+    /// first, the turn order counted (the player to move first), and no other player's piece
+    /// can reach one of its pieces and jump it before then: a piece `d` steps away needs at
+    /// least `⌈(d − 1) / 2⌉` actions to stand beside it (two steps an action at best) and
+    /// one more to jump, and its player has fewer actions than that before the leader's
+    /// last exit. (Its pieces move too, toward their exits; a piece standing in their way is
+    /// not counted.) `None` when the leader can be reached.
+    ///
+    /// ```
+    /// use plyforge_chexers::{DefaultEval, Position};
+    /// // At the start everyone's race is 18 actions long: plenty of time to meet.
+    /// assert_eq!(DefaultEval::race_leader(&Position::start()), None);
+    /// ```
+    pub fn race_leader(pos: &Position) -> Option<usize> {
+        use search::Game;
+        if pos.outcome().is_some() {
+            return None;
+        }
+        let first = pos.to_move();
+        let offset = |p: usize| ((p + PLAYERS - first) % PLAYERS) as u32;
+        // The ply (from now) of each player's fourth exit, alone on the board.
+        let finish = |p: usize| -> Option<u32> {
+            let r = crate::race::race_to_win(pos, p)?;
+            Some(offset(p) + PLAYERS as u32 * r.saturating_sub(1))
+        };
+        let times = [finish(0), finish(1), finish(2)];
+        // Players' offsets differ, so the times never tie.
+        let leader = (0..PLAYERS)
+            .filter(|&p| times[p].is_some())
+            .min_by_key(|&p| times[p])?;
+        let end = times[leader]?;
+        let own = pos.pieces(leader);
+        for q in (0..PLAYERS).filter(|&q| q != leader) {
+            // q's actions before the leader's last exit.
+            let actions = if offset(q) < end {
+                (end - offset(q) - 1) / PLAYERS as u32 + 1
+            } else {
+                0
+            };
+            for o in Bits(pos.pieces(q)) {
+                for c in Bits(own) {
+                    if (hex_distance(o, c) - 1).div_ceil(2) < actions {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(leader)
     }
 
     /// The scores from the absolute values: each player's own value less the opponents'

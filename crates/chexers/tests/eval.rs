@@ -484,3 +484,51 @@ fn remaining_work_without_missing(p: &Position, player: usize) -> u32 {
     let missing = need.saturating_sub(own);
     remaining_work(p, player) - missing * 6
 }
+
+#[test]
+fn the_race_leader_is_first_to_its_fourth_exit_and_out_of_everyone_s_reach() {
+    // Red to move: three exits, its last piece on its exit hex (3, -1): it exits now,
+    // whoever stands beside it.
+    let red_first = pos("..../...../....gr/b....../....../...../g... r 3,0,0 30");
+    assert_eq!(race_to_win(&red_first, 0), Some(1));
+    assert_eq!(DefaultEval::race_leader(&red_first), Some(0));
+    // Two exits to make from (3, -1) and (3, 0): Red's last exit is three plies away, so
+    // Green and Blue act once each before it. A Green piece two steps away cannot stand
+    // beside a Red piece and jump it in one action ...
+    let two = pos("..../...../...g.r/b.....r/....../...../.... r 2,0,0 30");
+    assert_eq!(race_to_win(&two, 0), Some(2));
+    assert_eq!(DefaultEval::race_leader(&two), Some(0));
+    // ... one beside it can.
+    let beside = pos("..../...../....gr/b.....r/....../...../.... r 2,0,0 30");
+    assert_eq!(DefaultEval::race_leader(&beside), None);
+    // Green one action from its fourth exit, Red two: Green's exit comes on the next ply,
+    // Red's three plies from now; Red, to move, is six steps from Green's piece.
+    let green = pos("..../...../.....r/b.....r/....../...../g... r 2,3,0 30");
+    assert_eq!(race_to_win(&green, 1), Some(1));
+    assert_eq!(DefaultEval::race_leader(&green), Some(1));
+    // The same with Blue to move first and one action from its fourth exit: Blue leads.
+    let blue = pos("..../...../.....r/b.....r/....../...../g... b 2,3,3 32");
+    assert_eq!(DefaultEval::race_leader(&blue), Some(2));
+    // A player without the pieces its exits need has no race.
+    let short = pos("..../...../.....r/......./....../...../g... g 0,3,0 31");
+    assert_eq!(race_to_win(&short, 0), None);
+    assert_eq!(DefaultEval::race_leader(&short), Some(1));
+    // Long races leave time to meet: at the start nobody leads.
+    let start = Position::start();
+    assert_eq!(DefaultEval::race_leader(&start), None);
+
+    // `race_lead` adds to the leader's relative score and never to the others'.
+    let plain = DefaultEval::default().evaluate(&green);
+    let w = Weights::default()
+        .with_settings("race_lead=500", ':')
+        .unwrap();
+    let led = DefaultEval::with_weights(w).evaluate(&green);
+    assert_eq!(led[1], plain[1] + 500);
+    assert!(led[0] <= plain[0] && led[2] <= plain[2]);
+    assert!(led[0] + led[2] < plain[0] + plain[2]);
+    // Where nobody leads it changes nothing.
+    assert_eq!(
+        DefaultEval::with_weights(w).evaluate(&start),
+        DefaultEval::default().evaluate(&start)
+    );
+}
