@@ -157,6 +157,8 @@ SPEC is KIND[,KEY=VALUE]...:
         ordering=on|off aspiration=on|off quiescence=on|off seed=N
         repetition=off|maxn|brs|paranoid (before a move that repeats a position, a
         second search with that model of the opponents; its move if it leaves the cycle)
+        offensive=N|off (three players, paranoid: when another player leads by N
+        evaluation points or more, search against it: it maximises, everyone else minimises)
         NAME=NUMBER for each of the evaluation's parameters (listed below; `arena tune`
         tunes them), checked against its range
         (an evaluation may take settings after its name, eval=NAME:WEIGHT=N:..., where

@@ -14,7 +14,9 @@
 //!   `eval=default:contempt=600:draw_standing=0`), `tt=MIB` (`0`: no table), `ordering=on|off`,
 //!   `aspiration=on|off`, `quiescence=on|off`, `repetition=off|maxn|brs|paranoid|alphabeta`
 //!   (a second search with that model of the opponents before a move that repeats a position:
-//!   [`Config::repetition_check`]), `seed=N` (random and greedy players, and the random
+//!   [`Config::repetition_check`]), `offensive=N|off` (three players, paranoid search:
+//!   search against a leader ahead by at least N evaluation points, [`Config::offensive`]),
+//!   `seed=N` (random and greedy players, and the random
 //!   choices of MCTS).
 //! - The evaluation's parameters ([`GameAdapter::params`], [`crate::params`]): `NAME=NUMBER`
 //!   for each the game declares (Chexers' `material=320`), checked against its range; they
@@ -70,6 +72,12 @@ pub enum Kind {
 /// assert!(bad.to_string().contains("repetition=often: off, maxn"), "{bad}");
 /// // MCTS is an engine kind, not a second opinion.
 /// assert!(Spec::parse::<Chexers>("engine,repetition=mcts").is_err());
+/// // The directed offensive against a leader ahead by 600 points, or none.
+/// let attack = Spec::parse::<Chexers>("engine,offensive=600").unwrap();
+/// assert_eq!(attack.config::<Chexers>(None).offensive, Some(600));
+/// let off = Spec::parse::<Chexers>("engine,offensive=off").unwrap();
+/// assert_eq!(off.config::<Chexers>(None).offensive, None);
+/// assert!(Spec::parse::<Chexers>("engine,offensive=lots").is_err());
 /// ```
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -99,6 +107,8 @@ pub struct Spec {
     /// The second opinion before repeating a position ([`Config::repetition_check`]):
     /// `Some(None)` turns it off.
     pub repetition: Option<Option<Algorithm>>,
+    /// The directed offensive's margin ([`Config::offensive`]): `Some(None)` turns it off.
+    pub offensive: Option<Option<i32>>,
     /// Seed of the random and greedy players, and of MCTS's random choices.
     pub seed: Option<u64>,
     /// MCTS: the UCT exploration constant.
@@ -172,6 +182,7 @@ impl Spec {
             aspiration: None,
             quiescence: None,
             repetition: None,
+            offensive: None,
             seed: None,
             exploration: None,
             bias: None,
@@ -258,6 +269,14 @@ impl Spec {
                         ),
                     })
                 }
+                "offensive" => {
+                    spec.offensive = Some(match value.to_ascii_lowercase().as_str() {
+                        "off" | "none" | "no" => None,
+                        _ => Some(value.parse().map_err(|_| {
+                            format!("offensive={value}: off or a whole number (evaluation points)")
+                        })?),
+                    })
+                }
                 "seed" => spec.seed = Some(number(key, value)?),
                 "c" | "exploration" => spec.exploration = Some(real(key, value)?),
                 "bias" => spec.bias = Some(real(key, value)?),
@@ -293,7 +312,7 @@ impl Spec {
                     None => {
                         let params: Vec<&str> = A::params().iter().map(|p| p.name).collect();
                         return Err(format!(
-                            "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, repetition, seed; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
+                            "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, repetition, offensive, seed; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
                             if params.is_empty() {
                                 format!("{} has no evaluation parameters", A::TITLE)
                             } else {
@@ -376,6 +395,9 @@ impl Spec {
         }
         if let Some(v) = self.repetition {
             c.repetition_check = v;
+        }
+        if let Some(v) = self.offensive {
+            c.offensive = v;
         }
         if let Some(x) = self.exploration {
             c.mcts.exploration = x;

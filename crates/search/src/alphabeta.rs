@@ -207,7 +207,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                 (None, rep_key) => {
                     // Quiescence search from the child, as its own node would (a game
                     // without noisy moves returns the evaluation at once).
-                    let child_side = child.to_move() == self.sh.root_player;
+                    let child_side = child.to_move() == self.sh.hero;
                     if child_side == side {
                         self.quiesce(&child, ply + 1, 0, alpha, beta, side, rep_key)
                     } else {
@@ -264,7 +264,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         side: bool,
     ) -> Option<(usize, i32)> {
         for (i, child) in children.iter().enumerate() {
-            let child_side = child.to_move() == self.sh.root_player;
+            let child_side = child.to_move() == self.sh.hero;
             if child.outcome().is_some()
                 || (self.sh.rule.is_some() && self.repeated(child.repetition_key()))
             {
@@ -319,10 +319,11 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
 
     /// Searches the root to `depth` inside the window; the value is from the root player's view.
     pub(crate) fn root_search(&mut self, root: &G, depth: u32, alpha: i32, beta: i32) -> i32 {
+        let side = root.to_move() == self.sh.hero;
         if self.sh.brs {
-            self.negamax::<true>(root, depth as i32, 0, alpha, beta, true)
+            self.negamax::<true>(root, depth as i32, 0, alpha, beta, side)
         } else {
-            self.negamax::<false>(root, depth as i32, 0, alpha, beta, true)
+            self.negamax::<false>(root, depth as i32, 0, alpha, beta, side)
         }
     }
 
@@ -346,7 +347,8 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         }
     }
 
-    /// Fail-soft negamax alpha-beta with PVS. `side`: whether the root player is to move.
+    /// Fail-soft negamax alpha-beta with PVS. `side`: whether the hero is to move (the root
+    /// player, but for an offensive: [`crate::Config::offensive`]).
     ///
     /// The stages, each a function of its own below (inlined here: they were written as one
     /// function, and the compiler's code for it is the measured one): the entry checks (the
@@ -372,7 +374,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         let mut chain: SmallVec<[G; 3]> = SmallVec::new();
         let mut from: SmallVec<[u8; 128]> = SmallVec::new();
         let mut moves: MoveList<G::Move> = MoveList::new();
-        let root_player = self.sh.root_player;
+        let root_player = self.sh.hero;
         let node = generate(
             pos,
             BRS && !side,
@@ -687,7 +689,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                     continue;
                 }
             }
-            let child_side = child.to_move() == self.sh.root_player;
+            let child_side = child.to_move() == self.sh.hero;
             let d = cx.depth - 1;
             let side = cx.side;
             let score = if searched == 0 {
@@ -763,7 +765,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         for mv in moves {
             let mut child = pos.clone();
             child.play(mv);
-            let child_side = child.to_move() == self.sh.root_player;
+            let child_side = child.to_move() == self.sh.hero;
             let score = if child_side == side {
                 self.quiesce_node(&child, ply + 1, q + 1, alpha, beta, child_side)
             } else {

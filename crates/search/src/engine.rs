@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::busy::Busy;
-use crate::game::{Evaluator, Game, MoveList};
+use crate::game::{Evaluator, Game, MoveList, Player};
 use crate::iterate::single;
 use crate::maxn::{self, Maxn, MaxnBounds};
 use crate::mcts::{self, Forest, MctsStats};
@@ -42,6 +42,9 @@ pub struct Search<G: Game, E: Evaluator<G>> {
     pool: Option<rayon::ThreadPool>,
     locals: Vec<Local<G>>,
     maxn_bounds: Option<MaxnBounds>,
+    /// The player the last alpha-beta search maximised: the player to move, or the leader
+    /// under attack ([`Config::offensive`]).
+    last_hero: Option<Player>,
     /// Monte Carlo tree search's trees, kept for the next search.
     forest: Option<Forest<G>>,
     _game: PhantomData<fn(&G)>,
@@ -60,6 +63,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             pool: None,
             locals: Vec::new(),
             maxn_bounds: None,
+            last_hero: None,
             forest: None,
             _game: PhantomData,
         }
@@ -267,6 +271,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             );
         }
         let maxn = self.config.algorithm == Algorithm::MaxN;
+        let root = game.to_move();
         let mut use_tt = self.config.use_tt && !maxn;
         if use_tt && self.table.as_ref().map(Table::mib) != Some(self.config.tt_mib) {
             // The old table goes first, so that both are never held at once; a size the
@@ -274,6 +279,17 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             self.table = None;
             self.table = Table::try_new(self.config.tt_mib).ok();
             use_tt = self.table.is_some();
+        }
+        let hero = if maxn { root } else { self.hero(game) };
+        if !maxn && game.players() > 2 && self.last_hero.is_some_and(|h| h != hero) {
+            // With three players the table's values hold for one player maximised (two
+            // players' values are each other's negation, and hold for both).
+            if let Some(t) = &self.table {
+                t.clear();
+            }
+        }
+        if !maxn {
+            self.last_hero = Some(hero);
         }
         self.age = (self.age + 1) & 63;
         let threads = if use_tt || maxn {
@@ -287,7 +303,8 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             eval: &self.evaluator,
             table: if use_tt { self.table.as_ref() } else { None },
             age: self.age,
-            root_player: game.to_move(),
+            root_player: root,
+            hero,
             rule: game.repetition_rule().map(|(_, o)| o),
             history: history.iter().copied().collect(),
             user_stop: &self.stop,
@@ -336,6 +353,43 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             }
         }
         self.final_report(&sh, game, start, last)
+    }
+
+    /// The player an alpha-beta search of `game` maximises: the player to move, or under
+    /// [`Config::offensive`] a leader ahead of everyone by at least its margin by the
+    /// evaluation of the root (the highest score; on a tie the player to move, then the
+    /// lowest number).
+    fn hero(&self, game: &G) -> Player {
+        let root = game.to_move();
+        let players = game.players();
+        let Some(margin) = self.config.offensive else {
+            return root;
+        };
+        if players < 3
+            || !matches!(
+                self.config.algorithm,
+                Algorithm::Paranoid | Algorithm::AlphaBeta
+            )
+        {
+            return root;
+        }
+        let s = self.evaluator.evaluate(game);
+        let mut leader = root;
+        for p in 0..players {
+            if s[p] > s[leader] {
+                leader = p;
+            }
+        }
+        let second = (0..players)
+            .filter(|&p| p != leader)
+            .map(|p| s[p])
+            .max()
+            .unwrap_or(s[leader]);
+        if leader != root && i64::from(s[leader]) - i64::from(second) >= i64::from(margin) {
+            leader
+        } else {
+            root
+        }
     }
 
     /// Searches `game` within `limits`, as [`run`](Search::run) does with no earlier

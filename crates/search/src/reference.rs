@@ -93,6 +93,30 @@ pub fn paranoid<G: Game, E: Evaluator<G>>(
     minmax(&mut ctx, game, depth, 0, false)
 }
 
+/// Fixed-depth value of the directed offensive against `target` ([`crate::Config::offensive`]):
+/// `target` maximises its own score (evaluation component and
+/// [`outcome_score`](crate::outcome_score)), every other player minimises it, as in
+/// [`paranoid`] with `target` in the root player's place. The value is from the view of the
+/// player to move at the root: the target's score negated, or the target's own score when
+/// the target is to move (then it is [`paranoid`]).
+pub fn offensive<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    depth: u32,
+    history: &[u64],
+    quiescence: bool,
+    target: Player,
+) -> i32 {
+    let mut ctx = Ctx::new(game, eval, history, quiescence);
+    ctx.root = target;
+    let v = minmax(&mut ctx, game, depth, 0, false);
+    if game.to_move() == target {
+        v
+    } else {
+        -v
+    }
+}
+
 /// Fixed-depth best-reply value (Schadd & Winands 2011): the root player maximises; at the
 /// other players' turns the opponents, taken together, make one move: every move of every
 /// opponent (reached by [`Game::skip_turn`] from the player to move until the root player's

@@ -18,9 +18,12 @@ pub(crate) fn report<M: Clone, G: Game, E>(
     let elapsed = sh.time.elapsed();
     let nodes = sh.nodes.load(Relaxed) + extra_nodes;
     let probes = sh.probes.load(Relaxed);
+    // `it.score` is from the root player's view; the hero's side shares its sign, the
+    // others have the opposite (an offensive: the root is on the side against the hero).
+    let root_side = sh.root_player == sh.hero;
     let mut scores = [0; 3];
     for (p, s) in scores.iter_mut().enumerate().take(players) {
-        *s = if p == sh.root_player {
+        *s = if (p == sh.hero) == root_side {
             it.score
         } else {
             -it.score

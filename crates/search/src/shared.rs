@@ -41,7 +41,11 @@ pub(crate) struct Shared<'a, G: Game, E> {
     pub eval: &'a E,
     pub table: Option<&'a Table>,
     pub age: u8,
+    /// The player to move at the root.
     pub root_player: Player,
+    /// The player whose score the alpha-beta search maximises (everyone else minimises it):
+    /// the root player, or the leader under attack ([`Config::offensive`]).
+    pub hero: Player,
     pub rule: Option<Outcome>,
     pub history: FxHashSet<u64>,
     pub user_stop: &'a AtomicBool,

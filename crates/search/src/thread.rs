@@ -160,10 +160,10 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         self.stopped = true;
     }
 
-    /// The evaluation from the root player's view.
+    /// The evaluation from the hero's view (the root player's, but for an offensive).
     #[inline]
     pub(crate) fn eval(&self, pos: &G) -> i32 {
-        self.sh.eval.evaluate(pos)[self.sh.root_player]
+        self.sh.eval.evaluate(pos)[self.sh.hero]
     }
 
     /// The repetition outcome if `key` (a repetition key) occurred before.
@@ -199,13 +199,13 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         if let Some(rule) = self.sh.rule {
             rep_key = pos.repetition_key();
             if ply > 0 && self.repeated(rep_key) {
-                let s = end_score(self.sh.eval, pos, rule, self.sh.root_player, ply as u32);
+                let s = end_score(self.sh.eval, pos, rule, self.sh.hero, ply as u32);
                 return (Some(sign * s), rep_key);
             }
         }
         let v = pos
             .outcome()
-            .map(|o| sign * end_score(self.sh.eval, pos, o, self.sh.root_player, ply as u32));
+            .map(|o| sign * end_score(self.sh.eval, pos, o, self.sh.hero, ply as u32));
         (v, rep_key)
     }
 }

@@ -248,6 +248,19 @@ pub struct Config {
     /// Otherwise the first search's move stands. `None` (the default): no check. Only for
     /// games with a repetition rule ([`Game::repetition_rule`](crate::Game::repetition_rule)).
     pub repetition_check: Option<Algorithm>,
+    /// The *directed offensive* of MP-Mix (Zuckerman, Felner & Kraus 2009): with three
+    /// players and [`Algorithm::Paranoid`], when another player leads by at least this
+    /// margin, the search turns against it. The leader and its margin are read off the
+    /// evaluation of the root ([`Evaluator::evaluate`](crate::Evaluator::evaluate)): the
+    /// player with the highest score, its score less the next highest. Then the leader
+    /// maximises its own score and everyone else, the root player too, minimises it (the
+    /// paranoid search with the leader in the root player's place); the root plays the
+    /// move that holds the leader lowest, and the report's score is that move's value from
+    /// the root player's view, the leader's score negated. `None` (the default): the root
+    /// player is always the one maximising. (With three players the table is cleared whenever
+    /// the player maximised changes from one search to the next, the player to move
+    /// included: its values hold for one.)
+    pub offensive: Option<i32>,
 }
 
 impl Default for Config {
@@ -264,6 +277,7 @@ impl Default for Config {
             quiescence: true,
             mcts: MctsConfig::default(),
             repetition_check: None,
+            offensive: None,
         }
     }
 }
@@ -321,6 +335,12 @@ impl Config {
     /// [`Config::repetition_check`]; `None`: none).
     pub fn with_repetition_check(mut self, model: Option<Algorithm>) -> Self {
         self.repetition_check = model;
+        self
+    }
+    /// This configuration with the directed offensive against a leader ahead by at least
+    /// `margin` (see [`Config::offensive`]; `None`: none).
+    pub fn with_offensive(mut self, margin: Option<i32>) -> Self {
+        self.offensive = margin;
         self
     }
 }

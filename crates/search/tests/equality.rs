@@ -422,3 +422,103 @@ fn alpha_beta_with_many_moves_equals_minimax() {
         }
     }
 }
+
+/// The player [`Config::offensive`] with `margin` turns against in `game`: the highest score
+/// of the root's evaluation (the player to move on a tie, then the lowest number), if it is
+/// not the player to move and leads the next by `margin`; else the player to move.
+fn offensive_target(game: &Synthetic, margin: i32) -> usize {
+    let s = SyntheticEval.evaluate(game);
+    let root = game.to_move();
+    let mut leader = root;
+    for p in 0..3 {
+        if s[p] > s[leader] {
+            leader = p;
+        }
+    }
+    let second = (0..3).filter(|&p| p != leader).map(|p| s[p]).max().unwrap();
+    if leader != root && s[leader] - second >= margin {
+        leader
+    } else {
+        root
+    }
+}
+
+#[test]
+fn the_offensive_equals_its_definition_against_the_leader() {
+    let depth = 5;
+    let mut attacked = 0;
+    for seed in 310..322 {
+        let game = Synthetic::new(Spec {
+            players: 3,
+            ..spec(seed)
+        });
+        for margin in [0, 40] {
+            let target = offensive_target(&game, margin);
+            attacked += usize::from(target != game.to_move());
+            let want: Vec<i32> = (0..=depth)
+                .map(|d| reference::offensive(&game, &SyntheticEval, d, &[], true, target))
+                .collect();
+            for c in variants(Algorithm::Paranoid) {
+                check_iterations(&game, &c.with_offensive(Some(margin)), depth, &[], &|d| {
+                    want[d as usize]
+                });
+            }
+            // The report's scores: the target's is the root's negated.
+            let r = Search::new(
+                config(Algorithm::Paranoid, true, true, 1).with_offensive(Some(margin)),
+                SyntheticEval,
+            )
+            .run(&game, &[], Limits::depth(3), |_| {});
+            assert_eq!(r.scores[game.to_move()], r.score);
+            if target != game.to_move() {
+                assert_eq!(r.scores[target], -r.score);
+            }
+        }
+    }
+    assert!(
+        attacked >= 4,
+        "only {attacked} searches turned against a leader"
+    );
+}
+
+#[test]
+fn one_engine_keeps_exact_values_as_the_player_it_maximises_changes() {
+    // One engine, one table, over a root and its descendants: the player maximised changes
+    // with the player to move and with the leader, and the table must not mix their values.
+    let depth = 4;
+    for seed in 330..336 {
+        let game = Synthetic::new(Spec {
+            players: 3,
+            ..spec(seed)
+        });
+        let mut positions = vec![game];
+        for m in game.moves() {
+            let mut c = game;
+            c.play(m);
+            if c.outcome().is_none() {
+                positions.push(c);
+                for m2 in c.moves().into_iter().take(3) {
+                    let mut g = c;
+                    g.play(m2);
+                    if g.outcome().is_none() {
+                        positions.push(g);
+                    }
+                }
+            }
+        }
+        // Without the offensive the player maximised is the player to move.
+        for margin in [None, Some(0)] {
+            let c = config(Algorithm::Paranoid, true, true, 1).with_offensive(margin);
+            let mut engine = Search::new(c, SyntheticEval);
+            for p in positions.iter().chain(positions.iter().rev()) {
+                let target = margin.map_or(p.to_move(), |m| offensive_target(p, m));
+                let want = reference::offensive(p, &SyntheticEval, depth, &[], true, target);
+                let r = engine.run(p, &[], Limits::depth(depth), |_| {});
+                assert_eq!(
+                    r.score, want,
+                    "seed {seed} {margin:?}: {p:?}, target {target}"
+                );
+            }
+        }
+    }
+}
