@@ -27,6 +27,9 @@ use crate::position::{Position, EXITS_TO_WIN, PLAYERS};
 /// - threats: own pieces an opponent can convert with one jump now (`threatened`, more with
 ///   `threatened_next` when that opponent moves next), each `short_threat` more when short.
 ///
+/// The race's leader ([`DefaultEval::race_leader`]: first to its fourth exit by the race
+/// table, nobody able to reach its pieces in time) gets `race_lead` more.
+///
 /// The relative score adds *material*: `material` per piece of force (pieces on the board
 /// plus exits) more than the opponents' mean. Each conversion moves force from one player to
 /// another; in the course referee against two public student agents the default won 41 of
@@ -90,7 +93,8 @@ pub struct Weights {
     pub near_work: i32,
     /// For the player who wins the race ([`DefaultEval::race_leader`]: first to its fourth
     /// exit by the race table, turn order counted) when no other piece can reach one of its
-    /// pieces in time: the race is its to lose, and the others should know it.
+    /// pieces in time: the race is its to lose, and the others should know it. 400 by
+    /// default ([`Weights::plain`] and the greedy weights: 0).
     pub race_lead: i32,
 }
 
@@ -116,7 +120,7 @@ impl Default for Weights {
             cohesion: 0,
             near: 0,
             near_work: 8,
-            race_lead: 0,
+            race_lead: 400,
         }
     }
 }

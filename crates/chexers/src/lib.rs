@@ -42,6 +42,10 @@ pub use race::{race_actions, race_to_win, RACE_PIECES};
 /// | vs two random players, 100 ms/move, 100 games | 100% | | |
 /// | three-way, all seat orders, 660 games at 100 ms or 30k nodes | 213 wins | **224 wins** | 102 wins |
 /// | head to head (1 v 2 and 2 v 1 seats), 480 games (240 distinct), per seat | **27.8%** | 21.4% | |
+/// | course referee vs the pairs with `flying_solo`, 200,000 nodes, 30 games | **66.7%** | 63.3% | 48.3% |
+///
+/// Paranoid search with MP-Mix's directed offensive against a leader 600 points ahead
+/// ([`search::Config::offensive`]) won 33.3% of that last match: it is off.
 ///
 /// Paranoid and best-reply are close; paranoid wins the head-to-head games and against the
 /// greedy players, best-reply edges the three-way games within noise; max^n (no table, no

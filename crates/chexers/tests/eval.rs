@@ -518,7 +518,11 @@ fn the_race_leader_is_first_to_its_fourth_exit_and_out_of_everyone_s_reach() {
     assert_eq!(DefaultEval::race_leader(&start), None);
 
     // `race_lead` adds to the leader's relative score and never to the others'.
-    let plain = DefaultEval::default().evaluate(&green);
+    assert_eq!(Weights::default().race_lead, 400);
+    let none = Weights::default()
+        .with_settings("race_lead=0", ':')
+        .unwrap();
+    let plain = DefaultEval::with_weights(none).evaluate(&green);
     let w = Weights::default()
         .with_settings("race_lead=500", ':')
         .unwrap();
@@ -529,6 +533,6 @@ fn the_race_leader_is_first_to_its_fourth_exit_and_out_of_everyone_s_reach() {
     // Where nobody leads it changes nothing.
     assert_eq!(
         DefaultEval::with_weights(w).evaluate(&start),
-        DefaultEval::default().evaluate(&start)
+        DefaultEval::with_weights(none).evaluate(&start)
     );
 }
