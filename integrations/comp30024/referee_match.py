@@ -59,7 +59,10 @@ balance; the N shards together play every game once. ``--resume`` continues a st
 from its file (a torn last line is cut off) and plays only the games it lacks; a file of
 another run or shard is refused. ``--merge FILE...`` prints the one report of several
 shards' files (missing games counted), refusing files of different runs and a game found
-twice.
+twice. Runs whose settings differ in their plan only (the pairs and their games) play the
+same game for the same pair and index, so they merge too: a run extended by a later one
+(``--games 30 --skip 6`` after ``--games 6``, or more pairs) gives one report, its plan
+every pair of either with the larger number of games.
 
 ``arena_player`` (our Player) is configured through its environment, which every game
 inherits: ``--moves-time-ms MS`` sets ``ARENA_MOVETIME_MS`` (a flat time per action),
@@ -1034,7 +1037,8 @@ def mode_text(settings):
 
 def merge(argv):
     """``--merge FILE...``: the report of the games in the results files of one run's shards
-    (or of one run stopped and resumed elsewhere), as one run would print it."""
+    (or of one run stopped and resumed elsewhere, or of runs that differ in their plan only),
+    as one run would print it."""
     ap = argparse.ArgumentParser(
         prog="referee_match.py",
         description="The tables and summary of the --results files of one run's shards, merged.",
@@ -1042,7 +1046,8 @@ def merge(argv):
     ap.add_argument("--merge", nargs="+", required=True, metavar="FILE", help="the --results files of the shards")
     ap.add_argument("--markdown", action="store_true", help="the tables as Markdown too, after the report")
     args = ap.parse_args(argv)
-    header, first, records, where, shards = None, None, [], {}, set()
+    header, first, games_of, where, shards, runs = None, None, {}, {}, set(), []
+    plan = {}  # (a, b) -> games planned, in the order the pairs first appear
     for path in args.merge:
         h, games, torn = read_results(path)
         if h is None:
@@ -1053,25 +1058,40 @@ def merge(argv):
             )
         if header is None:
             header, first = h, path
-        elif h["run"] != header["run"]:
-            fail(
-                "%s is of run %s and %s of run %s: not one run (settings: %s)"
-                % (first, header["run"], path, h["run"], settings_diff(header["settings"], h["settings"]))
-            )
+        else:
+            unplanned = lambda s: {k: v for k, v in s.items() if k != "plan"}  # noqa: E731
+            if unplanned(h["settings"]) != unplanned(header["settings"]):
+                fail(
+                    "%s is of run %s and %s of run %s: not one run (settings: %s)"
+                    % (
+                        first,
+                        header["run"],
+                        path,
+                        h["run"],
+                        settings_diff(unplanned(header["settings"]), unplanned(h["settings"])),
+                    )
+                )
+        if h["run"] not in runs:
+            runs.append(h["run"])
+        for a, b, n in h["settings"]["plan"]:
+            plan[(a, b)] = max(plan.get((a, b), 0), n)
         for r in games:
-            key = (r["pair_index"], r["game"])
+            pair = tuple(r.get("pair") or h["settings"]["plan"][r["pair_index"]][:2])
+            key = (pair, r["game"])
             if key in where:
-                fail("game %d of pair %d is in both %s and %s" % (r["game"] + 1, r["pair_index"] + 1, where[key], path))
+                fail("game %d of %s + %s is in both %s and %s" % ((r["game"] + 1,) + pair + (where[key], path)))
             where[key] = path
-            records.append(r)
+            games_of[key] = r
         shards.add("%d/%d" % tuple(h["shard"]))
-    settings = header["settings"]
+    settings = dict(header["settings"], plan=[[a, b, n] for (a, b), n in plan.items()])
+    index = {pair: i for i, pair in enumerate(plan)}
+    records = [dict(r, pair_index=index[pair], pair=list(pair)) for (pair, _), r in games_of.items()]
     planned = sum(x[2] for x in settings["plan"])
     print(
         "referee_match merge | run %s | candidate %s | %s | -t %g | referee %s | opening %d plies | seed %d | %d pair(s) | "
         "files %d (shards %s) | games %d of %d planned"
         % (
-            header["run"],
+            "+".join(runs),
             settings["candidate"],
             mode_text(settings),
             settings["time"],

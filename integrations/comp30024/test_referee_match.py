@@ -468,9 +468,8 @@ class Pool(unittest.TestCase):
         out = run("first", "middle", "last", "--games", "1", "--seed", "8", "--results", other, path=self.tmp.name)
         self.assertEqual(out.returncode, 0, out.stderr)
         for files, word in [
-            ([self.reference, other], "not one run (settings: plan "),
-            ([self.reference, other], "seed 7 against 8"),
-            ([self.reference, self.reference], "game 1 of pair 1 is in both"),
+            ([self.reference, other], "not one run (settings: seed 7 against 8)"),
+            ([self.reference, self.reference], "game 1 of middle + last is in both"),
             ([self.reference, os.path.join(HERE, "README.md")], "not a JSON line"),
             ([self.reference, self.path("none.jsonl")], "none.jsonl: No such file"),
         ]:
@@ -478,13 +477,43 @@ class Pool(unittest.TestCase):
             self.assertEqual(out.returncode, 2, (files, out.stdout))
             self.assertIn(word, out.stderr)
             self.assertNotIn("Traceback", out.stderr)
-        # A shard of a run with other settings (here --games-for) is another run too.
+        # A run that differs in its plan only (here --games-for) plays the same games: those
+        # it shares with the reference are found twice.
         shard = self.path("games-for.jsonl")
         args = self.ARGS[:-4] + ["--games-for", "second=7", "--seed", "7", "--shard", "1/2", "--results", shard, "--quiet"]
         self.assertEqual(run(*args, path=self.tmp.name).returncode, 0)
         out = run("--merge", self.reference, shard)
         self.assertEqual(out.returncode, 2)
-        self.assertIn('["middle", "second", 8]', out.stderr)
+        self.assertRegex(out.stderr, r"game \d+ of \w+ \+ second is in both .*reference.jsonl and .*games-for.jsonl")
+
+    def test_a_run_extended_by_another_merges_into_one_report(self):
+        # The reference plays 8 games a pair with `second`; a later run with 12 a pair skips
+        # the first 8: the two merge into the report of one run of 12 games a pair with it
+        # (the pairs and their games of both, each game once).
+        longer = self.ARGS[:-4] + ["--games-for", "second=12", "--seed", "7"]
+        extension = self.path("extension.jsonl")
+        out = run(*longer, "--skip", "8", "--results", extension, "--quiet", path=self.tmp.name)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(sorted(k[1] for k in game_keys(extension)), [8, 8, 9, 9, 10, 10, 11, 11])
+        whole = run(*longer, path=self.tmp.name)
+        self.assertEqual(whole.returncode, 0, whole.stderr)
+        merged = run("--merge", self.reference, extension)
+        self.assertEqual(merged.returncode, 0, merged.stderr)
+        self.assertIn("files 2 (shards 0/1) | games 30 of 30 planned", merged.stdout)
+        self.assertEqual(report_lines(merged.stdout), report_lines(whole.stdout))
+        # The extension alone: the same plan, its first 8 games a pair missing.
+        alone = run("--merge", extension)
+        self.assertIn("games 8 of 30 planned", alone.stdout)
+        # And a run of more pairs: a pair the reference lacks joins the plan after its own.
+        more = self.path("more-pairs.jsonl")
+        out = run("first", "middle", "last", "raiser", "--pairs", "middle+raiser", "--games", "6", "--seed", "7",
+                  "--results", more, "--quiet", path=self.tmp.name)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        merged = run("--merge", self.reference, more)
+        self.assertEqual(merged.returncode, 0, merged.stderr)
+        self.assertIn("| 4 pair(s) | files 2 (shards 0/1) | games 28 of 28 planned", merged.stdout)
+        pairs = [l.split(" | ")[0] for l in merged.stdout.splitlines() if l.startswith("PAIR ")]
+        self.assertEqual(pairs, ["PAIR middle + last", "PAIR middle + second", "PAIR last + second", "PAIR middle + raiser"])
 
     def test_the_report_of_a_real_run(self):
         lines = self.whole.stdout.splitlines()
