@@ -1048,6 +1048,7 @@ def merge(argv):
     args = ap.parse_args(argv)
     header, first, games_of, where, shards, runs = None, None, {}, {}, set(), []
     plan = {}  # (a, b) -> games planned, in the order the pairs first appear
+    unplanned = lambda s: {k: v for k, v in s.items() if k != "plan"}  # noqa: E731
     for path in args.merge:
         h, games, torn = read_results(path)
         if h is None:
@@ -1059,7 +1060,6 @@ def merge(argv):
         if header is None:
             header, first = h, path
         else:
-            unplanned = lambda s: {k: v for k, v in s.items() if k != "plan"}  # noqa: E731
             if unplanned(h["settings"]) != unplanned(header["settings"]):
                 fail(
                     "%s is of run %s and %s of run %s: not one run (settings: %s)"
