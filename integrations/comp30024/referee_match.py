@@ -1046,7 +1046,7 @@ def merge(argv):
     ap.add_argument("--merge", nargs="+", required=True, metavar="FILE", help="the --results files of the shards")
     ap.add_argument("--markdown", action="store_true", help="the tables as Markdown too, after the report")
     args = ap.parse_args(argv)
-    header, first, games_of, where, shards, runs = None, None, {}, {}, set(), []
+    header, first, found, shards, runs = None, None, {}, set(), []
     plan = {}  # (a, b) -> games planned, in the order the pairs first appear
     unplanned = lambda s: {k: v for k, v in s.items() if k != "plan"}  # noqa: E731
     for path in args.merge:
@@ -1059,18 +1059,11 @@ def merge(argv):
             )
         if header is None:
             header, first = h, path
-        else:
-            if unplanned(h["settings"]) != unplanned(header["settings"]):
-                fail(
-                    "%s is of run %s and %s of run %s: not one run (settings: %s)"
-                    % (
-                        first,
-                        header["run"],
-                        path,
-                        h["run"],
-                        settings_diff(unplanned(header["settings"]), unplanned(h["settings"])),
-                    )
-                )
+        elif unplanned(h["settings"]) != unplanned(header["settings"]):
+            fail(
+                "%s is of run %s and %s of run %s: not one run (settings: %s)"
+                % (first, header["run"], path, h["run"], settings_diff(unplanned(header["settings"]), unplanned(h["settings"])))
+            )
         if h["run"] not in runs:
             runs.append(h["run"])
         for a, b, n in h["settings"]["plan"]:
@@ -1078,14 +1071,13 @@ def merge(argv):
         for r in games:
             pair = tuple(r.get("pair") or h["settings"]["plan"][r["pair_index"]][:2])
             key = (pair, r["game"])
-            if key in where:
-                fail("game %d of %s + %s is in both %s and %s" % ((r["game"] + 1,) + pair + (where[key], path)))
-            where[key] = path
-            games_of[key] = r
+            if key in found:
+                fail("game %d of %s + %s is in both %s and %s" % ((r["game"] + 1,) + pair + (found[key][0], path)))
+            found[key] = (path, r)
         shards.add("%d/%d" % tuple(h["shard"]))
     settings = dict(header["settings"], plan=[[a, b, n] for (a, b), n in plan.items()])
     index = {pair: i for i, pair in enumerate(plan)}
-    records = [dict(r, pair_index=index[pair], pair=list(pair)) for (pair, _), r in games_of.items()]
+    records = [dict(r, pair_index=index[pair], pair=list(pair)) for (pair, _), (_, r) in found.items()]
     planned = sum(x[2] for x in settings["plan"])
     print(
         "referee_match merge | run %s | candidate %s | %s | -t %g | referee %s | opening %d plies | seed %d | %d pair(s) | "
