@@ -78,7 +78,8 @@ fn course_standins_and_match_runner_agree_with_the_engine() {
 /// (illegal action, exception, CPU time) counted apart, wall time over the clock reported,
 /// the course referee's command line and output; the pool's pairs and seeded sample, shards
 /// that play each game once, a run resumed after a kill, shards merged into the unsharded
-/// report, a mixed merge refused, the report per agent and per game not won.
+/// report, a run extended by another merged into the longer run's report, a mixed merge
+/// refused, the report per agent and per game not won.
 #[test]
 fn strength_harness_rotates_seats_counts_forfeits_apart_and_reads_the_referee() {
     run_python_tests(
@@ -95,9 +96,10 @@ fn strength_harness_rotates_seats_counts_forfeits_apart_and_reads_the_referee() 
             "test_shards_play_each_game_exactly_once_in_whole_cycles",
             "test_a_run_resumes_after_a_kill",
             "test_a_merge_of_different_runs_is_refused",
+            "test_a_run_extended_by_another_merges_into_one_report",
             "test_the_report_of_a_real_run",
             "test_the_report_per_agent_and_the_standing_of_each_non_win",
         ],
-        13,
+        14,
     );
 }
