@@ -1069,7 +1069,7 @@ def merge(argv):
         for a, b, n in h["settings"]["plan"]:
             plan[(a, b)] = max(plan.get((a, b), 0), n)
         for r in games:
-            pair = tuple(r.get("pair") or h["settings"]["plan"][r["pair_index"]][:2])
+            pair = tuple(r["pair"])
             key = (pair, r["game"])
             if key in found:
                 fail("game %d of %s + %s is in both %s and %s" % ((r["game"] + 1,) + pair + (found[key][0], path)))
@@ -1077,7 +1077,7 @@ def merge(argv):
         shards.add("%d/%d" % tuple(h["shard"]))
     settings = dict(header["settings"], plan=[[a, b, n] for (a, b), n in plan.items()])
     index = {pair: i for i, pair in enumerate(plan)}
-    records = [dict(r, pair_index=index[pair], pair=list(pair)) for (pair, _), (_, r) in found.items()]
+    records = [dict(r, pair_index=index[pair]) for (pair, _), (_, r) in found.items()]
     planned = sum(x[2] for x in settings["plan"])
     print(
         "referee_match merge | run %s | candidate %s | %s | -t %g | referee %s | opening %d plies | seed %d | %d pair(s) | "
