@@ -96,6 +96,11 @@ pub struct Weights {
     /// pieces in time: the race is its to lose, and the others should know it. 400 by
     /// default ([`Weights::plain`] and the greedy weights: 0).
     pub race_lead: i32,
+    /// Whether the race leader's work ([`DefaultEval::race_leader`]) is counted exactly, by
+    /// the race table ([`crate::race_actions`], leapfrogs included) whatever
+    /// [`race`](Weights::race) says: once nobody can reach its pieces, the race is what is
+    /// left of its game. 0 (off) by default.
+    pub leader_race: i32,
 }
 
 impl Default for Weights {
@@ -121,6 +126,7 @@ impl Default for Weights {
             near: 0,
             near_work: 8,
             race_lead: 400,
+            leader_race: 0,
         }
     }
 }
@@ -179,6 +185,7 @@ impl Weights {
             near: 0,
             near_work: 8,
             race_lead: 0,
+            leader_race: 0,
         }
     }
 }
@@ -241,6 +248,7 @@ impl Weights {
         "near",
         "near_work",
         "race_lead",
+        "leader_race",
     ];
 
     /// Sets the weight named `key` (a field name) to `value`, a whole number; for the
@@ -281,6 +289,7 @@ impl Weights {
             "near" => self.near = n,
             "near_work" => self.near_work = n,
             "race_lead" => self.race_lead = n,
+            "leader_race" => self.leader_race = n,
             _ => return Err(WeightError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -518,16 +527,22 @@ impl DefaultEval {
         w.value(&t)
     }
 
-    /// Each player's absolute value, with [`Weights::race_lead`] for the race leader.
+    /// Each player's absolute value, with [`Weights::race_lead`] for the race leader (and
+    /// its work by the race table with [`Weights::leader_race`]).
     fn raw(&self, pos: &Position) -> [i32; 3] {
+        let w = &self.weights;
         let mut raw = [
             self.absolute(pos, 0),
             self.absolute(pos, 1),
             self.absolute(pos, 2),
         ];
-        if self.weights.race_lead != 0 {
+        if w.race_lead != 0 || w.leader_race != 0 {
             if let Some(p) = DefaultEval::race_leader(pos) {
-                raw[p] += self.weights.race_lead;
+                if w.leader_race != 0 && w.race == 0 {
+                    let t = Terms::measure(pos, p, true, w.cohesion != 0, w.hopeless != 0);
+                    raw[p] = w.value(&t);
+                }
+                raw[p] += w.race_lead;
             }
         }
         raw
