@@ -159,6 +159,8 @@ SPEC is KIND[,KEY=VALUE]...:
         second search with that model of the opponents; its move if it leaves the cycle)
         offensive=N|off (three players, paranoid: when another player leads by N
         evaluation points or more, search against it: it maximises, everyone else minimises)
+        apart=off|maxn|brs|paranoid (the model of the opponents where the player to move
+        is out of their reach, e.g. no piece within reach of another: paranoid elsewhere)
         NAME=NUMBER for each of the evaluation's parameters (listed below; `arena tune`
         tunes them), checked against its range
         (an evaluation may take settings after its name, eval=NAME:WEIGHT=N:..., where

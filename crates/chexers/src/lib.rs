@@ -14,8 +14,8 @@ pub use action::{Move, ParseMoveError};
 pub use board::Hex;
 pub use eval::{remaining_work, DefaultEval, Terms, WeightError, Weights};
 pub use position::{
-    player_letter, player_name, ParsePositionError, Position, EXITS_TO_WIN, PLAYERS,
-    REPETITION_LIMIT, TURN_KEY_WINDOW, TURN_LIMIT,
+    player_letter, player_name, ParsePositionError, Position, CONTACT_DISTANCE, EXITS_TO_WIN,
+    PLAYERS, REPETITION_LIMIT, TURN_KEY_WINDOW, TURN_LIMIT,
 };
 pub use race::{race_actions, race_to_win, RACE_PIECES};
 

@@ -6,7 +6,9 @@ use std::str::FromStr;
 use search::{DrawKind, Game, MoveList, Outcome, Player};
 
 use crate::action::Move;
-use crate::board::{Bits, Hex, ALL, CELLS, COORDS, EXIT_HEXES, LANDING, NEIGHBOUR, NONE, START};
+use crate::board::{
+    hex_distance, Bits, Hex, ALL, CELLS, COORDS, EXIT_HEXES, LANDING, NEIGHBOUR, NONE, START,
+};
 
 /// Number of players.
 pub const PLAYERS: usize = 3;
@@ -24,6 +26,10 @@ pub const REPETITION_LIMIT: u32 = 4;
 /// before [`TURN_LIMIT`] on (see [`Position`]).
 pub const TURN_KEY_WINDOW: u32 = 60;
 
+/// The distance in steps within which two pieces are in contact ([`Game::in_contact`]): a
+/// piece three steps away can stand beside another in one action (a jump covers two steps)
+/// and jump it with the next.
+pub const CONTACT_DISTANCE: u32 = 3;
 const LETTERS: [char; 3] = ['r', 'g', 'b'];
 
 /// A Chexers position: which hexes hold which colour, the player to move, each player's exit
@@ -359,6 +365,14 @@ impl Game for Position {
     fn skip_turn(&mut self) -> bool {
         self.end_turn();
         true
+    }
+
+    /// Whether an opponent's piece is within [`CONTACT_DISTANCE`] steps of one of
+    /// `player`'s pieces: one action to stand beside it, one to jump (either way).
+    fn in_contact(&self, player: Player) -> bool {
+        let own = self.pieces(player);
+        let others = self.occupied() & !own;
+        Bits(own).any(|c| Bits(others).any(|o| hex_distance(c, o) <= CONTACT_DISTANCE))
     }
 
     /// Jumps that convert an opponent's piece.

@@ -536,3 +536,68 @@ fn the_race_leader_is_first_to_its_fourth_exit_and_out_of_everyone_s_reach() {
         DefaultEval::with_weights(none).evaluate(&start)
     );
 }
+
+#[test]
+fn pieces_are_in_contact_within_three_steps_of_an_opponent_s() {
+    use plyforge_chexers::CONTACT_DISTANCE;
+    assert_eq!(CONTACT_DISTANCE, 3);
+    // Along the middle row: three steps apart, one action brings either beside the other.
+    let three = pos("..../...../....../r..g.../....../...../.... r 0,0,0 0");
+    assert!(three.in_contact(0) && three.in_contact(1));
+    let four = pos("..../...../....../r...g../....../...../.... r 0,0,0 0");
+    assert!(!four.in_contact(0) && !four.in_contact(1));
+    // A player without pieces touches nobody; Blue, far away, is out of reach.
+    assert!(!four.in_contact(2));
+    // Two corners of the board side by side are three steps apart; Blue, in a corner
+    // further on, six from both.
+    let blue = pos("r..g/...../....../......./....../...../...b r 0,0,0 0");
+    assert!(!blue.in_contact(2) && blue.in_contact(0) && blue.in_contact(1));
+    // At the start each player's piece at an end of its edge is three steps from its
+    // neighbour's, around the empty corner between them.
+    let start = Position::start();
+    assert!((0..3).all(|p| start.in_contact(p)));
+}
+
+/// `leader_race`: the race leader's work is the race table's count, the others' unchanged.
+#[test]
+fn leader_race_counts_the_leader_s_work_by_the_race_table() {
+    use plyforge_chexers::search::rng::XorShift64Star as Rng;
+    use plyforge_chexers::search::MAX_EVAL;
+    let off = DefaultEval::default();
+    let on = DefaultEval::with_weights(Weights {
+        leader_race: 1,
+        ..Weights::default()
+    });
+    let (mut led, mut shorter) = (0, 0);
+    for seed in 1..400u64 {
+        let mut rng = Rng::seeded(seed);
+        let mut p = Position::start();
+        while p.outcome().is_none() && p.turns() < 300 {
+            let moves = p.moves();
+            p.play(moves[rng.below(moves.len())]);
+            let (a, b) = (off.evaluate(&p), on.evaluate(&p));
+            match DefaultEval::race_leader(&p) {
+                None => assert_eq!(a, b, "{p}: no leader, no change"),
+                Some(l) => {
+                    let t = Terms::of(&p, l);
+                    if t.hopeless
+                        || t.missing > 0
+                        || a[l].abs() == MAX_EVAL
+                        || b[l].abs() == MAX_EVAL
+                    {
+                        continue;
+                    }
+                    let race = race_to_win(&p, l).expect("a leader has its race") as i32;
+                    let step = Weights::default().step;
+                    assert_eq!(b[l] - a[l], step * (t.work - race), "{p}");
+                    led += 1;
+                    shorter += usize::from(race < t.work);
+                }
+            }
+        }
+    }
+    assert!(
+        led > 50 && shorter > 10,
+        "{led} positions with a leader, {shorter} shorter"
+    );
+}

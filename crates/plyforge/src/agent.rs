@@ -16,6 +16,8 @@
 //!   (a second search with that model of the opponents before a move that repeats a position:
 //!   [`Config::repetition_check`]), `offensive=N|off` (three players, paranoid search:
 //!   search against a leader ahead by at least N evaluation points, [`Config::offensive`]),
+//!   `apart=off|maxn|brs|paranoid|alphabeta` (the model of the opponents where the player
+//!   to move is out of their reach, [`Config::apart`]),
 //!   `seed=N` (random and greedy players, and the random
 //!   choices of MCTS).
 //! - The evaluation's parameters ([`GameAdapter::params`], [`crate::params`]): `NAME=NUMBER`
@@ -78,6 +80,11 @@ pub enum Kind {
 /// let off = Spec::parse::<Chexers>("engine,offensive=off").unwrap();
 /// assert_eq!(off.config::<Chexers>(None).offensive, None);
 /// assert!(Spec::parse::<Chexers>("engine,offensive=lots").is_err());
+/// // max^n where the pieces cannot meet, the recommended search elsewhere.
+/// let apart = Spec::parse::<Chexers>("engine,apart=maxn").unwrap();
+/// assert_eq!(apart.config::<Chexers>(None).apart, Some(plyforge::search::Algorithm::MaxN));
+/// let bad = Spec::parse::<Chexers>("engine,apart=far").unwrap_err();
+/// assert!(bad.to_string().contains("apart=far: off, maxn"), "{bad}");
 /// ```
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -109,6 +116,9 @@ pub struct Spec {
     pub repetition: Option<Option<Algorithm>>,
     /// The directed offensive's margin ([`Config::offensive`]): `Some(None)` turns it off.
     pub offensive: Option<Option<i32>>,
+    /// The model of the opponents out of reach ([`Config::apart`]): `Some(None)` turns it
+    /// off.
+    pub apart: Option<Option<Algorithm>>,
     /// Seed of the random and greedy players, and of MCTS's random choices.
     pub seed: Option<u64>,
     /// MCTS: the UCT exploration constant.
@@ -141,6 +151,17 @@ fn algorithm_named(word: &str) -> Option<Algorithm> {
         "mcts" | "uct" => Algorithm::Mcts,
         _ => return None,
     })
+}
+
+/// A model of the opponents (`repetition=`, `apart=`): an alpha-beta algorithm, or off.
+fn model_named(key: &str, value: &str) -> Result<Option<Algorithm>, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "off" | "none" | "no" => Ok(None),
+        word => algorithm_named(word)
+            .filter(|&a| a != Algorithm::Mcts)
+            .map(Some)
+            .ok_or_else(|| format!("{key}={value}: off, maxn, brs, paranoid or alphabeta")),
+    }
 }
 
 fn on_off(key: &str, v: &str) -> Result<bool, String> {
@@ -183,6 +204,7 @@ impl Spec {
             quiescence: None,
             repetition: None,
             offensive: None,
+            apart: None,
             seed: None,
             exploration: None,
             bias: None,
@@ -255,20 +277,8 @@ impl Spec {
                 "ordering" => spec.ordering = Some(on_off(key, value)?),
                 "aspiration" => spec.aspiration = Some(on_off(key, value)?),
                 "quiescence" | "qs" => spec.quiescence = Some(on_off(key, value)?),
-                "repetition" => {
-                    spec.repetition = Some(match value.to_ascii_lowercase().as_str() {
-                        "off" | "none" | "no" => None,
-                        word => Some(
-                            algorithm_named(word)
-                                .filter(|&a| a != Algorithm::Mcts)
-                                .ok_or_else(|| {
-                                    format!(
-                                        "repetition={value}: off, maxn, brs, paranoid or alphabeta"
-                                    )
-                                })?,
-                        ),
-                    })
-                }
+                "repetition" => spec.repetition = Some(model_named(key, value)?),
+                "apart" => spec.apart = Some(model_named(key, value)?),
                 "offensive" => {
                     spec.offensive = Some(match value.to_ascii_lowercase().as_str() {
                         "off" | "none" | "no" => None,
@@ -312,7 +322,7 @@ impl Spec {
                     None => {
                         let params: Vec<&str> = A::params().iter().map(|p| p.name).collect();
                         return Err(format!(
-                            "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, repetition, offensive, seed; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
+                            "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, repetition, offensive, apart, seed; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
                             if params.is_empty() {
                                 format!("{} has no evaluation parameters", A::TITLE)
                             } else {
@@ -398,6 +408,9 @@ impl Spec {
         }
         if let Some(v) = self.offensive {
             c.offensive = v;
+        }
+        if let Some(v) = self.apart {
+            c.apart = v;
         }
         if let Some(x) = self.exploration {
             c.mcts.exploration = x;

@@ -180,8 +180,31 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
     /// When the game is already over the report has no move, depth 0 and the outcome's score.
     ///
     /// With [`Config::repetition_check`] set, a best move that repeats a position of
-    /// `history` is checked by a second search (see there).
+    /// `history` is checked by a second search (see there). With [`Config::apart`] set and
+    /// the player to move out of reach ([`Game::in_contact`]), the search is made with that
+    /// algorithm.
     pub fn run(
+        &mut self,
+        game: &G,
+        history: &[u64],
+        limits: Limits,
+        on_iteration: impl FnMut(&Report<G::Move>),
+    ) -> Report<G::Move> {
+        let apart = self
+            .config
+            .apart
+            .filter(|&a| a != self.config.algorithm && !game.in_contact(game.to_move()));
+        let Some(model) = apart else {
+            return self.run_checked(game, history, limits, on_iteration);
+        };
+        let main = std::mem::replace(&mut self.config.algorithm, model);
+        let report = self.run_checked(game, history, limits, on_iteration);
+        self.config.algorithm = main;
+        report
+    }
+
+    /// [`run`](Search::run) with the configured algorithm, and its repetition check.
+    fn run_checked(
         &mut self,
         game: &G,
         history: &[u64],

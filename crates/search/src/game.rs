@@ -223,6 +223,16 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
+    /// Whether the opponents can soon touch `player`'s prospects directly: in a game of
+    /// pieces, whether an opponent's piece is within reach of one of `player`'s (or one of
+    /// its within reach of theirs). Where it is `false` the players are racing apart, and
+    /// [`Config::apart`](crate::Config::apart) can model the opponents otherwise (each
+    /// pursuing its own score rather than attacking). The default, `true`, never changes
+    /// the model.
+    fn in_contact(&self, _player: Player) -> bool {
+        true
+    }
+
     /// Moves that quiescence search should still try at the horizon (captures and the like).
     /// The default, none, makes the horizon's value the static evaluation, and then
     /// quiescence search costs nothing: the last ply before the horizon is searched by the

@@ -261,6 +261,12 @@ pub struct Config {
     /// the player maximised changes from one search to the next, the player to move
     /// included: its values hold for one.)
     pub offensive: Option<i32>,
+    /// The model of the opponents where the player to move is out of their reach
+    /// ([`Game::in_contact`](crate::Game::in_contact) is `false` at the root): that search
+    /// is made with this algorithm in place of [`Config::algorithm`] (for three players
+    /// [`Algorithm::MaxN`]: paranoid search only where the pieces can meet). `None` (the
+    /// default): always [`Config::algorithm`].
+    pub apart: Option<Algorithm>,
 }
 
 impl Default for Config {
@@ -278,6 +284,7 @@ impl Default for Config {
             mcts: MctsConfig::default(),
             repetition_check: None,
             offensive: None,
+            apart: None,
         }
     }
 }
@@ -335,6 +342,12 @@ impl Config {
     /// [`Config::repetition_check`]; `None`: none).
     pub fn with_repetition_check(mut self, model: Option<Algorithm>) -> Self {
         self.repetition_check = model;
+        self
+    }
+    /// This configuration with another model of the opponents out of reach (see
+    /// [`Config::apart`]; `None`: the same algorithm everywhere).
+    pub fn with_apart(mut self, model: Option<Algorithm>) -> Self {
+        self.apart = model;
         self
     }
     /// This configuration with the directed offensive against a leader ahead by at least

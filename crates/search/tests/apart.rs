@@ -1,0 +1,119 @@
+//! [`Config::apart`]: the model of the opponents where the player to move is out of their
+//! reach ([`Game::in_contact`] false at the root) replaces the configured algorithm for
+//! that search, and only there.
+
+use plyforge_search::synthetic::{Spec, Synthetic, SyntheticEval};
+use plyforge_search::{
+    Algorithm, Config, DrawKind, Evaluator, Game, Limits, MoveList, Outcome, Player, Report,
+    Scores, Search,
+};
+
+/// A synthetic game whose players are in contact or not, as the test says.
+#[derive(Clone)]
+struct Reach {
+    game: Synthetic,
+    contact: bool,
+}
+
+impl Game for Reach {
+    type Move = <Synthetic as Game>::Move;
+    fn players(&self) -> usize {
+        self.game.players()
+    }
+    fn to_move(&self) -> Player {
+        self.game.to_move()
+    }
+    fn legal_moves(&self, out: &mut MoveList<Self::Move>) {
+        self.game.legal_moves(out)
+    }
+    fn play(&mut self, mv: Self::Move) {
+        self.game.play(mv)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+    fn key(&self) -> u64 {
+        self.game.key()
+    }
+    fn recompute_key(&self) -> u64 {
+        self.game.recompute_key()
+    }
+    fn repetition_key(&self) -> u64 {
+        self.game.repetition_key()
+    }
+    fn repetition_rule(&self) -> Option<(u32, Outcome)> {
+        self.game.repetition_rule()
+    }
+    fn noisy_moves(&self, out: &mut MoveList<Self::Move>) {
+        self.game.noisy_moves(out)
+    }
+    fn skip_turn(&mut self) -> bool {
+        self.game.skip_turn()
+    }
+    fn in_contact(&self, _player: Player) -> bool {
+        self.contact
+    }
+}
+
+struct ReachEval;
+
+impl Evaluator<Reach> for ReachEval {
+    fn evaluate(&self, g: &Reach) -> Scores {
+        SyntheticEval.evaluate(&g.game)
+    }
+    fn draw_scores(&self, g: &Reach, kind: DrawKind) -> Scores {
+        SyntheticEval.draw_scores(&g.game, kind)
+    }
+}
+
+fn search(game: &Reach, config: &Config) -> Report<<Reach as Game>::Move> {
+    Search::new(config.clone().with_tt_mib(4), ReachEval).run(game, &[], Limits::depth(4), |_| {})
+}
+
+#[test]
+fn apart_searches_with_its_model_only_where_the_player_is_out_of_reach() {
+    let paranoid = Config::default().with_algorithm(Algorithm::Paranoid);
+    let maxn = Config::default().with_algorithm(Algorithm::MaxN);
+    let mixed = paranoid.clone().with_apart(Some(Algorithm::MaxN));
+    let mut differ = 0;
+    for seed in 0..60 {
+        let game = Synthetic::new(Spec {
+            seed,
+            players: 3,
+            length: 12,
+            ..Spec::default()
+        });
+        let near = Reach {
+            game,
+            contact: true,
+        };
+        let apart = Reach {
+            game,
+            contact: false,
+        };
+        let (p, m) = (search(&near, &paranoid), search(&near, &maxn));
+        let (in_reach, out_of_reach) = (search(&near, &mixed), search(&apart, &mixed));
+        assert_eq!(
+            (in_reach.best, in_reach.score, in_reach.nodes),
+            (p.best, p.score, p.nodes),
+            "seed {seed}: in contact, the configured algorithm"
+        );
+        assert_eq!(
+            (out_of_reach.best, out_of_reach.scores, out_of_reach.nodes),
+            (m.best, m.scores, m.nodes),
+            "seed {seed}: out of reach, the apart model"
+        );
+        differ += usize::from(p.best != m.best || p.nodes != m.nodes);
+        // The engine's own algorithm is unchanged by a search apart.
+        let mut engine = Search::new(mixed.clone().with_tt_mib(4), ReachEval);
+        engine.run(&apart, &[], Limits::depth(2), |_| {});
+        assert_eq!(engine.config().algorithm, Algorithm::Paranoid);
+    }
+    assert!(differ > 20, "the two models must differ to test: {differ}");
+}
+
+#[test]
+fn games_are_in_contact_unless_they_say_otherwise() {
+    let game = Synthetic::new(Spec::default());
+    assert!((0..game.players()).all(|p| game.in_contact(p)));
+}
