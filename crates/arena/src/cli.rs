@@ -150,6 +150,10 @@ struct TuneArgs {
     /// With --from-records: the most passes of the local search.
     #[arg(long, value_name = "N", default_value_t = 40)]
     rounds: usize,
+    /// With --from-records: fit to the moves these players chose (names as the records'
+    /// seats give them) instead of the results: an opponent model.
+    #[arg(long, value_name = "NAME", num_args = 1.., requires = "from_records")]
+    predict: Vec<String>,
 }
 
 #[derive(Args, Debug)]
@@ -755,6 +759,7 @@ fn tune_command(a: TuneArgs) -> Result<tune::TuneCommand, Fail> {
             folds: a.folds,
             skip: a.skip_plies,
             rounds: a.rounds,
+            predict: a.predict,
         }));
     }
     let verify = a.verify.then(|| tune::VerifyOptions {

@@ -436,7 +436,11 @@ verification (by default beside --out).
 
 Texel's method (--from-records FILE...): fits the evaluation's parameters to the results of
 recorded games (the softmax of the players' scores; for two players the logistic), the
-temperature fitted to the start values first, cross-validated over --folds folds of games.";
+temperature fitted to the start values first, cross-validated over --folds folds of games.
+With --predict NAME... it fits them to the moves those players chose instead (a model of
+opponents, learned from their games: the softmax of each legal move's resulting position,
+scored for the mover, predicts the move played); the records must name their seats (text
+records of `arena match --record` or of the course referee harness's --record).";
 
 /// `arena tune --help`: the method, each game's parameters and examples.
 fn tune_help(p: &Picks, kinds: &[GameKind]) -> String {
@@ -460,7 +464,8 @@ fn tune_help(p: &Picks, kinds: &[GameKind]) -> String {
 arena tune {g} --out tune.jsonl --resume --verify --verify-sprt 0 10\n  \
 arena tune {g} --param {} --opponent greedy --pairs 4 --time 10ms\n  \
 arena tune {g} --shard 2/8 --out runs/2.jsonl ...   (worker 2 of 8; see deploy/README.md)\n  \
-arena tune {g} --from-records games.jsonl more.txt --folds 5",
+arena tune {g} --from-records games.jsonl more.txt --folds 5\n  \
+arena tune {g} --from-records games.txt --predict greedy random --folds 0",
         p.game
             .info()
             .params

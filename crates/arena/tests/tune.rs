@@ -444,3 +444,98 @@ fn bad_input_is_refused_with_the_reason_and_exit_code_2() {
     bad(&["tune", "throne", "--time", "soon"], &["--time"]);
     bad(&["tune", "nogame"], &["nogame"]);
 }
+
+#[test]
+fn a_fit_to_a_player_s_moves_predicts_them() {
+    let dir = scratch("predict");
+    let record = dir.join("games.txt");
+    let games = dir.join("games.jsonl");
+    // A one-ply player of the default evaluation: the default evaluation predicts it.
+    ok(&[
+        "match",
+        "chexers",
+        "--engine",
+        "greedy,eval=default",
+        "--engine",
+        "random",
+        "--engine",
+        "engine,depth=1",
+        "--games",
+        "3",
+        "--record",
+        s(&record),
+        "--out",
+        s(&games),
+        "--quiet",
+    ]);
+    let out = ok(&[
+        "tune",
+        "chexers",
+        "--from-records",
+        s(&record),
+        "--predict",
+        "greedy,eval=default",
+        "--param",
+        "material,spare",
+        "--folds",
+        "0",
+        "--rounds",
+        "2",
+    ]);
+    assert!(
+        out.contains("Chexers move prediction: the moves of greedy,eval=default (1 of them seated"),
+        "{out}"
+    );
+    let first = out
+        .lines()
+        .find(|l| l.contains("moves scored first"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let start: f64 = first
+        .split("start ")
+        .nth(1)
+        .and_then(|t| t.split('%').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("{first}"));
+    assert!(start > 75.0, "{first}");
+    // The random player is predicted far worse.
+    let random = ok(&[
+        "tune",
+        "chexers",
+        "--from-records",
+        s(&record),
+        "--predict",
+        "random",
+        "--param",
+        "material",
+        "--folds",
+        "0",
+        "--rounds",
+        "0",
+    ]);
+    assert!(random.contains("moves scored first: start "), "{random}");
+    assert!(!random.contains(&format!("start {start:.1}%")), "{random}");
+    // Records that do not name seats, or a name nobody had, are refused.
+    bad(
+        &[
+            "tune",
+            "chexers",
+            "--from-records",
+            s(&games),
+            "--predict",
+            "random",
+        ],
+        &["--predict", "names its seats"],
+    );
+    bad(
+        &[
+            "tune",
+            "chexers",
+            "--from-records",
+            s(&record),
+            "--predict",
+            "nobody",
+        ],
+        &["--predict nobody", "no move of theirs"],
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -5,7 +5,7 @@
 use plyforge_chexers::search::{
     reference, Algorithm, Evaluator, Game, Limits, MoveList, Record, Search, MAX_EVAL,
 };
-use plyforge_chexers::{engine_config, DefaultEval, Hex, Move, Position};
+use plyforge_chexers::{engine_config, DefaultEval, Hex, Move, Position, Weights};
 
 const ALGOS: [Algorithm; 3] = [Algorithm::Paranoid, Algorithm::BestReply, Algorithm::MaxN];
 
@@ -41,6 +41,41 @@ fn fixed_depth_values_equal_the_brute_force_definitions() {
             assert_eq!(got.scores, want, "maxn depth {depth} {text}");
         }
     }
+}
+
+/// With a model of the opponents, max^n equals its definition (each opponent maximising
+/// the model's entry, the root player its own), and differs from max^n without the model;
+/// paranoid and best-reply search, which read the root player's entry only, do not change.
+#[test]
+fn a_model_of_the_opponents_changes_max_n_only() {
+    let plain = DefaultEval::default();
+    let modelled = plain.with_model(Weights::pool_model());
+    let run = |algo, eval, pos: &Position, depth| {
+        let mut c = engine_config();
+        c.algorithm = algo;
+        Search::new(c, eval).run(pos, &[], Limits::depth(depth), |_| {})
+    };
+    let mut differ = 0;
+    for text in POSITIONS {
+        let pos: Position = text.parse().unwrap();
+        for depth in 1..=3 {
+            let want = reference::maxn(&pos, &modelled, depth, &[], false);
+            let got = run(Algorithm::MaxN, modelled, &pos, depth);
+            assert_eq!(got.scores, want, "maxn depth {depth} {text}");
+            differ += usize::from(want != reference::maxn(&pos, &plain, depth, &[], false));
+            for algo in [Algorithm::Paranoid, Algorithm::BestReply] {
+                let (a, b) = (
+                    run(algo, plain, &pos, depth),
+                    run(algo, modelled, &pos, depth),
+                );
+                assert_eq!((a.best, a.score), (b.best, b.score), "{algo:?} {text}");
+            }
+        }
+    }
+    assert!(
+        differ >= 10,
+        "the model must change max^n's values: {differ} of 15"
+    );
 }
 
 #[test]

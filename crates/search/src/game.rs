@@ -254,6 +254,16 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// magnitudes at most [`MAX_EVAL`]. For a two-player zero-sum game return `[v, -v, 0]`.
     fn evaluate(&self, game: &G) -> Scores;
 
+    /// The scores that a search for `root` (the player to move at its root) sees where each
+    /// player maximises its own entry ([`Algorithm::MaxN`](crate::Algorithm::MaxN)): an
+    /// evaluation with a model of the opponents gives `root`'s entry by its own judgement
+    /// and the others' by the model (how they judge, learned from their games), so that the
+    /// search predicts their moves. The default is [`evaluate`](Evaluator::evaluate).
+    fn evaluate_for(&self, game: &G, root: Player) -> Scores {
+        let _ = root;
+        self.evaluate(game)
+    }
+
     /// The first half-width of an aspiration window around the last iteration's value: about
     /// how far the root value moves from one depth to the next on this evaluation's scale.
     /// It changes only the speed of the search, never its values. Default: 40.

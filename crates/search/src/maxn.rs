@@ -162,7 +162,10 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
             return v;
         }
         if ply >= MAX_PLY || (depth == 0 && !self.sh.config.quiescence) {
-            return masked(self.sh.eval.evaluate(pos), self.players);
+            return masked(
+                self.sh.eval.evaluate_for(pos, self.sh.root_player),
+                self.players,
+            );
         }
         if depth == 0 {
             return self.quiesce(pos, ply, 0);
@@ -205,7 +208,10 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
     }
 
     fn quiesce(&mut self, pos: &G, ply: usize, q: usize) -> Scores {
-        let mut best = masked(self.sh.eval.evaluate(pos), self.players);
+        let mut best = masked(
+            self.sh.eval.evaluate_for(pos, self.sh.root_player),
+            self.players,
+        );
         if ply >= MAX_PLY || q >= MAX_QUIESCENCE_PLY {
             return best;
         }

@@ -200,7 +200,8 @@ fn quiesce<G: Game, E: Evaluator<G>>(ctx: &mut Ctx<'_, E>, g: &G, ply: usize, q:
 
 /// Fixed-depth max^n value: one score per player; at every position the player to move picks
 /// the child whose score for itself is highest, the first such child in legal-move order on
-/// ties (in quiescence, standing pat comes first). Entries past `players()` are zero.
+/// ties (in quiescence, standing pat comes first). Entries past `players()` are zero. The
+/// horizon's scores are [`Evaluator::evaluate_for`] the player to move at the root.
 pub fn maxn<G: Game, E: Evaluator<G>>(
     game: &G,
     eval: &E,
@@ -223,7 +224,7 @@ fn maxn_rec<G: Game, E: Evaluator<G>>(
         return end_scores(ctx.eval, g, o, n, ply);
     }
     if ply >= MAX_PLY || (depth == 0 && !ctx.quiescence) {
-        return masked(ctx.eval.evaluate(g), n);
+        return masked(ctx.eval.evaluate_for(g, ctx.root), n);
     }
     if depth == 0 {
         return maxn_quiesce(ctx, g, ply, 0);
@@ -253,7 +254,7 @@ fn maxn_quiesce<G: Game, E: Evaluator<G>>(
     if let Some(o) = ended(ctx, g, ply) {
         return end_scores(ctx.eval, g, o, n, ply);
     }
-    let mut best = masked(ctx.eval.evaluate(g), n);
+    let mut best = masked(ctx.eval.evaluate_for(g, ctx.root), n);
     if ply >= MAX_PLY || q >= MAX_QUIESCENCE_PLY {
         return best;
     }

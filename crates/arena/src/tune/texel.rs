@@ -14,6 +14,13 @@
 //! split into K folds; each fold's held-out loss is measured with the values fitted to the
 //! others, beside the start values' — a fit that only learns its own games shows there.
 //!
+//! Move prediction (`--predict NAME…`): the parameters are fitted to the moves that the
+//! named players chose instead (an opponent model learned from their games): at each of
+//! their turns the legal moves' resulting positions are scored for the mover, and the
+//! softmax of those scores (`P(m) = e^{s(m)/T} / Σ e^{s(m')/T}`) predicts the move played.
+//! The records must name each game's seats (the course referee harness's `--record` header
+//! holds `r=NAME g=NAME b=NAME`).
+//!
 //! Records: match files (`arena match --out`), tune files (`arena tune --out`), and text
 //! records (`arena match --record`, the course referee harness's `--record`: a `# …` line per
 //! game with `result: …` and optionally `start: POSITION`, then one move per line).
@@ -44,6 +51,8 @@ pub(crate) struct TexelOptions {
     pub skip: usize,
     /// The most passes of the local search.
     pub rounds: usize,
+    /// Fit to the moves of the players with these names (empty: to the results).
+    pub predict: Vec<String>,
 }
 
 /// A game read from a record: its start, its moves, its result.
@@ -52,6 +61,8 @@ struct RecordGame {
     moves: Vec<String>,
     result: String,
     origin: String,
+    /// Who sat in each seat, where the record says (`r=NAME g=NAME b=NAME`).
+    seats: Vec<String>,
 }
 
 /// One labelled position.
@@ -104,6 +115,7 @@ fn read_file(path: &std::path::Path, game: &str, out: &mut Vec<RecordGame>) -> R
                 moves: g.opening_moves.into_iter().chain(g.moves).collect(),
                 result: g.result,
                 origin: at(),
+                seats: Vec::new(),
             });
         }
         return Ok(());
@@ -132,6 +144,7 @@ fn read_file(path: &std::path::Path, game: &str, out: &mut Vec<RecordGame>) -> R
                 moves: Vec::new(),
                 result,
                 origin: format!("{name} line {}", n + 1),
+                seats: head.split(" | ").find_map(seats_field).unwrap_or_default(),
             });
         } else {
             match current.as_mut() {
@@ -147,6 +160,29 @@ fn read_file(path: &std::path::Path, game: &str, out: &mut Vec<RecordGame>) -> R
     }
     out.extend(current);
     Ok(())
+}
+
+/// The seats of a header field, in seat order: `r=NAME g=NAME b=NAME` (the course referee
+/// harness's) or `r: NAME, g: NAME, b: NAME` (`arena match --record`'s), or `None` for
+/// another field.
+fn seats_field(field: &str) -> Option<Vec<String>> {
+    let field = field.trim();
+    let pairs: Vec<(&str, &str)> = if field.contains(": ") {
+        field
+            .split(", ")
+            .map(|t| t.split_once(": "))
+            .collect::<Option<_>>()?
+    } else {
+        field
+            .split_whitespace()
+            .map(|t| t.split_once('='))
+            .collect::<Option<_>>()?
+    };
+    let fits = (2..=3).contains(&pairs.len())
+        && pairs
+            .iter()
+            .all(|(letter, name)| letter.len() == 1 && !name.is_empty());
+    fits.then(|| pairs.iter().map(|(_, name)| name.to_string()).collect())
 }
 
 /// The target of a result: the winner 1, or an even split.
@@ -208,6 +244,92 @@ fn samples<A: GameAdapter>(games: &[RecordGame], skip: usize) -> Result<Vec<Samp
     Ok(out)
 }
 
+/// One move chosen by a predicted player: the positions its legal moves lead to are
+/// `children[first..first + len]`, the one played is `first + chosen`.
+#[derive(Clone, Copy, Debug)]
+struct Choice {
+    first: usize,
+    len: usize,
+    chosen: usize,
+    mover: usize,
+    game: usize,
+}
+
+/// The moves of the players named `who` (from ply `skip` on), with the positions each of
+/// their legal moves leads to.
+fn choices<A: GameAdapter>(
+    games: &[RecordGame],
+    who: &[String],
+    skip: usize,
+) -> Result<(Vec<A::Pos>, Vec<Choice>), Fail> {
+    let (mut children, mut out) = (Vec::new(), Vec::new());
+    for (i, g) in games.iter().enumerate() {
+        let mut pos =
+            read_position::<A>(&g.start).map_err(|e| Fail::usage(format!("{}: {e}", g.origin)))?;
+        for (ply, text) in g.moves.iter().enumerate() {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let mv = A::parse_move(&pos, text).map_err(|e| {
+                Fail::usage(format!("{}: move {} {text:?}: {e}", g.origin, ply + 1))
+            })?;
+            if let Some(why) = pos.why_illegal(mv) {
+                return Err(Fail::usage(format!(
+                    "{}: move {} {text}: {why}",
+                    g.origin,
+                    ply + 1
+                )));
+            }
+            let mover = pos.to_move();
+            let named = g.seats.get(mover).is_some_and(|n| who.contains(n));
+            let moves = pos.moves();
+            if ply >= skip && named && moves.len() > 1 {
+                let first = children.len();
+                for &m in moves.iter() {
+                    let mut child = pos.clone();
+                    child.play(m);
+                    children.push(child);
+                }
+                out.push(Choice {
+                    first,
+                    len: moves.len(),
+                    chosen: moves.iter().position(|&m| m == mv).expect("a legal move"),
+                    mover,
+                    game: i,
+                });
+            }
+            pos.play(mv);
+        }
+    }
+    Ok((children, out))
+}
+
+/// The mean log loss of the moves' softmax at temperature `t` (`scores[i]` the scores of
+/// child `i`, each choice's entries for its mover).
+fn move_loss(scores: &[[i32; 3]], choices: &[Choice], t: f64) -> f64 {
+    let mut total = 0.0;
+    for c in choices {
+        let z = |i: usize| f64::from(scores[c.first + i][c.mover]) / t;
+        let m = (0..c.len).map(z).fold(f64::NEG_INFINITY, f64::max);
+        let lse = m + (0..c.len).map(|i| (z(i) - m).exp()).sum::<f64>().ln();
+        total -= z(c.chosen) - lse;
+    }
+    total / choices.len().max(1) as f64
+}
+
+/// The share of the choices where the played move scored highest (ties shared).
+fn hit_rate(scores: &[[i32; 3]], choices: &[Choice]) -> f64 {
+    let mut hits = 0.0;
+    for c in choices {
+        let s = |i: usize| scores[c.first + i][c.mover];
+        let best = (0..c.len).map(s).max().unwrap_or(0);
+        if s(c.chosen) == best {
+            hits += 1.0 / (0..c.len).filter(|&i| s(i) == best).count() as f64;
+        }
+    }
+    hits / choices.len().max(1) as f64
+}
+
 /// The mean log loss of an evaluation's softmax at temperature `t` over the samples
 /// (`scores[i]` the scores of sample `i`).
 fn loss(scores: &[[i32; 3]], samples: &[&[f64; 3]], players: usize, t: f64) -> f64 {
@@ -241,12 +363,19 @@ fn score_all<A: GameAdapter>(eval: &A::Eval, positions: &[&A::Pos]) -> Vec<[i32;
     })
 }
 
+/// What a fit predicts: each position's result, or the moves chosen (the positions are
+/// then the moves' children, `Choice::first` indexing them).
+enum Targets<'a> {
+    Results(Vec<&'a [f64; 3]>),
+    Moves(Vec<Choice>),
+}
+
 /// A fit: the evaluation's name, its parameters and the samples it learns from.
 struct Fit<'a, A: GameAdapter> {
     eval: &'a str,
     params: &'a [Param],
     positions: Vec<&'a A::Pos>,
-    targets: Vec<&'a [f64; 3]>,
+    targets: Targets<'a>,
 }
 
 impl<'a, A: GameAdapter> Fit<'a, A> {
@@ -255,7 +384,55 @@ impl<'a, A: GameAdapter> Fit<'a, A> {
             eval,
             params,
             positions: samples.iter().map(|s| &s.pos).collect(),
-            targets: samples.iter().map(|s| &s.target).collect(),
+            targets: Targets::Results(samples.iter().map(|s| &s.target).collect()),
+        }
+    }
+
+    /// A fit to the moves `choices` (whose children are in `children`).
+    fn moves(
+        eval: &'a str,
+        params: &'a [Param],
+        children: &'a [A::Pos],
+        choices: &[&Choice],
+    ) -> Self {
+        let mut positions = Vec::new();
+        let mut own = Vec::new();
+        for c in choices {
+            own.push(Choice {
+                first: positions.len(),
+                ..**c
+            });
+            positions.extend(&children[c.first..c.first + c.len]);
+        }
+        Fit {
+            eval,
+            params,
+            positions,
+            targets: Targets::Moves(own),
+        }
+    }
+
+    /// How many samples the fit has (positions, or moves chosen).
+    fn len(&self) -> usize {
+        match &self.targets {
+            Targets::Results(t) => t.len(),
+            Targets::Moves(c) => c.len(),
+        }
+    }
+
+    /// The loss of `scores` (of the fit's positions) at temperature `t`.
+    fn loss_of(&self, scores: &[[i32; 3]], t: f64) -> f64 {
+        match &self.targets {
+            Targets::Results(targets) => loss(scores, targets, A::PLAYERS, t),
+            Targets::Moves(choices) => move_loss(scores, choices, t),
+        }
+    }
+
+    /// The share of the moves that the values' scores put first (`None` for results).
+    fn hits(&self, values: &[f64]) -> Result<Option<f64>, Fail> {
+        match &self.targets {
+            Targets::Results(_) => Ok(None),
+            Targets::Moves(choices) => Ok(Some(hit_rate(&self.scores(values)?, choices))),
         }
     }
 
@@ -272,14 +449,14 @@ impl<'a, A: GameAdapter> Fit<'a, A> {
     }
 
     fn loss(&self, values: &[f64], t: f64) -> Result<f64, Fail> {
-        Ok(loss(&self.scores(values)?, &self.targets, A::PLAYERS, t))
+        Ok(self.loss_of(&self.scores(values)?, t))
     }
 
     /// The temperature that fits `values` best: a scan over powers of 2^(1/4), then a
     /// golden-section refinement.
     fn temperature(&self, values: &[f64]) -> Result<f64, Fail> {
         let scores = self.scores(values)?;
-        let f = |t: f64| loss(&scores, &self.targets, A::PLAYERS, t);
+        let f = |t: f64| self.loss_of(&scores, t);
         let (mut best, mut best_l) = (1.0, f64::INFINITY);
         let mut t = 0.5;
         while t < 1e7 {
@@ -381,29 +558,76 @@ pub(crate) fn run<A: GameAdapter>(o: &TexelOptions) -> Result<(), Fail> {
     for f in &o.files {
         read_file(f, A::NAME, &mut games)?;
     }
-    let data = samples::<A>(&games, o.skip)?;
-    let decided = games
-        .iter()
-        .filter(|g| g.result.starts_with("winner"))
-        .count();
-    outln!(
-        "{} Texel fit: {} games ({} won, {} not), {} positions from ply {}",
-        A::TITLE,
-        games.len(),
-        decided,
-        games.len() - decided,
-        data.len(),
-        o.skip
-    );
-    if games.len() < 2 || data.is_empty() {
-        return Err(Fail::usage(format!(
-            "{} games with {} positions: too few to fit",
+    let predict = !o.predict.is_empty();
+    let data = if predict {
+        Vec::new()
+    } else {
+        samples::<A>(&games, o.skip)?
+    };
+    let (children, picks) = if predict {
+        if !games.iter().any(|g| !g.seats.is_empty()) {
+            return Err(Fail::usage(
+                "--predict: no game of the records names its seats (a text record's header field `r=NAME g=NAME b=NAME`, as the course referee harness's --record writes)",
+            ));
+        }
+        choices::<A>(&games, &o.predict, o.skip)?
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    // The fit to the games that `keep` keeps (by their index).
+    let subset = |keep: &dyn Fn(usize) -> bool| -> Fit<'_, A> {
+        if predict {
+            let chosen: Vec<&Choice> = picks.iter().filter(|c| keep(c.game)).collect();
+            Fit::<A>::moves(&eval, &params, &children, &chosen)
+        } else {
+            let chosen: Vec<&Sample<A::Pos>> = data.iter().filter(|s| keep(s.game)).collect();
+            Fit::<A>::new(&eval, &params, &chosen)
+        }
+    };
+    if predict {
+        let found = o
+            .predict
+            .iter()
+            .filter(|n| games.iter().any(|g| g.seats.contains(n)))
+            .count();
+        outln!(
+            "{} move prediction: the moves of {} ({} of them seated in the records): {} moves of {} games from ply {}",
+            A::TITLE,
+            o.predict.join(", "),
+            found,
+            picks.len(),
             games.len(),
-            data.len()
-        )));
+            o.skip
+        );
+        if picks.is_empty() {
+            return Err(Fail::usage(format!(
+                "--predict {}: no move of theirs with a choice in the records",
+                o.predict.join(" ")
+            )));
+        }
+    } else {
+        let decided = games
+            .iter()
+            .filter(|g| g.result.starts_with("winner"))
+            .count();
+        outln!(
+            "{} Texel fit: {} games ({} won, {} not), {} positions from ply {}",
+            A::TITLE,
+            games.len(),
+            decided,
+            games.len() - decided,
+            data.len(),
+            o.skip
+        );
+        if games.len() < 2 || data.is_empty() {
+            return Err(Fail::usage(format!(
+                "{} games with {} positions: too few to fit",
+                games.len(),
+                data.len()
+            )));
+        }
     }
-    let all: Vec<&Sample<A::Pos>> = data.iter().collect();
-    let fit = Fit::<A>::new(&eval, &params, &all);
+    let fit = subset(&|_| true);
     let t = fit.temperature(&start)?;
     let start_loss = fit.loss(&start, t)?;
     outln!(
@@ -415,18 +639,14 @@ pub(crate) fn run<A: GameAdapter>(o: &TexelOptions) -> Result<(), Fail> {
         let (mut held_start, mut held_fit) = (0.0, 0.0);
         let mut counted = 0.0;
         for k in 0..o.folds {
-            let train: Vec<&Sample<A::Pos>> =
-                data.iter().filter(|s| s.game % o.folds != k).collect();
-            let test: Vec<&Sample<A::Pos>> =
-                data.iter().filter(|s| s.game % o.folds == k).collect();
-            if train.is_empty() || test.is_empty() {
+            let fit_k = subset(&|g| g % o.folds != k);
+            let test_fit = subset(&|g| g % o.folds == k);
+            if fit_k.positions.is_empty() || test_fit.positions.is_empty() {
                 continue;
             }
-            let fit_k = Fit::<A>::new(&eval, &params, &train);
             let t_k = fit_k.temperature(&start)?;
             let (values, _) = fit_k.local_search(&start, t_k, o.rounds)?;
-            let test_fit = Fit::<A>::new(&eval, &params, &test);
-            let w = test.len() as f64;
+            let w = test_fit.len() as f64;
             held_start += test_fit.loss(&start, t_k)? * w;
             held_fit += test_fit.loss(&values, t_k)? * w;
             counted += w;
@@ -442,6 +662,13 @@ pub(crate) fn run<A: GameAdapter>(o: &TexelOptions) -> Result<(), Fail> {
     }
     let (values, fitted_loss) = fit.local_search(&start, t, o.rounds)?;
     outln!("  log loss on all games: start {start_loss:.4}, fitted {fitted_loss:.4}");
+    if let (Some(before), Some(after)) = (fit.hits(&start)?, fit.hits(&values)?) {
+        outln!(
+            "  moves scored first: start {:.1}%, fitted {:.1}%",
+            100.0 * before,
+            100.0 * after
+        );
+    }
     outln!("  {:<20} {:>10} {:>10}", "parameter", "start", "fitted");
     for (i, p) in params.iter().enumerate() {
         outln!(
@@ -503,6 +730,99 @@ mod tests {
             (2.4..=3.8).contains(&ratio),
             "fitted {values:?}: ratio {ratio}"
         );
+    }
+
+    #[test]
+    fn the_move_fit_finds_the_weights_that_chose_the_moves() {
+        // Each move chosen among five children by the softmax of 0.3·a + 0.1·b: three to one.
+        let mut rng = Rng::seeded(5);
+        let (mut children, mut choices) = (Vec::new(), Vec::new());
+        for game in 0..4000 {
+            let first = children.len();
+            let mut weights = Vec::new();
+            for _ in 0..5 {
+                let c = Two {
+                    a: rng.below(21) as i32 - 10,
+                    b: rng.below(21) as i32 - 10,
+                };
+                weights.push((0.3 * f64::from(c.a) + 0.1 * f64::from(c.b)).exp());
+                children.push(c);
+            }
+            let mut x = rng.below(1_000_000) as f64 / 1e6 * weights.iter().sum::<f64>();
+            let mut chosen = 4;
+            for (i, w) in weights.iter().enumerate() {
+                if x < *w {
+                    chosen = i;
+                    break;
+                }
+                x -= w;
+            }
+            choices.push(Choice {
+                first,
+                len: 5,
+                chosen,
+                mover: 0,
+                game,
+            });
+        }
+        let params = TwoGame::params();
+        let refs: Vec<&Choice> = choices.iter().collect();
+        let fit = Fit::<TwoGame>::moves("default", &params, &children, &refs);
+        let start = [10.0, 10.0];
+        let t = fit.temperature(&start).unwrap();
+        let before = fit.loss(&start, t).unwrap();
+        let (values, after) = fit.local_search(&start, t, 60).unwrap();
+        assert!(after < before - 0.01, "{before} -> {after}");
+        let ratio = values[0] / values[1];
+        assert!(
+            (2.4..=3.8).contains(&ratio),
+            "fitted {values:?}: ratio {ratio}"
+        );
+        // The fitted weights put the chosen move first more often than the start's.
+        let (h0, h1) = (fit.hits(&start).unwrap(), fit.hits(&values).unwrap());
+        assert!(h1.unwrap() > h0.unwrap(), "{h0:?} -> {h1:?}");
+    }
+
+    #[test]
+    fn a_move_s_loss_and_hit_are_those_of_the_softmax_over_its_children() {
+        // Two children scored 0 and 100 for the mover (player 1) at T = 100: the second
+        // played has P = e / (1 + e); the first, a miss.
+        let scores = [[0, 0, 0], [0, 100, 0]];
+        let c = |chosen| Choice {
+            first: 0,
+            len: 2,
+            chosen,
+            mover: 1,
+            game: 0,
+        };
+        let p = 1f64.exp() / (1.0 + 1f64.exp());
+        assert!((move_loss(&scores, &[c(1)], 100.0) + p.ln()).abs() < 1e-12);
+        assert!((move_loss(&scores, &[c(0)], 100.0) + (1.0 - p).ln()).abs() < 1e-12);
+        assert_eq!(hit_rate(&scores, &[c(1)]), 1.0);
+        assert_eq!(hit_rate(&scores, &[c(0)]), 0.0);
+        // A tie for first shares the hit.
+        assert_eq!(hit_rate(&[[0; 3], [0; 3]], &[c(0)]), 0.5);
+    }
+
+    #[test]
+    fn seats_are_read_from_either_header() {
+        let names = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            seats_field(" r=arena_player g=flying_solo b=max "),
+            names(&["arena_player", "flying_solo", "max"])
+        );
+        assert_eq!(
+            seats_field(" r: greedy, g: random, b: engine,depth=1 "),
+            names(&["greedy", "random", "engine,depth=1"])
+        );
+        for other in [
+            " result: winner b ",
+            " seed 33 opening 0 ",
+            " start: start ",
+            " x=1 ",
+        ] {
+            assert_eq!(seats_field(other), None, "{other}");
+        }
     }
 
     #[test]

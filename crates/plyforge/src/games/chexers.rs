@@ -51,14 +51,18 @@ impl GameAdapter for Chexers {
         // only, against the leading opponent (a simple course agent's evaluation);
         // `selfish`: the same, each player for itself; `plain`: the
         // default without the rules for being short of pieces, hopeless positions and draws
-        // (the evaluation before them, for comparison).
-        &["default", "best", "mean", "greedy", "selfish", "plain"]
+        // (the evaluation before them, for comparison); `modelled`: the default with the
+        // opponents modelled in max^n searches by the weights fitted to the public course
+        // agents' moves (`Weights::pool_model`).
+        &[
+            "default", "best", "mean", "greedy", "selfish", "plain", "modelled",
+        ]
     }
     /// A name, optionally followed by weight settings `:NAME=NUMBER` (the fields of
     /// [`Weights`], e.g. `default:draw_standing=0:contempt=600`), for tuning by matches
     /// without a rebuild.
     fn evaluator(name: &str) -> Result<DefaultEval, EvalError> {
-        named_weights(name).map(DefaultEval::with_weights)
+        named_eval(name)
     }
     /// The numeric fields of [`Weights`] (the switches `against_best`, `relative` and
     /// `race` are left to `eval=NAME:KEY=0|1`), defaults as [`Weights::default`].
@@ -195,13 +199,13 @@ impl GameAdapter for Chexers {
         name: &str,
         values: &[(&'static str, f64)],
     ) -> Result<DefaultEval, EvalError> {
-        let mut weights = named_weights(name)?;
+        let mut eval = named_eval(name)?;
         for &(key, value) in values {
-            weights
+            eval.weights
                 .set(key, &format!("{}", value.round() as i64))
                 .map_err(|e| EvalError::setting(name, e))?;
         }
-        Ok(DefaultEval::with_weights(weights))
+        Ok(eval)
     }
     fn draw(pos: &Position, paint: &dyn Fn(&str, Paint) -> String) -> String {
         let text = pos.to_string();
@@ -266,10 +270,11 @@ impl GameAdapter for Chexers {
 
 /// The weights of a Chexers evaluation name with its optional `:NAME=NUMBER` settings, or
 /// why there are none.
-fn named_weights(name: &str) -> Result<Weights, EvalError> {
+fn named_eval(name: &str) -> Result<DefaultEval, EvalError> {
     let (base, settings) = name.split_once(':').unwrap_or((name, ""));
+    let model = (base == "modelled").then(Weights::pool_model);
     let weights = match base {
-        "default" => Weights::default(),
+        "default" | "modelled" => Weights::default(),
         "best" | "mean" => Weights {
             against_best: base == "best",
             ..Weights::default()
@@ -279,7 +284,8 @@ fn named_weights(name: &str) -> Result<Weights, EvalError> {
         "plain" => Weights::plain(),
         _ => return Err(EvalError::unknown::<Chexers>(name)),
     };
-    weights
+    let weights = weights
         .with_settings(settings, ':')
-        .map_err(|e| EvalError::setting(name, e))
+        .map_err(|e| EvalError::setting(name, e))?;
+    Ok(DefaultEval { weights, model })
 }

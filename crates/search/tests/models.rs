@@ -1,11 +1,13 @@
-//! [`Config::apart`]: the model of the opponents where the player to move is out of their
-//! reach ([`Game::in_contact`] false at the root) replaces the configured algorithm for
-//! that search, and only there.
+//! Models of the opponents. [`Config::apart`]: the model where the player to move is out
+//! of their reach ([`Game::in_contact`] false at the root) replaces the configured
+//! algorithm for that search, and only there. [`Evaluator::evaluate_for`]: max^n sees the
+//! opponents' entries as the evaluation models them, at every thread count, as its
+//! definition does.
 
 use plyforge_search::synthetic::{Spec, Synthetic, SyntheticEval};
 use plyforge_search::{
-    Algorithm, Config, DrawKind, Evaluator, Game, Limits, MoveList, Outcome, Player, Report,
-    Scores, Search,
+    reference, Algorithm, Config, DrawKind, Evaluator, Game, Limits, MoveList, Outcome, Player,
+    Report, Scores, Search, MAX_EVAL,
 };
 
 /// A synthetic game whose players are in contact or not, as the test says.
@@ -64,6 +66,57 @@ impl Evaluator<Reach> for ReachEval {
     fn draw_scores(&self, g: &Reach, kind: DrawKind) -> Scores {
         SyntheticEval.draw_scores(&g.game, kind)
     }
+}
+
+/// The synthetic evaluation for the root player; the others judge by their entry doubled
+/// less the root's (an opponent model unlike the evaluation itself).
+struct Modelled;
+
+impl Evaluator<Synthetic> for Modelled {
+    fn evaluate(&self, g: &Synthetic) -> Scores {
+        SyntheticEval.evaluate(g)
+    }
+    fn evaluate_for(&self, g: &Synthetic, root: Player) -> Scores {
+        let mut s = SyntheticEval.evaluate(g);
+        let mine = s[root];
+        for (p, v) in s.iter_mut().enumerate().take(g.players()) {
+            if p != root {
+                *v = (2 * *v - mine).clamp(-MAX_EVAL, MAX_EVAL);
+            }
+        }
+        s
+    }
+}
+
+#[test]
+fn max_n_sees_the_opponents_as_the_evaluation_models_them() {
+    let mut differ = 0;
+    for seed in 0..40 {
+        let game = Synthetic::new(Spec {
+            seed,
+            players: 3,
+            length: 12,
+            ..Spec::default()
+        });
+        for depth in 1..=4 {
+            let want = reference::maxn(&game, &Modelled, depth, &[], true);
+            differ += usize::from(want != reference::maxn(&game, &SyntheticEval, depth, &[], true));
+            for threads in [1, 3] {
+                let config = Config::default()
+                    .with_algorithm(Algorithm::MaxN)
+                    .with_threads(threads);
+                let got = Search::new(config, Modelled).analyse(&game, Limits::depth(depth));
+                assert_eq!(
+                    got.scores, want,
+                    "seed {seed} depth {depth} threads {threads}"
+                );
+            }
+        }
+    }
+    assert!(
+        differ > 40,
+        "the model must change the values to test: {differ}"
+    );
 }
 
 fn search(game: &Reach, config: &Config) -> Report<<Reach as Game>::Move> {
