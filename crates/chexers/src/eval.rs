@@ -658,6 +658,46 @@ impl DefaultEval {
         Some(leader)
     }
 
+    /// The race table's move for the race leader: when the player to move leads the race
+    /// ([`DefaultEval::race_leader`]), a legal move that wins at once, else the move after
+    /// which its race by the race table ([`crate::race_to_win`]) is shortest and it still
+    /// leads (the first such in the order of [`Game::legal_moves`]). An action takes one
+    /// action off the race at best with its own pieces alone; a jump over another player's
+    /// piece, which converts it, can take more. `None` otherwise (no leader, another
+    /// leader, or every move losing the lead).
+    ///
+    /// ```
+    /// use plyforge_chexers::{DefaultEval, Position};
+    /// // Red, alone in front, three exits made: it exits.
+    /// let pos: Position = "..../...../....gr/b....../....../...../g... r 3,0,0 30".parse().unwrap();
+    /// assert_eq!(DefaultEval::race_move(&pos).unwrap().to_string(), "EXIT 3 -1");
+    /// assert_eq!(DefaultEval::race_move(&Position::start()), None);
+    /// ```
+    pub fn race_move(pos: &Position) -> Option<crate::Move> {
+        let me = pos.to_move();
+        if DefaultEval::race_leader(pos) != Some(me) {
+            return None;
+        }
+        let mut best: Option<(u32, crate::Move)> = None;
+        for m in pos.moves() {
+            let mut child = pos.clone();
+            child.play(m);
+            if child.outcome().is_some() {
+                return Some(m);
+            }
+            if DefaultEval::race_leader(&child) != Some(me) {
+                continue;
+            }
+            if let Some(r) = crate::race::race_to_win(&child, me) {
+                match best {
+                    Some((b, _)) if b <= r => {}
+                    _ => best = Some((r, m)),
+                }
+            }
+        }
+        best.map(|(_, m)| m)
+    }
+
     /// The scores from the absolute values: each player's own value less the opponents'
     /// (or the absolute values themselves without [`Weights::relative`]).
     fn scores(&self, pos: &Position, raw: [i32; 3]) -> Scores {

@@ -367,6 +367,13 @@ impl Game for Position {
         true
     }
 
+    /// The race table's move when the player to move leads a race nobody can stop
+    /// ([`DefaultEval::race_move`](crate::DefaultEval::race_move)): the race played
+    /// exactly.
+    fn table_move(&self) -> Option<Move> {
+        crate::eval::DefaultEval::race_move(self)
+    }
+
     /// Whether an opponent's piece is within [`CONTACT_DISTANCE`] steps of one of
     /// `player`'s pieces: one action to stand beside it, one to jump (either way).
     fn in_contact(&self, player: Player) -> bool {

@@ -601,3 +601,64 @@ fn leader_race_counts_the_leader_s_work_by_the_race_table() {
         "{led} positions with a leader, {shorter} shorter"
     );
 }
+
+/// The race move: wherever the player to move leads the race, its table move is legal and
+/// either wins at once or keeps it the leader with a race as short as any other move that
+/// keeps the lead leaves (at least one action shorter); nowhere else is there one. The engine plays it without a search (`tables=on`, the
+/// default) and searches when told not to use it.
+#[test]
+fn the_race_leader_plays_the_race_table_s_move() {
+    use plyforge_chexers::search::rng::XorShift64Star as Rng;
+    let (mut led, mut blocked, mut shorter) = (0, 0, 0);
+    let mut engine = Search::new(engine_config(), DefaultEval::default());
+    for seed in 1..400u64 {
+        let mut rng = Rng::seeded(seed);
+        let mut p = Position::start();
+        while p.outcome().is_none() && p.turns() < 300 {
+            let me = p.to_move();
+            let leads = DefaultEval::race_leader(&p) == Some(me);
+            match DefaultEval::race_move(&p) {
+                None => blocked += usize::from(leads),
+                Some(m) => {
+                    assert!(leads, "{p}: a race move without the lead");
+                    assert_eq!(p.why_illegal(m), None, "{p}: {m}");
+                    let mut child = p.clone();
+                    child.play(m);
+                    if child.outcome().is_none() {
+                        let now = race_to_win(&p, me).unwrap();
+                        let after = race_to_win(&child, me).unwrap();
+                        assert!(after < now, "{p}: {m}");
+                        assert_eq!(DefaultEval::race_leader(&child), Some(me), "{p}: {m}");
+                        for other in p.moves() {
+                            let mut c = p.clone();
+                            c.play(other);
+                            assert!(c.outcome().is_none(), "{p}: {other} wins at once");
+                            if DefaultEval::race_leader(&c) == Some(me) {
+                                assert!(race_to_win(&c, me).unwrap() >= after, "{p}: {other}");
+                            }
+                        }
+                        shorter += usize::from(after + 1 < now);
+                    }
+                    if led % 8 == 0 {
+                        let r = engine.run(&p, &[], Limits::depth(3), |_| {});
+                        assert_eq!((r.best, r.depth, r.nodes), (Some(m), 0, 0), "{p}");
+                        let mut searcher = Search::new(
+                            engine_config().with_table_moves(false),
+                            DefaultEval::default(),
+                        );
+                        let s = searcher.run(&p, &[], Limits::depth(3), |_| {});
+                        assert_eq!(s.depth, 3, "{p}");
+                    }
+                    led += 1;
+                }
+            }
+            let moves = p.moves();
+            p.play(moves[rng.below(moves.len())]);
+        }
+    }
+    // Conversions on the way can shorten a race by more than one action.
+    assert!(
+        led > 100 && shorter > 0,
+        "{led} positions where the mover leads ({blocked} blocked, {shorter} shortened by more than one action)"
+    );
+}

@@ -17,7 +17,8 @@
 //!   [`Config::repetition_check`]), `offensive=N|off` (three players, paranoid search:
 //!   search against a leader ahead by at least N evaluation points, [`Config::offensive`]),
 //!   `apart=off|maxn|brs|paranoid|alphabeta` (the model of the opponents where the player
-//!   to move is out of their reach, [`Config::apart`]),
+//!   to move is out of their reach, [`Config::apart`]), `tables=on|off` (play the game's
+//!   own table move where it knows one, as Chexers' race leader does: [`Config::table_moves`]),
 //!   `seed=N` (random and greedy players, and the random
 //!   choices of MCTS).
 //! - The evaluation's parameters ([`GameAdapter::params`], [`crate::params`]): `NAME=NUMBER`
@@ -85,6 +86,10 @@ pub enum Kind {
 /// assert_eq!(apart.config::<Chexers>(None).apart, Some(plyforge::search::Algorithm::MaxN));
 /// let bad = Spec::parse::<Chexers>("engine,apart=far").unwrap_err();
 /// assert!(bad.to_string().contains("apart=far: off, maxn"), "{bad}");
+/// // The game's table moves (on by default) searched instead.
+/// let searched = Spec::parse::<Chexers>("engine,tables=off").unwrap();
+/// assert!(!searched.config::<Chexers>(None).table_moves);
+/// assert!(Spec::parse::<Chexers>("engine").unwrap().config::<Chexers>(None).table_moves);
 /// ```
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -119,6 +124,8 @@ pub struct Spec {
     /// The model of the opponents out of reach ([`Config::apart`]): `Some(None)` turns it
     /// off.
     pub apart: Option<Option<Algorithm>>,
+    /// Whether the game's table moves are played ([`Config::table_moves`]).
+    pub tables: Option<bool>,
     /// Seed of the random and greedy players, and of MCTS's random choices.
     pub seed: Option<u64>,
     /// MCTS: the UCT exploration constant.
@@ -205,6 +212,7 @@ impl Spec {
             repetition: None,
             offensive: None,
             apart: None,
+            tables: None,
             seed: None,
             exploration: None,
             bias: None,
@@ -279,6 +287,7 @@ impl Spec {
                 "quiescence" | "qs" => spec.quiescence = Some(on_off(key, value)?),
                 "repetition" => spec.repetition = Some(model_named(key, value)?),
                 "apart" => spec.apart = Some(model_named(key, value)?),
+                "tables" => spec.tables = Some(on_off(key, value)?),
                 "offensive" => {
                     spec.offensive = Some(match value.to_ascii_lowercase().as_str() {
                         "off" | "none" | "no" => None,
@@ -322,7 +331,7 @@ impl Spec {
                     None => {
                         let params: Vec<&str> = A::params().iter().map(|p| p.name).collect();
                         return Err(format!(
-                            "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, repetition, offensive, apart, seed; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
+                            "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, repetition, offensive, apart, tables, seed; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
                             if params.is_empty() {
                                 format!("{} has no evaluation parameters", A::TITLE)
                             } else {
@@ -411,6 +420,9 @@ impl Spec {
         }
         if let Some(v) = self.apart {
             c.apart = v;
+        }
+        if let Some(v) = self.tables {
+            c.table_moves = v;
         }
         if let Some(x) = self.exploration {
             c.mcts.exploration = x;

@@ -270,6 +270,10 @@ pub const SPEC_KEYS: &[&str] = &[
     "parallel",
     "reuse",
     "tree",
+    "repetition",
+    "offensive",
+    "apart",
+    "tables",
 ];
 
 /// Why a list of declared parameters is not usable: a name that is not lower case letters,

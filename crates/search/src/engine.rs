@@ -182,14 +182,34 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
     /// With [`Config::repetition_check`] set, a best move that repeats a position of
     /// `history` is checked by a second search (see there). With [`Config::apart`] set and
     /// the player to move out of reach ([`Game::in_contact`]), the search is made with that
-    /// algorithm.
+    /// algorithm. With [`Config::table_moves`] on, a root where the game knows its best move
+    /// ([`Game::table_move`]) is not searched.
     pub fn run(
         &mut self,
         game: &G,
         history: &[u64],
         limits: Limits,
-        on_iteration: impl FnMut(&Report<G::Move>),
+        mut on_iteration: impl FnMut(&Report<G::Move>),
     ) -> Report<G::Move> {
+        if self.config.table_moves && game.outcome().is_none() {
+            if let Some(mv) = game.table_move() {
+                let start = Instant::now();
+                let scores = self.evaluator.evaluate(game);
+                let report = Report {
+                    best: Some(mv),
+                    score: scores[game.to_move()],
+                    scores,
+                    depth: 0,
+                    nodes: 0,
+                    nps: 0,
+                    elapsed: start.elapsed(),
+                    pv: vec![mv],
+                    tt_hit_rate: 0.0,
+                };
+                on_iteration(&report);
+                return report;
+            }
+        }
         let apart = self
             .config
             .apart

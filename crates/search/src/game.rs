@@ -223,6 +223,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
+    /// A best move that the game knows without a search, from an exact table of its own (an
+    /// endgame database, a solved race), or `None` (the default). With
+    /// [`Config::table_moves`](crate::Config::table_moves) on, the search plays it at the
+    /// root without searching. It must be legal, and as good as any other move.
+    fn table_move(&self) -> Option<Self::Move> {
+        None
+    }
+
     /// Whether the opponents can soon touch `player`'s prospects directly: in a game of
     /// pieces, whether an opponent's piece is within reach of one of `player`'s (or one of
     /// its within reach of theirs). Where it is `false` the players are racing apart, and

@@ -267,6 +267,11 @@ pub struct Config {
     /// [`Algorithm::MaxN`]: paranoid search only where the pieces can meet). `None` (the
     /// default): always [`Config::algorithm`].
     pub apart: Option<Algorithm>,
+    /// Whether the search plays the game's own table move at the root when it has one
+    /// ([`Game::table_move`](crate::Game::table_move)): the report then has that move,
+    /// depth 0, no nodes, and the evaluation's scores of the position. On by default (a
+    /// game without tables has no such move).
+    pub table_moves: bool,
 }
 
 impl Default for Config {
@@ -285,6 +290,7 @@ impl Default for Config {
             repetition_check: None,
             offensive: None,
             apart: None,
+            table_moves: true,
         }
     }
 }
@@ -342,6 +348,12 @@ impl Config {
     /// [`Config::repetition_check`]; `None`: none).
     pub fn with_repetition_check(mut self, model: Option<Algorithm>) -> Self {
         self.repetition_check = model;
+        self
+    }
+    /// This configuration with the game's table moves played or searched (see
+    /// [`Config::table_moves`]).
+    pub fn with_table_moves(mut self, on: bool) -> Self {
+        self.table_moves = on;
         self
     }
     /// This configuration with another model of the opponents out of reach (see

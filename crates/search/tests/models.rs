@@ -15,6 +15,8 @@ use plyforge_search::{
 struct Reach {
     game: Synthetic,
     contact: bool,
+    /// The game's table move at the root (`table_move`), as the game says.
+    table: bool,
 }
 
 impl Game for Reach {
@@ -54,6 +56,10 @@ impl Game for Reach {
     }
     fn in_contact(&self, _player: Player) -> bool {
         self.contact
+    }
+    fn table_move(&self) -> Option<Self::Move> {
+        // The last legal move, where the search would rarely pick it.
+        self.table.then(|| *self.moves().last().expect("a move"))
     }
 }
 
@@ -139,10 +145,12 @@ fn apart_searches_with_its_model_only_where_the_player_is_out_of_reach() {
         let near = Reach {
             game,
             contact: true,
+            table: false,
         };
         let apart = Reach {
             game,
             contact: false,
+            table: false,
         };
         let (p, m) = (search(&near, &paranoid), search(&near, &maxn));
         let (in_reach, out_of_reach) = (search(&near, &mixed), search(&apart, &mixed));
@@ -166,7 +174,53 @@ fn apart_searches_with_its_model_only_where_the_player_is_out_of_reach() {
 }
 
 #[test]
-fn games_are_in_contact_unless_they_say_otherwise() {
+fn games_are_in_contact_and_without_tables_unless_they_say_otherwise() {
     let game = Synthetic::new(Spec::default());
     assert!((0..game.players()).all(|p| game.in_contact(p)));
+    assert_eq!(game.table_move(), None);
+}
+
+/// [`Config::table_moves`]: where the game knows its move, the search plays it unsearched
+/// (depth 0, no nodes, the evaluation's scores); switched off, it searches as ever.
+#[test]
+fn a_table_move_is_played_without_a_search() {
+    let mut differ = 0;
+    for seed in 0..30 {
+        let game = Synthetic::new(Spec {
+            seed,
+            players: 3,
+            length: 12,
+            ..Spec::default()
+        });
+        if game.outcome().is_some() {
+            continue;
+        }
+        let known = Reach {
+            game,
+            contact: true,
+            table: true,
+        };
+        let plain = Reach {
+            table: false,
+            ..known.clone()
+        };
+        let config = Config::default().with_algorithm(Algorithm::Paranoid);
+        let mut seen = Vec::new();
+        let r = Search::new(config.clone(), ReachEval)
+            .run(&known, &[], Limits::depth(4), |r| seen.push(r.depth));
+        assert_eq!(r.best, known.table_move(), "seed {seed}");
+        assert_eq!((r.depth, r.nodes, seen), (0, 0, vec![0]));
+        assert_eq!(r.scores, ReachEval.evaluate(&known));
+        let off = search(&known, &config.clone().with_table_moves(false));
+        let searched = search(&plain, &config);
+        assert_eq!(
+            (off.best, off.score, off.nodes),
+            (searched.best, searched.score, searched.nodes)
+        );
+        differ += usize::from(searched.best != r.best);
+    }
+    assert!(
+        differ > 10,
+        "the search must mostly choose otherwise to test: {differ}"
+    );
 }
