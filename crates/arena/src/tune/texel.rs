@@ -185,6 +185,25 @@ fn seats_field(field: &str) -> Option<Vec<String>> {
     fits.then(|| pairs.iter().map(|(_, name)| name.to_string()).collect())
 }
 
+/// The move `text` of game `g` at `ply` (from 0), parsed and checked legal in `pos`.
+fn record_move<A: GameAdapter>(
+    pos: &A::Pos,
+    text: &str,
+    g: &RecordGame,
+    ply: usize,
+) -> Result<A::Move, Fail> {
+    let mv = A::parse_move(pos, text)
+        .map_err(|e| Fail::usage(format!("{}: move {} {text:?}: {e}", g.origin, ply + 1)))?;
+    match pos.why_illegal(mv) {
+        Some(why) => Err(Fail::usage(format!(
+            "{}: move {} {text}: {why}",
+            g.origin,
+            ply + 1
+        ))),
+        None => Ok(mv),
+    }
+}
+
 /// The target of a result: the winner 1, or an even split.
 fn target<A: GameAdapter>(result: &str) -> Option<[f64; 3]> {
     let n = A::PLAYERS;
@@ -228,16 +247,7 @@ fn samples<A: GameAdapter>(games: &[RecordGame], skip: usize) -> Result<Vec<Samp
                     game: i,
                 });
             }
-            let mv = A::parse_move(&pos, text).map_err(|e| {
-                Fail::usage(format!("{}: move {} {text:?}: {e}", g.origin, ply + 1))
-            })?;
-            if let Some(why) = pos.why_illegal(mv) {
-                return Err(Fail::usage(format!(
-                    "{}: move {} {text}: {why}",
-                    g.origin,
-                    ply + 1
-                )));
-            }
+            let mv = record_move::<A>(&pos, text, g, ply)?;
             pos.play(mv);
         }
     }
@@ -270,16 +280,7 @@ fn choices<A: GameAdapter>(
             if pos.outcome().is_some() {
                 break;
             }
-            let mv = A::parse_move(&pos, text).map_err(|e| {
-                Fail::usage(format!("{}: move {} {text:?}: {e}", g.origin, ply + 1))
-            })?;
-            if let Some(why) = pos.why_illegal(mv) {
-                return Err(Fail::usage(format!(
-                    "{}: move {} {text}: {why}",
-                    g.origin,
-                    ply + 1
-                )));
-            }
+            let mv = record_move::<A>(&pos, text, g, ply)?;
             let mover = pos.to_move();
             let named = g.seats.get(mover).is_some_and(|n| who.contains(n));
             let moves = pos.moves();
