@@ -161,8 +161,8 @@ SPEC is KIND[,KEY=VALUE]...:
         evaluation points or more, search against it: it maximises, everyone else minimises)
         apart=off|maxn|brs|paranoid (the model of the opponents where the player to move
         is out of their reach, e.g. no piece within reach of another: paranoid elsewhere)
-        tables=on|off (play the game's own exact move where it has one, as the Chexers
-        race leader's race-table move; on by default)
+        tables=on|off (play the game's own exact move where it has one, such as a race
+        table's, without a search; on by default)
         NAME=NUMBER for each of the evaluation's parameters (listed below; `arena tune`
         tunes them), checked against its range
         (an evaluation may take settings after its name, eval=NAME:WEIGHT=N:..., where
