@@ -18,8 +18,9 @@
 //! named players chose instead (an opponent model learned from their games): at each of
 //! their turns the legal moves' resulting positions are scored for the mover, and the
 //! softmax of those scores (`P(m) = e^{s(m)/T} / Σ e^{s(m')/T}`) predicts the move played.
-//! The records must name each game's seats (the course referee harness's `--record` header
-//! holds `r=NAME g=NAME b=NAME`).
+//! The records must name each game's seats: text records, whose header holds
+//! `r: NAME, g: NAME, b: NAME` (`arena match --record`) or `r=NAME g=NAME b=NAME` (the
+//! course referee harness's `--record`).
 //!
 //! Records: match files (`arena match --out`), tune files (`arena tune --out`), and text
 //! records (`arena match --record`, the course referee harness's `--record`: a `# …` line per
@@ -61,7 +62,7 @@ struct RecordGame {
     moves: Vec<String>,
     result: String,
     origin: String,
-    /// Who sat in each seat, where the record says (`r=NAME g=NAME b=NAME`).
+    /// Who sat in each seat, where a text record's header says ([`seats_field`]).
     seats: Vec<String>,
 }
 
@@ -185,23 +186,32 @@ fn seats_field(field: &str) -> Option<Vec<String>> {
     fits.then(|| pairs.iter().map(|(_, name)| name.to_string()).collect())
 }
 
-/// The move `text` of game `g` at `ply` (from 0), parsed and checked legal in `pos`.
-fn record_move<A: GameAdapter>(
-    pos: &A::Pos,
-    text: &str,
+/// Replays game `g` from its start: `visit(ply, position, move)` for each move played
+/// before the game ends (`ply` from 0, the position before the move), each move parsed and
+/// checked legal first.
+fn replay<A: GameAdapter>(
     g: &RecordGame,
-    ply: usize,
-) -> Result<A::Move, Fail> {
-    let mv = A::parse_move(pos, text)
-        .map_err(|e| Fail::usage(format!("{}: move {} {text:?}: {e}", g.origin, ply + 1)))?;
-    match pos.why_illegal(mv) {
-        Some(why) => Err(Fail::usage(format!(
-            "{}: move {} {text}: {why}",
-            g.origin,
-            ply + 1
-        ))),
-        None => Ok(mv),
+    mut visit: impl FnMut(usize, &A::Pos, A::Move),
+) -> Result<(), Fail> {
+    let mut pos =
+        read_position::<A>(&g.start).map_err(|e| Fail::usage(format!("{}: {e}", g.origin)))?;
+    for (ply, text) in g.moves.iter().enumerate() {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let mv = A::parse_move(&pos, text)
+            .map_err(|e| Fail::usage(format!("{}: move {} {text:?}: {e}", g.origin, ply + 1)))?;
+        if let Some(why) = pos.why_illegal(mv) {
+            return Err(Fail::usage(format!(
+                "{}: move {} {text}: {why}",
+                g.origin,
+                ply + 1
+            )));
+        }
+        visit(ply, &pos, mv);
+        pos.play(mv);
     }
+    Ok(())
 }
 
 /// The target of a result: the winner 1, or an even split.
@@ -234,12 +244,7 @@ fn samples<A: GameAdapter>(games: &[RecordGame], skip: usize) -> Result<Vec<Samp
                 A::TITLE
             ))
         })?;
-        let mut pos =
-            read_position::<A>(&g.start).map_err(|e| Fail::usage(format!("{}: {e}", g.origin)))?;
-        for (ply, text) in g.moves.iter().enumerate() {
-            if pos.outcome().is_some() {
-                break;
-            }
+        replay::<A>(g, |ply, pos, _| {
             if ply >= skip {
                 out.push(Sample {
                     pos: pos.clone(),
@@ -247,9 +252,7 @@ fn samples<A: GameAdapter>(games: &[RecordGame], skip: usize) -> Result<Vec<Samp
                     game: i,
                 });
             }
-            let mv = record_move::<A>(&pos, text, g, ply)?;
-            pos.play(mv);
-        }
+        })?;
     }
     Ok(out)
 }
@@ -274,33 +277,29 @@ fn choices<A: GameAdapter>(
 ) -> Result<(Vec<A::Pos>, Vec<Choice>), Fail> {
     let (mut children, mut out) = (Vec::new(), Vec::new());
     for (i, g) in games.iter().enumerate() {
-        let mut pos =
-            read_position::<A>(&g.start).map_err(|e| Fail::usage(format!("{}: {e}", g.origin)))?;
-        for (ply, text) in g.moves.iter().enumerate() {
-            if pos.outcome().is_some() {
-                break;
-            }
-            let mv = record_move::<A>(&pos, text, g, ply)?;
+        replay::<A>(g, |ply, pos, mv| {
             let mover = pos.to_move();
-            let named = g.seats.get(mover).is_some_and(|n| who.contains(n));
-            let moves = pos.moves();
-            if ply >= skip && named && moves.len() > 1 {
-                let first = children.len();
-                for &m in moves.iter() {
-                    let mut child = pos.clone();
-                    child.play(m);
-                    children.push(child);
-                }
-                out.push(Choice {
-                    first,
-                    len: moves.len(),
-                    chosen: moves.iter().position(|&m| m == mv).expect("a legal move"),
-                    mover,
-                    game: i,
-                });
+            if ply < skip || !g.seats.get(mover).is_some_and(|n| who.contains(n)) {
+                return;
             }
-            pos.play(mv);
-        }
+            let moves = pos.moves();
+            if moves.len() < 2 {
+                return;
+            }
+            let first = children.len();
+            for &m in moves.iter() {
+                let mut child = pos.clone();
+                child.play(m);
+                children.push(child);
+            }
+            out.push(Choice {
+                first,
+                len: moves.len(),
+                chosen: moves.iter().position(|&m| m == mv).expect("a legal move"),
+                mover,
+                game: i,
+            });
+        })?;
     }
     Ok((children, out))
 }
@@ -568,7 +567,7 @@ pub(crate) fn run<A: GameAdapter>(o: &TexelOptions) -> Result<(), Fail> {
     let (children, picks) = if predict {
         if !games.iter().any(|g| !g.seats.is_empty()) {
             return Err(Fail::usage(
-                "--predict: no game of the records names its seats (a text record's header field `r=NAME g=NAME b=NAME`, as the course referee harness's --record writes)",
+                "--predict: no game of the records names its seats (a text record's header field `r: NAME, g: NAME, b: NAME` as `arena match --record` writes it, or `r=NAME g=NAME b=NAME` as the course referee harness's --record does)",
             ));
         }
         choices::<A>(&games, &o.predict, o.skip)?
