@@ -4,15 +4,15 @@ use std::collections::TryReserveError;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::busy::Busy;
 use crate::game::{Evaluator, Game, MoveList, Player};
 use crate::iterate::single;
 use crate::maxn::{self, Maxn, MaxnBounds};
 use crate::mcts::{self, Forest, MctsStats};
-use crate::report::{maxn_report, nps, report};
-use crate::score::{end_score, end_scores, masked, MAX_DEPTH};
+use crate::report::{maxn_report, nps, report, unsearched};
+use crate::score::{end_score, end_scores, MAX_DEPTH};
 use crate::shared::{Padded, Shared, NO_SCORE};
 use crate::smp;
 use crate::thread::Local;
@@ -194,18 +194,8 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         if self.config.table_moves && game.outcome().is_none() {
             if let Some(mv) = game.table_move() {
                 let start = Instant::now();
-                let scores = self.evaluator.evaluate(game);
-                let report = Report {
-                    best: Some(mv),
-                    score: scores[game.to_move()],
-                    scores,
-                    depth: 0,
-                    nodes: 0,
-                    nps: 0,
-                    elapsed: start.elapsed(),
-                    pv: vec![mv],
-                    tt_hit_rate: 0.0,
-                };
+                let mut report = unsearched(game, &self.evaluator, Some(mv), 0, Duration::ZERO);
+                report.elapsed = start.elapsed();
                 on_iteration(&report);
                 return report;
             }
@@ -489,18 +479,13 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             None => {
                 let mut moves = MoveList::new();
                 game.legal_moves(&mut moves);
-                let scores = masked(self.evaluator.evaluate(game), game.players());
-                Report {
-                    best: moves.first().copied(),
-                    score: scores[game.to_move()],
-                    scores,
-                    depth: 0,
+                unsearched(
+                    game,
+                    &self.evaluator,
+                    moves.first().copied(),
                     nodes,
-                    nps: nps(nodes, elapsed),
                     elapsed,
-                    pv: moves.first().copied().into_iter().collect(),
-                    tt_hit_rate: 0.0,
-                }
+                )
             }
         }
     }

@@ -3,7 +3,8 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 
-use crate::game::{Game, Scores};
+use crate::game::{Evaluator, Game, Scores};
+use crate::score::masked;
 use crate::shared::{Iteration, Shared};
 use crate::types::Report;
 
@@ -43,6 +44,31 @@ pub(crate) fn report<M: Clone, G: Game, E>(
         } else {
             sh.hits.load(Relaxed) as f64 / probes as f64
         },
+    }
+}
+
+/// The report of a move chosen without a completed search (a game's table move, or the
+/// first move where a search stopped before its first iteration): `best` alone as the
+/// principal variation, the static evaluation of `game` (entries past its players zero)
+/// and depth 0.
+pub(crate) fn unsearched<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    best: Option<G::Move>,
+    nodes: u64,
+    elapsed: Duration,
+) -> Report<G::Move> {
+    let scores = masked(eval.evaluate(game), game.players());
+    Report {
+        best,
+        score: scores[game.to_move()],
+        scores,
+        depth: 0,
+        nodes,
+        nps: nps(nodes, elapsed),
+        elapsed,
+        pv: best.into_iter().collect(),
+        tt_hit_rate: 0.0,
     }
 }
 

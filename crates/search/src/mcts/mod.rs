@@ -47,7 +47,7 @@ use std::time::{Duration, Instant};
 use fxhash::FxHashSet;
 
 use crate::game::{Evaluator, Game, Player, Scores, MAX_EVAL};
-use crate::report::nps;
+use crate::report::{nps, unsearched};
 use crate::score::{masked, MAX_PLY};
 use crate::time::TimeManager;
 use crate::types::{Config, Limits, MctsParallel, Report, MATE_BOUND};
@@ -605,19 +605,13 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
         None => {
             // Stopped before the root was expanded: the first move, the static evaluation.
             let moves = game.moves();
-            let scores = masked(eval.evaluate(game), players);
-            let elapsed = start.elapsed();
-            Report {
-                best: moves.first().copied(),
-                score: scores[game.to_move()],
-                scores,
-                depth: 0,
-                nodes: iterations,
-                nps: nps(iterations, elapsed),
-                elapsed,
-                pv: moves.first().copied().into_iter().collect(),
-                tt_hit_rate: 0.0,
-            }
+            unsearched(
+                game,
+                eval,
+                moves.first().copied(),
+                iterations,
+                start.elapsed(),
+            )
         }
     };
     forest.stats = MctsStats {
