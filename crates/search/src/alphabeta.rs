@@ -28,6 +28,10 @@ use crate::brs::{generate, NodeMoves};
 use crate::game::{Evaluator, Game, MoveList, Player, MAX_EVAL};
 use crate::movepick::{is_noisy_key, next, noisy_to_front, order_keys, pick};
 use crate::score::{from_tt, to_tt, INF, MAX_PLY, MAX_QUIESCENCE_PLY};
+use crate::selective::{
+    Selective, TableHint, FORCED, IIR_DEPTH, LMR_DEPTH, PRUNE_DEPTH, RFP_DEPTH,
+};
+use crate::shared::Iteration;
 use crate::thread::Worker;
 use crate::tt::{Bound, Data, Table, NO_MOVE};
 use crate::types::{MATE, MATE_BOUND};
@@ -51,6 +55,8 @@ const SMALL_BRANCHING: usize = 0;
 const KILLER_MIN_MOVES: usize = 12;
 /// Positions with at most this depth are not announced as busy.
 const BUSY_DEPTH: i32 = 3;
+/// [`NodeEntry::static_eval`] where the selective search does not prune.
+const NO_EVAL: i32 = i32::MIN;
 
 /// What a node's entry checks leave for the rest of it ([`Worker::enter`]).
 struct NodeEntry {
@@ -59,7 +65,12 @@ struct NodeEntry {
     /// The node's key.
     key: u64,
     /// The table's move for the node (an index), or `NO_MOVE`.
-    tt_move: u8,
+    tt_move: u16,
+    /// The entry that gave the table's move (the selective search's singular test).
+    hint: Option<TableHint>,
+    /// The static evaluation from the node's side where the selective search may prune
+    /// here ([`NO_EVAL`] elsewhere).
+    static_eval: i32,
     /// Whether the node stores its result in the table.
     use_table: bool,
     /// Whether the window is open.
@@ -93,6 +104,17 @@ struct NodeCtx<'n, G: Game> {
     /// Whether this is best-reply search (whose children may make their moves from a reply
     /// chain: they make their children themselves).
     brs: bool,
+    /// The selective search's settings, where it applies (not best-reply search).
+    sel: Option<&'n Selective>,
+    /// Whether the selective search may prune moves here (a non-PV node not reached by a
+    /// forcing move, with its static evaluation).
+    prune: bool,
+    /// The static evaluation from the node's side, where `prune`.
+    static_eval: i32,
+    /// The table's move (an index), or `NO_MOVE`.
+    tt_move: u16,
+    /// The move extended by the singular test (an index), or `usize::MAX`.
+    singular: usize,
 }
 
 impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
@@ -107,13 +129,15 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         alpha: i32,
         beta: i32,
         pv_node: bool,
-        tt_move: &mut u8,
+        tt_move: &mut u16,
+        hint: &mut Option<TableHint>,
     ) -> Option<i32> {
         let table = self.sh.table?;
         self.probes += 1;
         let mut hit = false;
         // The move of the entry of this depth, else of the deepest entry.
         let mut move_depth = -1;
+        let deeper = self.sh.selective.is_some();
         for e in table.entries(key) {
             if !hit {
                 hit = true;
@@ -125,8 +149,15 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             {
                 *tt_move = e.mv;
                 move_depth = e.depth as i32;
+                if deeper {
+                    *hint = Some(TableHint {
+                        score: from_tt(e.score, ply),
+                        depth: e.depth as i32,
+                        lower: matches!(e.bound, Bound::Lower | Bound::Exact),
+                    });
+                }
             }
-            if ply > 0 && !pv_node && usable(&e, depth) {
+            if ply > 0 && !pv_node && usable(&e, depth, deeper) {
                 let s = from_tt(e.score, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -270,8 +301,9 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             {
                 continue;
             }
+            let deeper = self.sh.selective.is_some();
             for e in table.entries(child.key()) {
-                if !usable(&e, depth) {
+                if !usable(&e, depth, deeper) {
                     continue;
                 }
                 let s = from_tt(e.score, ply);
@@ -307,7 +339,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             score: to_tt(score, ply),
             depth: depth as u8,
             mv: if best < NO_MOVE as usize {
-                best as u8
+                best as u16
             } else {
                 NO_MOVE
             },
@@ -357,10 +389,10 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     /// grandchildren's buckets and the enhanced transposition cutoff
     /// ([`Worker::prepare_children`]); the moves searched in order
     /// ([`Worker::search_moves`]); the table store.
-    fn negamax<const BRS: bool>(
+    pub(crate) fn negamax<const BRS: bool>(
         &mut self,
         pos: &G,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         alpha: i32,
         beta: i32,
@@ -371,6 +403,20 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             Err(value) => return value,
         };
         let (alpha, beta) = (e.alpha, e.beta);
+        // The selective search's steps before the moves: null-move pruning, and a node
+        // without a table move searched a ply shallower (internal iterative reduction).
+        let sel = self.sh.selective.as_ref().filter(|_| !BRS);
+        if let Some(sel) = sel {
+            if e.static_eval != NO_EVAL {
+                let null = self.null_move(pos, e.rep_key, depth, ply, beta, side, e.static_eval);
+                if let Some(v) = null {
+                    return v;
+                }
+            }
+            if sel.on.iir && e.tt_move == NO_MOVE && depth >= IIR_DEPTH {
+                depth -= 1;
+            }
+        }
         let mut chain: SmallVec<[G; 3]> = SmallVec::new();
         let mut from: SmallVec<[u8; 128]> = SmallVec::new();
         let mut moves: MoveList<G::Move> = MoveList::new();
@@ -389,10 +435,15 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         debug_assert!(n > 0, "a position that goes on has a move");
         if self.sh.table.is_some() && depth == TT_MIN_DEPTH && n > SMALL_BRANCHING {
             e.use_table = true;
-            let probed = self.probe(e.key, depth, ply, alpha, beta, e.pv_node, &mut e.tt_move);
+            let (tt_move, hint) = (&mut e.tt_move, &mut e.hint);
+            let probed = self.probe(e.key, depth, ply, alpha, beta, e.pv_node, tt_move, hint);
             if let Some(s) = probed {
                 return s;
             }
+        }
+        // A single reply is searched a ply deeper (within twice the iteration's depth).
+        if sel.is_some_and(|s| s.on.extensions) && n == 1 && ply < 2 * self.searching as usize {
+            depth += 1;
         }
 
         if self.sh.rule.is_some() {
@@ -414,6 +465,11 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             defer: share && depth - 1 > BUSY_DEPTH,
             ordering: self.sh.config.ordering,
             brs: BRS,
+            sel,
+            prune: e.static_eval != NO_EVAL,
+            static_eval: e.static_eval,
+            tt_move: e.tt_move,
+            singular: usize::MAX,
         };
         let mut children = std::mem::take(&mut self.local.children[ply]);
         let mut keys = std::mem::take(&mut self.local.keys[ply]);
@@ -429,6 +485,22 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                 self.store(table, e.key, s, depth, ply, i, Bound::Lower);
             }
             return s;
+        }
+        let mut cx = cx;
+        if let Some(hint) = e.hint.filter(|_| (e.tt_move as usize) < n) {
+            let tt = e.tt_move as usize;
+            match self.singular(pos, &node, moves, tt, hint, depth, ply, beta, side) {
+                Ok(true) => cx.singular = tt,
+                Ok(false) => {}
+                Err(v) => {
+                    if self.sh.rule.is_some() {
+                        self.pop_path();
+                    }
+                    self.local.children[ply] = children;
+                    self.local.keys[ply] = keys;
+                    return v;
+                }
+            }
         }
         if share {
             self.sh.busy.announce(e.key);
@@ -502,6 +574,23 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             }
         }
 
+        // The selective search prunes at non-PV nodes not reached by a forcing move, from
+        // the static evaluation: a node that stands at least a margin per ply above beta
+        // returns it (reverse futility pruning).
+        let mut static_eval = NO_EVAL;
+        if let Some(sel) = self.sh.selective.as_ref().filter(|_| !BRS) {
+            if ply > 0 && !pv_node && self.local.flags[ply] & FORCED == 0 {
+                static_eval = sign * self.eval(pos);
+                if sel.on.futility
+                    && depth <= RFP_DEPTH
+                    && beta.abs() < MATE_BOUND
+                    && static_eval - sel.rfp_margin(depth) >= beta
+                {
+                    return Err(static_eval);
+                }
+            }
+        }
+
         // The last ply before the horizon: every child is a leaf (or the root of a
         // quiescence search).
         if depth == 1 && !BRS {
@@ -512,9 +601,20 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         // (see `TT_MIN_DEPTH`).
         let key = pos.key();
         let mut tt_move = NO_MOVE;
+        let mut hint = None;
         let use_table = self.sh.table.is_some() && depth > TT_MIN_DEPTH;
         if use_table {
-            if let Some(s) = self.probe(key, depth, ply, alpha, beta, pv_node, &mut tt_move) {
+            let probed = self.probe(
+                key,
+                depth,
+                ply,
+                alpha,
+                beta,
+                pv_node,
+                &mut tt_move,
+                &mut hint,
+            );
+            if let Some(s) = probed {
                 return Err(s);
             }
         }
@@ -522,6 +622,8 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             rep_key,
             key,
             tt_move,
+            hint,
+            static_eval,
             use_table,
             pv_node,
             alpha,
@@ -542,7 +644,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         cx: &NodeCtx<'_, G>,
         children: &mut Vec<G>,
         keys: &mut Vec<i32>,
-        tt_move: u8,
+        tt_move: u16,
         beta: i32,
     ) -> Option<(usize, i32)> {
         let (depth, ply) = (cx.depth, cx.ply);
@@ -690,13 +792,66 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                 }
             }
             let child_side = child.to_move() == self.sh.hero;
-            let d = cx.depth - 1;
+            let mut d = cx.depth - 1;
+            // The selective search: the late quiet moves pruned or searched shallower.
+            let mut r = 0;
+            if let Some(sel) = cx.sel {
+                let forcing = cx.node.at(pos, i).is_forcing(mv);
+                let late = quiet
+                    && !forcing
+                    && searched > 0
+                    && i != cx.tt_move as usize
+                    && self.local.heur.killer_rank(ply, &mv) == 0;
+                if late && cx.prune && best > -MATE_BOUND {
+                    let count = picked - deferred.len();
+                    if sel.on.late_move_pruning
+                        && cx.depth <= PRUNE_DEPTH
+                        && count > Selective::late_move_limit(cx.depth)
+                    {
+                        continue;
+                    }
+                    if sel.on.futility
+                        && cx.depth <= PRUNE_DEPTH
+                        && alpha.abs() < MATE_BOUND
+                        && cx.static_eval + sel.futility_margin(cx.depth) <= alpha
+                    {
+                        continue;
+                    }
+                }
+                if i == cx.singular {
+                    d += 1;
+                }
+                if late && sel.on.reductions && cx.depth >= LMR_DEPTH {
+                    let count = picked - deferred.len();
+                    r = (sel.reduction(cx.depth, count) - cx.pv_node as i32).clamp(0, d - 1);
+                }
+                self.local.flags[ply + 1] = if forcing { FORCED } else { 0 };
+            }
             let side = cx.side;
             let score = if searched == 0 {
                 self.child_value::<BRS>(child, d, ply + 1, alpha, beta, side, child_side)
             } else {
-                let s =
-                    self.child_value::<BRS>(child, d, ply + 1, alpha, alpha + 1, side, child_side);
+                let mut s = self.child_value::<BRS>(
+                    child,
+                    d - r,
+                    ply + 1,
+                    alpha,
+                    alpha + 1,
+                    side,
+                    child_side,
+                );
+                if s > alpha && r > 0 && !self.stopped {
+                    // A reduced move that beats alpha: at full depth.
+                    s = self.child_value::<BRS>(
+                        child,
+                        d,
+                        ply + 1,
+                        alpha,
+                        alpha + 1,
+                        side,
+                        child_side,
+                    );
+                }
                 if s > alpha && s < beta && !self.stopped {
                     self.child_value::<BRS>(child, d, ply + 1, alpha, beta, side, child_side)
                 } else {
@@ -718,6 +873,14 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                         line.clear();
                         line.push(mv);
                         line.extend_from_slice(&tail[0]);
+                        if ply == 0 {
+                            // What this iteration has established so far, should the clock
+                            // stop it before it completes.
+                            self.root_best = Some(Iteration {
+                                score,
+                                pv: line.clone(),
+                            });
+                        }
                     }
                     if score >= beta {
                         if cx.ordering && quiet {
@@ -882,10 +1045,13 @@ fn make_children_of<G: Game>(table: &Table, c: &G, out: &mut Vec<G>) {
 /// lies beyond. If `v_d ≥ win in k`, a win in `j ≤ k ≤ depth` is forced, so `v_depth` is at
 /// least that too. If `v_d ≤ win in k`, a faster forced win (`j < k ≤ d`) would have shown at
 /// depth `d`; so `v_depth ≤ win in k` as well. Exact values are both bounds.
+///
+/// With `deeper` (the selective search, whose values are not minimax's at any fixed depth
+/// anyway) an entry of a greater depth stands in too.
 #[inline]
-fn usable(e: &Data, depth: i32) -> bool {
+fn usable(e: &Data, depth: i32, deeper: bool) -> bool {
     let d = e.depth as i32;
-    if d == depth {
+    if d == depth || (deeper && d > depth) {
         return true;
     }
     let k = if e.score > MATE_BOUND {

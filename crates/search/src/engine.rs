@@ -13,7 +13,8 @@ use crate::maxn::{self, Maxn, MaxnBounds};
 use crate::mcts::{self, Forest, MctsStats};
 use crate::report::{maxn_report, nps, report, unsearched};
 use crate::score::{end_score, end_scores, MAX_DEPTH};
-use crate::shared::{Padded, Shared, NO_SCORE};
+use crate::selective::Selective;
+use crate::shared::{Iteration, Padded, Shared, NO_SCORE};
 use crate::smp;
 use crate::thread::Local;
 use crate::time::TimeManager;
@@ -135,10 +136,15 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         self.locals.iter().take(threads).map(|l| l.nodes).collect()
     }
 
-    /// Forgets the transposition table and Monte Carlo tree search's tree (for a new game).
+    /// Forgets the transposition table, the threads' move-ordering history and Monte Carlo
+    /// tree search's tree (for a new game). Between the moves of one game they are kept:
+    /// the history learnt by one search orders the next, halved at each search.
     pub fn clear(&mut self) {
         if let Some(t) = &self.table {
             t.clear();
+        }
+        for l in &mut self.locals {
+            l.heur.clear();
         }
         self.forest = None;
     }
@@ -350,6 +356,17 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             main_depth: Padded(AtomicU32::new(0)),
             main_score: Padded(AtomicI32::new(NO_SCORE)),
             brs: self.config.algorithm == Algorithm::BestReply,
+            // Two players and paranoid search (best-reply search and max^n stay exact).
+            selective: self
+                .config
+                .selective
+                .filter(|_| {
+                    matches!(
+                        self.config.algorithm,
+                        Algorithm::AlphaBeta | Algorithm::Paranoid
+                    )
+                })
+                .map(|on| Selective::new(on, self.evaluator.margin())),
             max_depth: limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)),
             busy: Busy::new(threads > 1),
             helper_done: Padded(AtomicU64::new(0)),
@@ -357,6 +374,8 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             _game: PhantomData,
         };
         let mut last: Option<Report<G::Move>> = None;
+        // The root moves of an iteration the limits stopped, where they beat the last one.
+        let mut partial: Option<Iteration<G::Move>> = None;
         let mut emit = |r: Report<G::Move>| {
             on_iteration(&r);
             last = Some(r);
@@ -379,13 +398,19 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
                 }
             }
         } else {
-            let emit_ab = |it: &_, d| emit(report(&sh, it, d, 0, players));
+            let emit_ab = |it: &Iteration<G::Move>, d, complete| {
+                if complete {
+                    emit(report(&sh, it, d, 0, players));
+                } else {
+                    partial = Some(it.clone());
+                }
+            };
             match pool {
                 Some(pool) => smp::lazy_smp(pool, &sh, locals, game, emit_ab),
                 None => single(&sh, &mut locals[0], game, emit_ab),
             }
         }
-        self.final_report(&sh, game, start, last)
+        self.final_report(&sh, game, start, last, partial)
     }
 
     /// The player an alpha-beta search of `game` maximises: the player to move, or under
@@ -455,17 +480,28 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
     }
 
     /// The last completed iteration's report with the run's totals, or, when stopped before
-    /// the first iteration completed, the first legal move with the static evaluation.
+    /// the first iteration completed, the first legal move with the static evaluation. Where
+    /// the limits stopped an iteration after some of its root moves completed (`partial`),
+    /// their best move, score and line replace the last iteration's (the depth stays the
+    /// last completed one's).
     fn final_report(
         &self,
         sh: &Shared<'_, G, E>,
         game: &G,
         start: Instant,
         last: Option<Report<G::Move>>,
+        partial: Option<Iteration<G::Move>>,
     ) -> Report<G::Move> {
         let elapsed = start.elapsed();
         let nodes = sh.nodes.load(Relaxed);
         let probes = sh.probes.load(Relaxed);
+        let last = match partial {
+            Some(p) => {
+                let depth = last.as_ref().map_or(0, |l| l.depth);
+                Some(report(sh, &p, depth, 0, game.players()))
+            }
+            None => last,
+        };
         match last {
             Some(mut r) => {
                 r.nodes = nodes;

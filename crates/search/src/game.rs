@@ -216,11 +216,36 @@ pub trait Game: Clone + Send + Sync + 'static {
         out
     }
 
-    /// Passes the turn to the next player without a move, as best-reply search needs for the
-    /// opponents that do not reply. Returns `false`, changing nothing, where the game cannot
-    /// (the default); best-reply search then treats every opponent layer as in paranoid search.
+    /// Passes the turn to the next player without a move (a *null move*), as best-reply
+    /// search needs for the opponents that do not reply and the selective search's null-move
+    /// pruning ([`Selectivity::null_move`](crate::Selectivity::null_move)) for the pass it
+    /// tries. The key must change as `play` would change it (the side to move). Returns
+    /// `false`, changing nothing, where the game cannot (the default); best-reply search then
+    /// treats every opponent layer as in paranoid search, and no null move is tried.
     fn skip_turn(&mut self) -> bool {
         false
+    }
+
+    /// Whether `mv` is *forcing* here: a move the opponents must answer at once (a check, a
+    /// threat to win on the next move). The selective search
+    /// ([`Config::selective`](crate::Config::selective)) never reduces or prunes a forcing
+    /// move, and prunes nothing in the position it leads to (its player has to answer the
+    /// threat, which a static evaluation does not see). Called for each move searched at
+    /// the selective search's inner nodes, so it should be cheap. The default, `false` for
+    /// every move, leaves such threats to the search's depth. It never matters to the exact
+    /// search.
+    fn is_forcing(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// Whether *zugzwang* is possible here: a position where the player to move would be
+    /// better off passing, so that a null move ([`Game::skip_turn`]) overestimates it. With
+    /// `true` (the default, which is always safe) the selective search verifies each deep
+    /// null-move cutoff by a reduced search without null move; a game where passing never
+    /// helps (most games of captures and races while pieces can move) returns `false` and
+    /// saves that search.
+    fn zugzwang(&self) -> bool {
+        true
     }
 
     /// A best move that the game knows without a search, from an exact table of its own (an
@@ -277,6 +302,15 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// It changes only the speed of the search, never its values. Default: 40.
     fn aspiration_window(&self) -> i32 {
         40
+    }
+
+    /// About how much one quiet move can change this evaluation: the value of the smallest
+    /// unit of material (a pawn), on this evaluation's scale. The selective search's
+    /// futility margins are multiples of it
+    /// ([`Selectivity`](crate::Selectivity)); it never matters to the exact search.
+    /// Default: three times the [`aspiration_window`](Evaluator::aspiration_window).
+    fn margin(&self) -> i32 {
+        3 * self.aspiration_window()
     }
 
     /// A static ordering hint for `mv` in `game`, from [`-MAX_HINT`](MAX_HINT) to
@@ -398,6 +432,11 @@ pub trait SideToMoveEval<G: Game>: Send + Sync {
         40
     }
 
+    /// As [`Evaluator::margin`]. Default: three times the aspiration window.
+    fn margin(&self) -> i32 {
+        3 * self.aspiration_window()
+    }
+
     /// As [`Evaluator::move_hint`]. Default: 0 for every move (the game's own order).
     fn move_hint(&self, _game: &G, _mv: G::Move) -> i32 {
         0
@@ -434,6 +473,10 @@ impl<G: Game, E: SideToMoveEval<G>> Evaluator<G> for SideToMove<E> {
         self.0.aspiration_window()
     }
 
+    fn margin(&self) -> i32 {
+        self.0.margin()
+    }
+
     #[inline]
     fn move_hint(&self, game: &G, mv: G::Move) -> i32 {
         self.0.move_hint(game, mv)
@@ -451,6 +494,10 @@ impl<G: Game, E: SideToMoveEval<G> + ?Sized> SideToMoveEval<G> for &E {
 
     fn aspiration_window(&self) -> i32 {
         (**self).aspiration_window()
+    }
+
+    fn margin(&self) -> i32 {
+        (**self).margin()
     }
 
     fn move_hint(&self, game: &G, mv: G::Move) -> i32 {
@@ -471,6 +518,10 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
         (**self).aspiration_window()
     }
 
+    fn margin(&self) -> i32 {
+        (**self).margin()
+    }
+
     fn move_hint(&self, game: &G, mv: G::Move) -> i32 {
         (**self).move_hint(game, mv)
     }
@@ -489,6 +540,10 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for std::sync::Arc<E> {
         (**self).aspiration_window()
     }
 
+    fn margin(&self) -> i32 {
+        (**self).margin()
+    }
+
     fn move_hint(&self, game: &G, mv: G::Move) -> i32 {
         (**self).move_hint(game, mv)
     }
@@ -505,6 +560,10 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
 
     fn aspiration_window(&self) -> i32 {
         (**self).aspiration_window()
+    }
+
+    fn margin(&self) -> i32 {
+        (**self).margin()
     }
 
     fn move_hint(&self, game: &G, mv: G::Move) -> i32 {

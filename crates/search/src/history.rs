@@ -34,7 +34,17 @@ impl<M: Copy + Eq + Hash> Heuristics<M> {
         }
     }
 
-    /// Forgets everything (the start of a search: one thread's runs are reproducible).
+    /// Between two searches of one game: what the last search learnt carries over, fading.
+    /// History values are halved (the next move's search keeps the order of the last one,
+    /// and learns its own on top); killers are forgotten (they are by ply from the root, and
+    /// the root moved).
+    pub fn age(&mut self) {
+        self.killers.iter_mut().for_each(|k| *k = [None, None]);
+        self.history.iter_mut().for_each(|h| *h /= 2);
+    }
+
+    /// Forgets everything (a new game, or [`crate::Search::reset`]: one thread's runs from
+    /// there are reproducible).
     pub fn clear(&mut self) {
         self.killers.iter_mut().for_each(|k| *k = [None, None]);
         self.history.iter_mut().for_each(|h| *h = 0);
@@ -96,6 +106,10 @@ mod tests {
             h.cutoff(1, 100, 1, 5, &[]);
         }
         assert!(h.history(1, &5) <= MAX_HISTORY);
+        let kept = h.history(0, &7);
+        h.age();
+        assert_eq!(h.killer_rank(3, &8), 0);
+        assert_eq!(h.history(0, &7), kept / 2);
         h.clear();
         assert_eq!((h.killer_rank(3, &8), h.history(0, &7)), (0, 0));
     }

@@ -12,26 +12,32 @@ use crate::thread::{Local, Worker};
 use crate::time::Stability;
 
 impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
-    /// Iterative deepening of the main thread; returns the completed iterations' reports.
+    /// Iterative deepening of the main thread. `on_iteration` is called with each completed
+    /// iteration (`true`), and, when the limits stop an iteration after some of its root
+    /// moves completed, with what they established (`false`: the best of them, whose score
+    /// is at least that of the last iteration's move at this depth), which then stands for
+    /// the move played.
     pub fn iterate(
         &mut self,
         root: &G,
-        mut on_iteration: impl FnMut(&Iteration<G::Move>, u32),
-    ) -> Option<Iteration<G::Move>> {
-        let mut last: Option<Iteration<G::Move>> = None;
+        mut on_iteration: impl FnMut(&Iteration<G::Move>, u32, bool),
+    ) {
         let (mut t_last, mut t_before) = (Duration::ZERO, Duration::ZERO);
-        let mut stability = Stability::new();
+        let mut stability = Stability::new(self.sh.eval.aspiration_window());
+        let mut prev: Option<i32> = None;
+        // Under a time limit, a root with one move is answered at once.
+        let forced = self.sh.time.limited() && root.moves().len() == 1;
         for depth in 1..=self.sh.max_depth {
             if depth > 1 && !self.sh.time.may_start(t_last, t_before, stability.scale()) {
                 break;
             }
             let started = self.sh.time.elapsed();
             self.searching = depth;
+            self.root_best = None;
             self.sh.main_depth.store(depth, Relaxed);
             let it = match self.sh.take_helper_result(depth) {
                 Some(it) => it,
                 None => {
-                    let prev = last.as_ref().map(|l| l.score);
                     let score = self.aspiration(root, depth, prev);
                     if !self.stopped {
                         Iteration {
@@ -39,6 +45,9 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                             pv: self.local.pv[0].clone(),
                         }
                     } else if self.aborted() {
+                        if let Some(partial) = self.root_best.take() {
+                            on_iteration(&partial, depth, false);
+                        }
                         break;
                     } else {
                         // A helper completed the iteration first.
@@ -53,11 +62,14 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             let score = it.score;
             self.flush();
             self.sh.main_score.store(score, Relaxed);
-            on_iteration(&it, depth);
-            stability.update(it.pv.first().copied());
-            last = Some(it);
+            on_iteration(&it, depth, true);
+            stability.update(it.pv.first().copied(), score);
+            prev = Some(score);
             t_before = t_last;
             t_last = self.sh.time.elapsed() - started;
+            if forced {
+                break;
+            }
             if self.sh.time.limited() || self.sh.node_limit.is_some() {
                 // A proven result does not change with depth.
                 if crate::types::mate_distance(score).is_some_and(|d| d.unsigned_abs() <= depth) {
@@ -65,7 +77,6 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                 }
             }
         }
-        last
     }
 }
 
@@ -74,7 +85,7 @@ pub(crate) fn single<G: Game, E: Evaluator<G>>(
     sh: &Shared<'_, G, E>,
     local: &mut Local<G>,
     game: &G,
-    on_iteration: impl FnMut(&Iteration<G::Move>, u32),
+    on_iteration: impl FnMut(&Iteration<G::Move>, u32, bool),
 ) {
     let mut w = Worker::new(sh, local, 0);
     w.iterate(game, on_iteration);

@@ -22,6 +22,7 @@ pub mod reference;
 mod report;
 pub mod rng;
 mod score;
+mod selective;
 mod shared;
 mod smp;
 pub mod synthetic;
@@ -41,6 +42,6 @@ pub use perft::{perft, perft_divide};
 pub use record::{PlayError, Record};
 pub use score::{outcome_score, HALF_MATE, MAX_PLY, MAX_QUIESCENCE_PLY};
 pub use types::{
-    mate_distance, Algorithm, Clock, Config, Limits, MctsConfig, MctsParallel, Report, MATE,
-    MATE_BOUND,
+    mate_distance, Algorithm, Clock, Config, Limits, MctsConfig, MctsParallel, Report, Selectivity,
+    MATE, MATE_BOUND,
 };

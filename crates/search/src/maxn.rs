@@ -130,7 +130,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
         mut on_iteration: impl FnMut(Scores, &[G::Move], u32, &mut Self),
     ) {
         let (mut t_last, mut t_before) = (Duration::ZERO, Duration::ZERO);
-        let mut stability = Stability::new();
+        let mut stability = Stability::new(self.sh.eval.aspiration_window());
         for depth in 1..=self.sh.max_depth {
             if depth > 1 && !self.sh.time.may_start(t_last, t_before, stability.scale()) {
                 break;
@@ -142,7 +142,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
             }
             self.flush();
             let pv = std::mem::take(&mut self.pv[0]);
-            stability.update(pv.first().copied());
+            stability.update(pv.first().copied(), v[root.to_move()]);
             on_iteration(v, &pv, depth, self);
             self.pv[0] = pv;
             t_before = t_last;
@@ -269,7 +269,7 @@ pub(crate) fn parallel_iterate<G: Game, E: Evaluator<G>>(
     // order does not change the result, which is put together in move order).
     let mut order: Vec<usize> = (0..moves.len()).collect();
     let (mut t_last, mut t_before) = (Duration::ZERO, Duration::ZERO);
-    let mut stability = Stability::new();
+    let mut stability = Stability::new(sh.eval.aspiration_window());
     for depth in 1..=sh.max_depth {
         if depth > 1 && !sh.time.may_start(t_last, t_before, stability.scale()) {
             break;
@@ -335,7 +335,7 @@ pub(crate) fn parallel_iterate<G: Game, E: Evaluator<G>>(
         let mut pv = Vec::with_capacity(line.len() + 1);
         pv.push(moves[*i]);
         pv.extend_from_slice(line);
-        stability.update(Some(moves[*i]));
+        stability.update(Some(moves[*i]), scores[p]);
         on_iteration(*scores, &pv, depth);
         t_before = t_last;
         t_last = sh.time.elapsed() - started;

@@ -79,7 +79,7 @@ pub(crate) fn order_keys<G: Game, E: Evaluator<G>>(
     eval: &E,
     heur: &Heuristics<G::Move>,
     ply: usize,
-    tt_move: u8,
+    tt_move: u16,
     killers: bool,
     noisy_first: bool,
 ) {

@@ -9,6 +9,7 @@ use fxhash::FxHashSet;
 
 use crate::busy::Busy;
 use crate::game::{Game, Outcome, Player};
+use crate::selective::Selective;
 use crate::time::TimeManager;
 use crate::tt::Table;
 use crate::types::Config;
@@ -61,6 +62,8 @@ pub(crate) struct Shared<'a, G: Game, E> {
     /// The score of the main thread's last completed iteration ([`NO_SCORE`] before the first).
     pub main_score: Padded<AtomicI32>,
     pub brs: bool,
+    /// The selective search's settings and tables (`None`: the exact search).
+    pub selective: Option<Selective>,
     pub max_depth: u32,
     /// Positions some thread is searching (none with one thread).
     pub busy: Busy,
@@ -73,6 +76,7 @@ pub(crate) struct Shared<'a, G: Game, E> {
 }
 
 /// The outcome of one completed iteration of the main thread.
+#[derive(Clone)]
 pub(crate) struct Iteration<M> {
     pub score: i32,
     pub pv: Vec<M>,

@@ -31,7 +31,7 @@ pub(crate) fn lazy_smp<G: Game, E: Evaluator<G>>(
     sh: &Shared<'_, G, E>,
     locals: &mut [Local<G>],
     game: &G,
-    on_iteration: impl FnMut(&Iteration<G::Move>, u32),
+    on_iteration: impl FnMut(&Iteration<G::Move>, u32, bool),
 ) {
     let (main, helpers) = locals.split_first_mut().expect("one thread at least");
     pool.in_place_scope(|s| {

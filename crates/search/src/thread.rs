@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use crate::game::{Evaluator, Game};
 use crate::history::Heuristics;
 use crate::score::{end_score, MAX_PLY};
-use crate::shared::Shared;
+use crate::shared::{Iteration, Shared};
 
 /// Nodes between two looks at the clock and the stop flags.
 const POLL_INTERVAL: u64 = 1024;
@@ -37,6 +37,9 @@ pub(crate) struct Local<G: Game> {
     pub keys: Vec<Vec<i32>>,
     pub path: Vec<u64>,
     pub filter: Vec<u16>,
+    /// How each ply's node was reached, for the selective search (`selective::FORCED`,
+    /// `selective::NO_NULL`): set by the parent before it searches the child.
+    pub flags: Vec<u8>,
     /// Nodes this thread searched in the last run.
     pub nodes: u64,
 }
@@ -53,6 +56,7 @@ impl<G: Game> Local<G> {
             keys: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             path: Vec::with_capacity(MAX_PLY + 2),
             filter: vec![0; FILTER_MASK + 1],
+            flags: vec![0; MAX_PLY + 2],
             nodes: 0,
         }
     }
@@ -71,12 +75,18 @@ pub(crate) struct Worker<'a, 'b, G: Game, E> {
     pub stopped: bool,
     /// The iteration this thread is searching.
     pub searching: u32,
+    /// The best root move of the iteration being searched so far (its score a lower bound of
+    /// its value, or exact), from the moves whose search completed: what an iteration
+    /// stopped by the clock still contributes.
+    pub root_best: Option<Iteration<G::Move>>,
 }
 
 impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
     pub fn new(sh: &'a Shared<'a, G, E>, local: &'b mut Local<G>, id: usize) -> Self {
-        local.heur.clear();
+        // The last search's ordering carries over, fading (`Search::reset` forgets it).
+        local.heur.age();
         local.path.clear();
+        local.flags.iter_mut().for_each(|f| *f = 0);
         local.nodes = 0;
         local.filter.iter_mut().for_each(|f| *f = 0);
         if sh.rule.is_some() {
@@ -95,6 +105,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             hits: 0,
             stopped: false,
             searching: 0,
+            root_best: None,
         }
     }
 

@@ -1,17 +1,22 @@
 //! The time manager: turns a move time or a game clock into a soft and a hard limit.
 //!
-//! - With a move time `t`: the hard limit is `t` minus a small margin (`min(5 ms, t/20)`) for
-//!   returning the answer; an iteration is not started when it would likely not finish.
+//! - With a move time `t` (and no clock): the time is spent. The hard limit is `t` minus a
+//!   small margin (`min(5 ms, t/20)`) for returning the answer, and iterations start until
+//!   it: one the limit stops still gives the move its completed root moves found best
+//!   (see [`crate::Search::run`]).
 //! - With a clock (remaining `r`, increment `i`, moves to go `m`, 30 when unknown): a safety
 //!   margin of `min(50 ms, r/20)` is never touched; the target is `r/m + 0.8·i`, the hard limit
 //!   `min(r − margin, max(target, min(3·target, (r − margin)/2)))` (all of `r − margin` when
 //!   `m = 1`). No iteration starts after 60 % of the target (the *soft limit*) or when the
 //!   previous iterations' growth predicts it would pass the hard limit.
-//! - **Instability** ([`Stability`]): when the best move changes between iterations the soft
-//!   limit stretches, by `1 + s` where `s` counts the changes, each iteration's weight halved
-//!   at the next (one change in the last iteration: ×2; a change in each of the last
-//!   iterations: up to ×3), never past the hard limit: a position where the search keeps
-//!   changing its mind gets more time, one with a settled best move the plain share.
+//! - **Instability** ([`Stability`]): when the best move changes between iterations, or the
+//!   score falls by more than the evaluation's aspiration window, the soft limit
+//!   stretches, by `1 + s` where `s` counts the changes (a fall counts half, a fall of
+//!   several windows up to one), each iteration's weight halved at the next (one change in
+//!   the last iteration: ×2; a change in each of the last iterations: up to ×3), never past
+//!   the hard limit: a position where the search keeps changing its mind, or finds trouble,
+//!   gets more time, one with a settled best move the plain share.
+//! - Under a time limit a root with a single legal move is answered after one iteration.
 //!
 //! Monte Carlo tree search, which can stop after any iteration, spends the target (the move
 //! time less its margin, or `min(target, hard)` on a clock) instead of the soft limit.
@@ -34,6 +39,8 @@ pub(crate) struct TimeManager {
     /// The time to spend on this move when the search can stop at any moment (Monte Carlo
     /// tree search): the move time's hard limit, or the clock's target.
     target: Option<Duration>,
+    /// A move time without a clock: iterations start until the hard limit.
+    spend_all: bool,
 }
 
 impl TimeManager {
@@ -67,6 +74,7 @@ impl TimeManager {
             soft,
             hard,
             target: spend,
+            spend_all: limits.movetime.is_some() && limits.clock.is_none(),
         }
     }
 
@@ -107,6 +115,9 @@ impl TimeManager {
         let (Some(soft), Some(hard)) = (self.soft, self.hard) else {
             return true;
         };
+        if self.spend_all {
+            return elapsed < hard;
+        }
         let soft = soft.mul_f64(scale.clamp(1.0, MAX_STRETCH)).min(hard);
         let growth = if before_last.as_nanos() > 0 {
             (last.as_secs_f64() / before_last.as_secs_f64()).clamp(1.5, 8.0)
@@ -121,29 +132,43 @@ impl TimeManager {
 const MAX_STRETCH: f64 = 3.0;
 
 /// How unsettled the best move of an iterative deepening is: each iteration that changes
-/// the best move adds 1, and the count halves at every iteration; the soft limit is
+/// the best move adds 1, one whose score falls by more than `window` adds half (up to 1 for
+/// a fall of several windows), and the count halves at every iteration; the soft limit is
 /// stretched by `1 + count` (at most ×3).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Stability<M> {
     best: Option<M>,
+    score: Option<i32>,
+    window: i32,
     changes: f64,
 }
 
 impl<M: PartialEq + Copy> Stability<M> {
-    pub fn new() -> Self {
+    /// For an evaluation whose values move by about `window` between iterations.
+    pub fn new(window: i32) -> Self {
         Stability {
             best: None,
+            score: None,
+            window: window.max(1),
             changes: 0.0,
         }
     }
 
-    /// A completed iteration whose best move is `best` (`None`: no move, as at a game's end).
-    pub fn update(&mut self, best: Option<M>) {
+    /// A completed iteration whose best move is `best` (`None`: no move, as at a game's end)
+    /// with the score `score`.
+    pub fn update(&mut self, best: Option<M>, score: i32) {
         self.changes *= 0.5;
         if self.best.is_some() && best != self.best {
             self.changes += 1.0;
         }
+        if let Some(prev) = self.score {
+            let fall = i64::from(prev) - i64::from(score);
+            if fall > i64::from(self.window) {
+                self.changes += (fall as f64 / (4 * self.window) as f64).clamp(0.5, 1.0);
+            }
+        }
         self.best = best;
+        self.score = Some(score);
     }
 
     /// The factor on the soft limit.
@@ -198,24 +223,24 @@ mod tests {
         assert!(t.may_start_at(ms(1100), quick, quick, 1.0));
         assert!(!t.may_start_at(ms(1300), quick, quick, 1.0));
         // The best move changed in the last iteration: twice the soft limit.
-        let mut s = Stability::new();
+        let mut s = Stability::new(40);
         for m in [1, 1, 1] {
-            s.update(Some(m));
+            s.update(Some(m), 0);
         }
         assert_eq!(s.scale(), 1.0);
-        s.update(Some(2));
+        s.update(Some(2), 0);
         assert_eq!(s.scale(), 2.0);
         assert!(t.may_start_at(ms(2300), quick, quick, s.scale()));
         assert!(!t.may_start_at(ms(2500), quick, quick, s.scale()));
         // It settles again: the stretch halves with each iteration that keeps the move.
-        s.update(Some(2));
+        s.update(Some(2), 0);
         assert_eq!(s.scale(), 1.5);
-        s.update(Some(2));
+        s.update(Some(2), 0);
         assert_eq!(s.scale(), 1.25);
         // Changing every iteration: at most three times, and never past the hard limit.
-        let mut s = Stability::new();
+        let mut s = Stability::new(40);
         for m in 0..20 {
-            s.update(Some(m));
+            s.update(Some(m), 0);
         }
         assert!(s.scale() > 2.9 && s.scale() <= MAX_STRETCH);
         assert!(t.may_start_at(ms(3500), quick, quick, s.scale()));
@@ -224,16 +249,51 @@ mod tests {
         // The growth of the last iterations still keeps the hard limit.
         assert!(!t.may_start_at(ms(3000), ms(1600), ms(800), s.scale()));
         // The first iteration's move sets no change; no move at all is one.
-        let mut s = Stability::<u8>::new();
-        s.update(None);
+        let mut s = Stability::<u8>::new(40);
+        s.update(None, 0);
         assert_eq!(s.scale(), 1.0);
-        s.update(Some(3));
+        s.update(Some(3), 0);
         assert_eq!(s.scale(), 1.0);
-        s.update(None);
+        s.update(None, 0);
         assert_eq!(s.scale(), 2.0);
         // Without a clock every iteration may start.
         let free = TimeManager::new(&Limits::depth(3), Instant::now());
         assert!(free.may_start_at(ms(100_000), ms(50_000), ms(1), 1.0));
+    }
+
+    #[test]
+    fn a_falling_score_stretches_the_soft_limit() {
+        let mut s = Stability::new(40);
+        s.update(Some(1), 100);
+        s.update(Some(1), 90); // within the window: settled
+        assert_eq!(s.scale(), 1.0);
+        s.update(Some(1), 30); // a fall of 60: half a change
+        assert_eq!(s.scale(), 1.5);
+        let mut s = Stability::new(40);
+        s.update(Some(1), 100);
+        s.update(Some(1), -400); // several windows: a whole change
+        assert_eq!(s.scale(), 2.0);
+        s.update(Some(1), -300); // a rise is no trouble
+        assert_eq!(s.scale(), 1.5);
+    }
+
+    #[test]
+    fn a_movetime_is_spent() {
+        let t = TimeManager::new(
+            &Limits::movetime(Duration::from_millis(100)),
+            Instant::now(),
+        );
+        let ms = Duration::from_millis;
+        // However long the last iteration took, another starts while time is left: a
+        // stopped iteration still improves the move through its completed root moves.
+        assert!(t.may_start_at(ms(60), ms(50), ms(10), 1.0));
+        assert!(t.may_start_at(ms(94), ms(90), ms(4), 1.0));
+        assert!(!t.may_start_at(ms(95), ms(1), ms(1), 1.0));
+        // With a clock as well, the clock's plan decides.
+        let mut l = Limits::movetime(ms(100));
+        l.clock = Some(Clock::new(ms(60_000)));
+        let t = TimeManager::new(&l, Instant::now());
+        assert!(!t.may_start_at(ms(60), ms(50), ms(10), 1.0));
     }
 
     #[test]

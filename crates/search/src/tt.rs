@@ -6,8 +6,8 @@
 //! 2⁻⁶⁴, so no lock is needed and threads never see another key's entry.
 //!
 //! `data` packs: score (32 bits, node-relative, see `score::to_tt`), depth (8), move index
-//! in the position's legal-move list (8, `NO_MOVE` for none), bound (2, 0 = empty slot) and
-//! age (6). Entries live in 64-byte buckets of four; replacement keeps deep and current
+//! in the position's legal-move list (16, split in two bytes: bits 40–47 and 56–63;
+//! `NO_MOVE` for none), bound (2, 0 = empty slot) and age (6). Entries live in 64-byte buckets of four; replacement keeps deep and current
 //! entries and may hold several depths of one position (the search only cuts off on the
 //! exact remaining depth, so both a shallow and a deep entry of one position are useful).
 
@@ -15,7 +15,7 @@ use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// "No move" in a table entry.
-pub(crate) const NO_MOVE: u8 = u8::MAX;
+pub(crate) const NO_MOVE: u16 = u16::MAX;
 
 /// What kind of value an entry holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub(crate) enum Bound {
 pub(crate) struct Data {
     pub score: i32,
     pub depth: u8,
-    pub mv: u8,
+    pub mv: u16,
     pub bound: Bound,
     pub age: u8,
 }
@@ -42,9 +42,10 @@ impl Data {
     fn pack(self) -> u64 {
         (self.score as u32 as u64)
             | (self.depth as u64) << 32
-            | (self.mv as u64) << 40
+            | (self.mv as u8 as u64) << 40
             | (self.bound as u64) << 48
             | ((self.age & 63) as u64) << 50
+            | ((self.mv >> 8) as u64) << 56
     }
 
     fn unpack(d: u64) -> Option<Data> {
@@ -57,7 +58,7 @@ impl Data {
         Some(Data {
             score: d as u32 as i32,
             depth: (d >> 32) as u8,
-            mv: (d >> 40) as u8,
+            mv: (d >> 40) as u8 as u16 | ((d >> 56) as u16) << 8,
             bound,
             age: ((d >> 50) & 63) as u8,
         })
@@ -131,6 +132,41 @@ fn advise_huge_pages(ptr: *const Bucket, bytes: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_: *const Bucket, _: usize) {}
 
+/// `n` empty buckets in memory that the allocator hands out already zeroed.
+///
+/// A large zeroed allocation is fresh pages from the system, which the kernel zeroes when
+/// each is first touched: the table costs nothing until the search writes to it. Written
+/// bucket by bucket instead, a 64 MiB table took 116 ms on the first search of a new engine
+/// (the page faults of the whole table at once), which a move time of 50 ms then spent
+/// entirely on the allocation, searching nothing (see the commit that added this).
+#[allow(unsafe_code)]
+fn zeroed_buckets(n: usize) -> Result<Vec<Bucket>, TryReserveError> {
+    let Ok(layout) = std::alloc::Layout::array::<Bucket>(n) else {
+        // Beyond the address space: the error a reservation gives.
+        return Vec::<Bucket>::new()
+            .try_reserve_exact(n)
+            .map(|()| Vec::new());
+    };
+    // SAFETY: the layout's size is at least one bucket (`n ≥ 1`), as `alloc_zeroed` needs.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>();
+    if ptr.is_null() {
+        // The memory is not there: the reservation's error (or, should it succeed after
+        // all, the table built bucket by bucket).
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n)?;
+        buckets.resize_with(n, Bucket::default);
+        return Ok(buckets);
+    }
+    // Before the first write, so that the kernel backs the table with huge pages.
+    advise_huge_pages(ptr, layout.size());
+    // SAFETY: `ptr` comes from the global allocator with the layout of `n` buckets, which
+    // is the layout of a `Vec<Bucket>` of capacity `n`; all its bytes are zero, and zero
+    // bytes are a valid `Bucket` (atomic integers have the representation of integers; a
+    // zero entry is an empty slot, as `Bucket::default()` makes it); its `n` items are
+    // therefore initialised, and the `Vec` owns the allocation from here on.
+    Ok(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}
+
 /// The table.
 pub(crate) struct Table {
     buckets: Vec<Bucket>,
@@ -143,11 +179,7 @@ impl Table {
     /// give): an error to report, where an infallible allocation would abort the process.
     pub fn try_new(mib: usize) -> Result<Table, TryReserveError> {
         let n = (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(n)?;
-        // Before the first write, so that the kernel backs the table with huge pages.
-        advise_huge_pages(buckets.as_ptr(), n * std::mem::size_of::<Bucket>());
-        buckets.resize_with(n, Bucket::default);
+        let buckets = zeroed_buckets(n)?;
         Ok(Table { buckets, mib })
     }
 
@@ -289,14 +321,17 @@ mod tests {
     #[test]
     fn data_packs_and_unpacks() {
         for bound in [Bound::Upper, Bound::Lower, Bound::Exact] {
-            let d = Data {
-                score: -987_654,
-                depth: 200,
-                mv: 17,
-                bound,
-                age: 63,
-            };
-            assert_eq!(Data::unpack(d.pack()), Some(d));
+            // Moves past 255 keep their index (a position may have hundreds of moves).
+            for mv in [0, 17, 255, 256, 300, 65_000, NO_MOVE] {
+                let d = Data {
+                    score: -987_654,
+                    depth: 200,
+                    mv,
+                    bound,
+                    age: 63,
+                };
+                assert_eq!(Data::unpack(d.pack()), Some(d));
+            }
         }
         assert_eq!(Data::unpack(0), None);
     }
@@ -304,7 +339,7 @@ mod tests {
     #[test]
     fn store_probe_and_replacement() {
         let t = Table::new(0); // one bucket: everything collides
-        let d = |depth: u8, mv: u8| Data {
+        let d = |depth: u8, mv: u16| Data {
             score: depth as i32 * 10,
             depth,
             mv,
@@ -342,7 +377,7 @@ mod tests {
             Data {
                 score: (h as i32) >> 8,
                 depth: (round % 100) as u8,
-                mv: (h >> 40) as u8 % 200,
+                mv: (h >> 40) as u16 % 2000,
                 bound: Bound::Exact,
                 age: (h >> 50) as u8 & 63,
             }

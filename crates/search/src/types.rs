@@ -177,6 +177,125 @@ impl MctsConfig {
     }
 }
 
+/// The selective search's settings ([`Config::selective`]): which of the standard pruning,
+/// reduction and extension techniques of chess engines the alpha-beta family uses, and
+/// their constants. Every technique is on in `Default`; turn one off to measure what it
+/// brings (`arena match` with the spec keys of the facade).
+///
+/// What each needs of the game and the evaluation, and what it costs where the game breaks
+/// its assumption:
+/// - **late-move reductions** (`reductions`): quiet moves late in the order (not the table's
+///   move, a killer, a noisy move ([`Game::noisy_moves`](crate::Game::noisy_moves)) or a
+///   forcing one ([`Game::is_forcing`](crate::Game::is_forcing))) are searched
+///   `r` plies shallower with a null window, `r = base + ln(depth)·ln(move number)/divisor`
+///   (hundredths: `lmr_base`, `lmr_divisor`), and again at full depth when they beat alpha.
+///   Needs a move order that puts good moves first.
+/// - **null-move pruning** (`null_move`): where the side to move could pass
+///   ([`Game::skip_turn`](crate::Game::skip_turn)) and its static evaluation is at least
+///   beta, a search of the pass at depth `depth − 1 − R` (`R = null_base + depth/4`) that
+///   still fails high cuts the node. Where the game says zugzwang is possible
+///   ([`Game::zugzwang`](crate::Game::zugzwang)) such a cutoff at depth ≥ 8 is verified by a
+///   reduced search of the node itself without null move.
+/// - **reverse futility** and **futility pruning** (`futility`): a non-PV node whose
+///   static evaluation is at least beta by `rfp_margin·depth` (percent of the evaluation's
+///   [`margin`](crate::Evaluator::margin)) returns it; at depth ≤ 3 a quiet move is
+///   skipped when the static evaluation is below alpha by more than
+///   `margin·(1 + depth/2)`. Needs an evaluation that rarely moves by more than that in a
+///   quiet move.
+/// - **late-move pruning** (`late_move_pruning`): at depth ≤ 3, quiet moves after the first
+///   `3 + depth²` are skipped.
+/// - **internal iterative reductions** (`iir`): a node of depth ≥ 4 without a table move is
+///   searched one ply shallower.
+/// - **extensions** (`extensions`): a position with one legal move is searched a ply
+///   deeper; and (singular extensions) at depth ≥ 6 the table's move is searched a ply
+///   deeper when every other move fails low against its stored value less a margin at half
+///   the depth.
+///
+/// No pruning happens at the root, at principal-variation nodes, at positions reached by a
+/// forcing move, or against forced results (scores beyond [`MATE_BOUND`]).
+///
+/// ```
+/// use plyforge_search::{Config, Selectivity};
+/// let c = Config::default().with_selective(Some(Selectivity::default().with_null_move(false)));
+/// assert!(c.selective.is_some_and(|s| s.reductions && !s.null_move));
+/// assert_eq!(Config::default().selective, None); // exact by default
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Selectivity {
+    /// Late-move reductions.
+    pub reductions: bool,
+    /// Null-move pruning (where the game can pass: [`Game::skip_turn`](crate::Game::skip_turn)).
+    pub null_move: bool,
+    /// Reverse futility and futility pruning.
+    pub futility: bool,
+    /// Late-move pruning.
+    pub late_move_pruning: bool,
+    /// Internal iterative reductions.
+    pub iir: bool,
+    /// Single-reply and singular extensions.
+    pub extensions: bool,
+    /// The reductions' constant term, in hundredths of a ply.
+    pub lmr_base: i32,
+    /// The reductions' divisor of `ln(depth)·ln(move number)`, in hundredths.
+    pub lmr_divisor: i32,
+    /// The null move's base reduction, in plies.
+    pub null_base: i32,
+    /// Reverse futility's margin per ply, in percent of the evaluation's
+    /// [`margin`](crate::Evaluator::margin).
+    pub rfp_margin: i32,
+}
+
+impl Default for Selectivity {
+    fn default() -> Self {
+        Selectivity {
+            reductions: true,
+            null_move: true,
+            futility: true,
+            late_move_pruning: true,
+            iir: true,
+            extensions: true,
+            lmr_base: 75,
+            lmr_divisor: 225,
+            null_base: 3,
+            rfp_margin: 70,
+        }
+    }
+}
+
+impl Selectivity {
+    /// These settings with late-move reductions on or off.
+    pub fn with_reductions(mut self, on: bool) -> Self {
+        self.reductions = on;
+        self
+    }
+    /// These settings with null-move pruning on or off.
+    pub fn with_null_move(mut self, on: bool) -> Self {
+        self.null_move = on;
+        self
+    }
+    /// These settings with (reverse) futility pruning on or off.
+    pub fn with_futility(mut self, on: bool) -> Self {
+        self.futility = on;
+        self
+    }
+    /// These settings with late-move pruning on or off.
+    pub fn with_late_move_pruning(mut self, on: bool) -> Self {
+        self.late_move_pruning = on;
+        self
+    }
+    /// These settings with internal iterative reductions on or off.
+    pub fn with_iir(mut self, on: bool) -> Self {
+        self.iir = on;
+        self
+    }
+    /// These settings with single-reply and singular extensions on or off.
+    pub fn with_extensions(mut self, on: bool) -> Self {
+        self.extensions = on;
+        self
+    }
+}
+
 /// How the engine searches. `Default` is the strongest general setting; change it with the
 /// `with_*` methods (or by assigning fields), so that a field added later breaks nobody:
 ///
@@ -272,6 +391,15 @@ pub struct Config {
     /// depth 0, no nodes, and the evaluation's scores of the position. On by default (a
     /// game without tables has no such move).
     pub table_moves: bool,
+    /// The selective search ([`Selectivity`]) of the alpha-beta family (two players and
+    /// paranoid search; best-reply search and max^n stay exact), or `None`: the exact search,
+    /// whose value at a fixed depth is the brute-force minimax value
+    /// ([`crate::reference`]). With it, values at a fixed depth are no longer minimax's: a
+    /// selective search is judged by games at a clock, not by its values. It also lets
+    /// table entries deeper than the remaining depth cut off (an exact search uses only
+    /// entries of the exact depth). `None` by default; each game's `engine_config` says
+    /// which wins at its clock.
+    pub selective: Option<Selectivity>,
 }
 
 impl Default for Config {
@@ -291,6 +419,7 @@ impl Default for Config {
             offensive: None,
             apart: None,
             table_moves: true,
+            selective: None,
         }
     }
 }
@@ -354,6 +483,12 @@ impl Config {
     /// [`Config::table_moves`]).
     pub fn with_table_moves(mut self, on: bool) -> Self {
         self.table_moves = on;
+        self
+    }
+    /// This configuration with the selective search (see [`Config::selective`]; `None`: the
+    /// exact search).
+    pub fn with_selective(mut self, selective: Option<Selectivity>) -> Self {
+        self.selective = selective;
         self
     }
     /// This configuration with another model of the opponents out of reach (see
