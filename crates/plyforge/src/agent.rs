@@ -19,8 +19,14 @@
 //!   `apart=off|maxn|brs|paranoid|alphabeta` (the model of the opponents where the player
 //!   to move is out of their reach, [`Config::apart`]), `tables=on|off` (play the game's
 //!   own table move where it knows one, as Chexers' race leader does: [`Config::table_moves`]),
-//!   `seed=N` (random and greedy players, and the random
-//!   choices of MCTS).
+//!   `mode=exact|selective` (the alpha-beta family's exact search, whose value at a fixed
+//!   depth is minimax's, or its selective search: [`Config::selective`]), `seed=N` (random
+//!   and greedy players, and the random choices of MCTS).
+//! - Selective search keys ([`search::Selectivity`], with `mode=selective` or a game whose
+//!   engine is selective): `lmr`, `null`, `futility`, `lmp`, `iir`, `ext` `=on|off` (late-move
+//!   reductions, null-move pruning, (reverse) futility pruning, late-move pruning, internal
+//!   iterative reductions, extensions), and its constants `lmr_base=N`, `lmr_divisor=N`
+//!   (hundredths), `null_base=N` (plies), `rfp_margin=N` (percent), which `arena tune` tunes.
 //! - The evaluation's parameters ([`GameAdapter::params`], [`crate::params`]): `NAME=NUMBER`
 //!   for each the game declares (Chexers' `material=320`), checked against its range; they
 //!   apply to the evaluation named by `eval=` (or the default).
@@ -37,7 +43,8 @@ use std::time::Duration;
 
 use search::rng::XorShift64Star as Rng;
 use search::{
-    Algorithm, Config, Evaluator, Game, Limits, MctsParallel, Player, Record, Report, MAX_EVAL,
+    Algorithm, Config, Evaluator, Game, Limits, MctsParallel, Player, Record, Report, Selectivity,
+    MAX_EVAL,
 };
 
 use crate::adapter::{legal_moves, CratePlayer, GameAdapter};
@@ -90,6 +97,15 @@ pub enum Kind {
 /// let searched = Spec::parse::<Chexers>("engine,tables=off").unwrap();
 /// assert!(!searched.config::<Chexers>(None).table_moves);
 /// assert!(Spec::parse::<Chexers>("engine").unwrap().config::<Chexers>(None).table_moves);
+/// // The selective search, with a technique off and a constant changed.
+/// let sel = Spec::parse::<Chexers>("paranoid,mode=selective,null=off,lmr_base=90").unwrap();
+/// let s = sel.config::<Chexers>(None).selective.unwrap();
+/// assert!(!s.null_move && s.reductions && s.lmr_base == 90);
+/// assert!(Spec::parse::<Chexers>("paranoid,mode=exact").unwrap().config::<Chexers>(None).selective.is_none());
+/// let bad = Spec::parse::<Chexers>("paranoid,mode=exact,lmr=off").unwrap_err();
+/// assert!(bad.to_string().contains("selective search only"), "{bad}");
+/// assert!(Spec::parse::<Chexers>("engine,mode=fast").is_err());
+/// assert!(Spec::parse::<Chexers>("engine,mode=selective,null_base=0").is_err());
 /// ```
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -126,6 +142,11 @@ pub struct Spec {
     pub apart: Option<Option<Algorithm>>,
     /// Whether the game's table moves are played ([`Config::table_moves`]).
     pub tables: Option<bool>,
+    /// The selective search on or off ([`Config::selective`]).
+    pub selective: Option<bool>,
+    /// Changes to the selective search's settings ([`search::Selectivity`]), by key
+    /// (`lmr=off` as `("lmr", 0)`, `lmr_base=90` as `("lmr_base", 90)`), in the order given.
+    pub selectivity: Vec<(&'static str, i32)>,
     /// Seed of the random and greedy players, and of MCTS's random choices.
     pub seed: Option<u64>,
     /// MCTS: the UCT exploration constant.
@@ -145,6 +166,35 @@ pub struct Spec {
     /// Values of the evaluation's parameters ([`GameAdapter::params`]), in the order given
     /// (a name given twice keeps its last value).
     pub params: Vec<(&'static str, f64)>,
+}
+
+/// The selective search's switches as spec keys ([`search::Selectivity`]).
+pub const SELECTIVE_SWITCHES: [&str; 6] = ["lmr", "null", "futility", "lmp", "iir", "ext"];
+
+/// The selective search's constants as spec keys, with their ranges.
+pub const SELECTIVE_NUMBERS: [(&str, i32, i32); 4] = [
+    ("lmr_base", 0, 400),
+    ("lmr_divisor", 50, 1000),
+    ("null_base", 1, 8),
+    ("rfp_margin", 10, 400),
+];
+
+/// Sets the setting of `s` that the spec key `key` names to `v` (a switch: 0 or 1).
+fn apply_selectivity(s: &mut Selectivity, key: &str, v: i32) {
+    let on = v != 0;
+    match key {
+        "lmr" => s.reductions = on,
+        "null" => s.null_move = on,
+        "futility" => s.futility = on,
+        "lmp" => s.late_move_pruning = on,
+        "iir" => s.iir = on,
+        "ext" => s.extensions = on,
+        "lmr_base" => s.lmr_base = v,
+        "lmr_divisor" => s.lmr_divisor = v,
+        "null_base" => s.null_base = v,
+        "rfp_margin" => s.rfp_margin = v,
+        _ => unreachable!("spec keys are checked when parsed"),
+    }
 }
 
 /// The search algorithm a word names (lower case), as engine kinds and `repetition=` spell
@@ -213,6 +263,8 @@ impl Spec {
             offensive: None,
             apart: None,
             tables: None,
+            selective: None,
+            selectivity: Vec::new(),
             seed: None,
             exploration: None,
             bias: None,
@@ -288,6 +340,29 @@ impl Spec {
                 "repetition" => spec.repetition = Some(model_named(key, value)?),
                 "apart" => spec.apart = Some(model_named(key, value)?),
                 "tables" => spec.tables = Some(on_off(key, value)?),
+                "mode" => {
+                    spec.selective = Some(match value {
+                        "exact" => false,
+                        "selective" => true,
+                        _ => return Err(format!("mode={value}: exact or selective")),
+                    })
+                }
+                k if SELECTIVE_SWITCHES.contains(&k) => {
+                    let on = on_off(key, value)?;
+                    spec.set_selectivity(k, i32::from(on));
+                }
+                k if SELECTIVE_NUMBERS.iter().any(|(name, ..)| *name == k) => {
+                    let (name, min, max) = SELECTIVE_NUMBERS
+                        .iter()
+                        .copied()
+                        .find(|(name, ..)| *name == k)
+                        .expect("just found");
+                    let v: i32 = number(key, value)?;
+                    if !(min..=max).contains(&v) {
+                        return Err(format!("{key}={value}: between {min} and {max}"));
+                    }
+                    spec.set_selectivity(name, v);
+                }
                 "offensive" => {
                     spec.offensive = Some(match value.to_ascii_lowercase().as_str() {
                         "off" | "none" | "no" => None,
@@ -331,7 +406,7 @@ impl Spec {
                     None => {
                         let params: Vec<&str> = A::params().iter().map(|p| p.name).collect();
                         return Err(format!(
-                            "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, repetition, offensive, apart, tables, seed; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
+                            "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, repetition, offensive, apart, tables, mode, seed; for mode=selective also lmr, null, futility, lmp, iir, ext, lmr_base, lmr_divisor, null_base, rfp_margin; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
                             if params.is_empty() {
                                 format!("{} has no evaluation parameters", A::TITLE)
                             } else {
@@ -363,6 +438,16 @@ impl Spec {
             Kind::Search(None) => Some(A::engine_config().algorithm),
             _ => None,
         };
+        let selective = spec
+            .selective
+            .unwrap_or(A::engine_config().selective.is_some());
+        if !spec.selectivity.is_empty() && !selective {
+            let keys: Vec<&str> = spec.selectivity.iter().map(|(k, _)| *k).collect();
+            return Err(format!(
+                "{text:?}: {} apply to the selective search only (add mode=selective)",
+                keys.join(", ")
+            ));
+        }
         if mcts_keys && algorithm != Some(Algorithm::Mcts) {
             return Err(format!(
                 "{text:?}: c, bias, scale, playout, parallel, reuse and tree apply to mcts only"
@@ -379,6 +464,18 @@ impl Spec {
             return Err(format!("{text:?}: the random player uses no evaluation"));
         }
         Ok(spec)
+    }
+
+    /// Records a change to the selective search's settings (the last of a key stands).
+    fn set_selectivity(&mut self, key: &str, value: i32) {
+        let name = SELECTIVE_SWITCHES
+            .iter()
+            .chain(SELECTIVE_NUMBERS.iter().map(|(name, ..)| name))
+            .copied()
+            .find(|&n| n == key)
+            .expect("a selective search key");
+        self.selectivity.retain(|(k, _)| *k != name);
+        self.selectivity.push((name, value));
     }
 
     /// True when the spec sets a limit of its own.
@@ -423,6 +520,16 @@ impl Spec {
         }
         if let Some(v) = self.tables {
             c.table_moves = v;
+        }
+        match self.selective {
+            Some(true) => c.selective = c.selective.or(Some(Selectivity::default())),
+            Some(false) => c.selective = None,
+            None => {}
+        }
+        if let Some(s) = c.selective.as_mut() {
+            for &(key, v) in &self.selectivity {
+                apply_selectivity(s, key, v);
+            }
         }
         if let Some(x) = self.exploration {
             c.mcts.exploration = x;

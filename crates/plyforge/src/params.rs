@@ -198,11 +198,63 @@ impl std::error::Error for NoParam {}
 
 /// The search's own tunable settings under `config`, with its values as the defaults:
 /// Monte Carlo tree search's exploration constant `c`, progressive bias `bias`, logistic
-/// `scale` and `playout` plies (the keys of an `mcts` specification); none for the
-/// alpha-beta family, whose settings are switches.
+/// `scale` and `playout` plies (the keys of an `mcts` specification); the selective
+/// search's constants `lmr_base`, `lmr_divisor`, `null_base` and `rfp_margin`
+/// ([`search::Selectivity`]) where it is on; none for the exact alpha-beta family, whose
+/// settings are switches.
 pub fn search_params(config: &Config) -> Vec<Param> {
     if config.algorithm != Algorithm::Mcts {
-        return Vec::new();
+        let Some(s) = config.selective else {
+            return Vec::new();
+        };
+        if !matches!(config.algorithm, Algorithm::AlphaBeta | Algorithm::Paranoid) {
+            return Vec::new();
+        }
+        let [(_, b0, b1), (_, d0, d1), (_, n0, n1), (_, r0, r1)] = crate::agent::SELECTIVE_NUMBERS;
+        let int = |name, v: i32, min: i32, max: i32, step, what| {
+            Param::int(
+                name,
+                i64::from(v),
+                i64::from(min),
+                i64::from(max),
+                step,
+                what,
+            )
+        };
+        return vec![
+            int(
+                "lmr_base",
+                s.lmr_base,
+                b0,
+                b1,
+                10,
+                "selective: late-move reductions' constant, hundredths of a ply",
+            ),
+            int(
+                "lmr_divisor",
+                s.lmr_divisor,
+                d0,
+                d1,
+                20,
+                "selective: late-move reductions' divisor, hundredths",
+            ),
+            int(
+                "null_base",
+                s.null_base,
+                n0,
+                n1,
+                1,
+                "selective: the null move's base reduction, plies",
+            ),
+            int(
+                "rfp_margin",
+                s.rfp_margin,
+                r0,
+                r1,
+                10,
+                "selective: reverse futility's margin per ply, percent of the evaluation's margin",
+            ),
+        ];
     }
     let m = &config.mcts;
     vec![
@@ -274,6 +326,17 @@ pub const SPEC_KEYS: &[&str] = &[
     "offensive",
     "apart",
     "tables",
+    "mode",
+    "lmr",
+    "null",
+    "futility",
+    "lmp",
+    "iir",
+    "ext",
+    "lmr_base",
+    "lmr_divisor",
+    "null_base",
+    "rfp_margin",
 ];
 
 /// Why a list of declared parameters is not usable: a name that is not lower case letters,
