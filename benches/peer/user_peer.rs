@@ -24,6 +24,9 @@ pub trait PeerGame: Game + Copy + Send + Sync {
     fn index(mv: Self::Move) -> u16;
     /// The largest [`PeerGame::index`].
     const MAX_INDEX: u16;
+    /// A move number that no legal move has, for the peer's null move (a pass, played by
+    /// [`Game::skip_turn`]), where the game can pass.
+    const NULL: Option<Self::Move> = None;
 }
 
 /// The rules of `G` for the `minimax` crate.
@@ -65,8 +68,17 @@ impl<G: PeerGame, const COUNT: bool> minimax::Game for Rules<G, COUNT> {
             APPLIED.with(|c| c.set(c.get() + 1));
         }
         let mut next = *s;
-        next.play(m);
+        if G::NULL == Some(m) {
+            next.skip_turn();
+        } else {
+            next.play(m);
+        }
         Some(next)
+    }
+
+    fn null_move(s: &G) -> Option<G::Move> {
+        let mut passed = *s;
+        G::NULL.filter(|_| passed.skip_turn())
     }
 
     fn get_winner(s: &G) -> Option<Winner> {
@@ -82,7 +94,11 @@ impl<G: PeerGame, const COUNT: bool> minimax::Game for Rules<G, COUNT> {
     }
 
     fn table_index(m: G::Move) -> u16 {
-        G::index(m)
+        if G::NULL == Some(m) {
+            0
+        } else {
+            G::index(m)
+        }
     }
 
     fn max_table_index() -> u16 {
@@ -110,6 +126,13 @@ impl<G: PeerGame, const COUNT: bool> minimax::Evaluator for Eval<G, COUNT> {
 
     fn evaluate(&self, s: &G) -> Evaluation {
         s.peer_eval() as Evaluation
+    }
+
+    /// The game's noisy moves ([`Game::noisy_moves`]), for the peer's quiescence search.
+    fn generate_noisy_moves(&self, s: &G, moves: &mut Vec<G::Move>) {
+        let mut list: MoveList<G::Move> = MoveList::new();
+        s.noisy_moves(&mut list);
+        moves.extend_from_slice(&list);
     }
 }
 
@@ -153,4 +176,5 @@ impl PeerGame for benches::breakthrough::Breakthrough {
         mv as u16
     }
     const MAX_INDEX: u16 = benches::breakthrough::MAX_MOVE as u16;
+    const NULL: Option<u8> = Some(u8::MAX);
 }

@@ -226,6 +226,25 @@ impl Game for Breakthrough {
     fn zero_sum(&self) -> bool {
         true
     }
+
+    /// A pass (the other side to move): not a move of the game, but what the selective
+    /// search's null move tries.
+    fn skip_turn(&mut self) -> bool {
+        self.side ^= 1;
+        self.key ^= Z_BLACK_TO_MOVE;
+        true
+    }
+
+    /// A step onto the row before the far row threatens to win on the next move.
+    fn is_forcing(&self, mv: u8) -> bool {
+        let row = target(mv / 3, mv % 3, self.side) / 6;
+        row == if self.side == 0 { 4 } else { 1 }
+    }
+
+    /// Pawns only move forward, and a move is rarely worse than none.
+    fn zugzwang(&self) -> bool {
+        false
+    }
 }
 
 /// What a pawn is worth by how many rows it has advanced (0 to 4; the fifth wins).
