@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::busy::Busy;
 use crate::game::{Evaluator, Game, MoveList, Player};
 use crate::iterate::single;
-use crate::maxn::{self, Maxn, MaxnBounds};
+use crate::maxn::{Maxn, MaxnBounds, Split};
 use crate::mcts::{self, Forest, MctsStats};
 use crate::report::{maxn_report, nps, report, unsearched};
 use crate::score::{end_score, end_scores, MAX_DEPTH};
@@ -385,17 +385,22 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         let players = game.players();
         if maxn {
             let bounds = self.maxn_bounds;
-            let mut emit_maxn =
-                |scores, pv: &[G::Move], depth| emit(maxn_report(&sh, scores, pv, depth, players));
-            match pool {
-                Some(pool) => {
-                    maxn::parallel_iterate(pool, &sh, bounds, players, locals, game, emit_maxn)
+            let per_thread: Vec<Padded<AtomicU64>> =
+                (0..threads).map(|_| Padded(AtomicU64::new(0))).collect();
+            let split = pool.map(|pool| Split {
+                pool,
+                per_thread: &per_thread,
+            });
+            let mut m = Maxn::new(&sh, bounds, players, split);
+            m.iterate(game, |scores, pv, depth| {
+                emit(maxn_report(&sh, scores, pv, depth, players))
+            });
+            if split.is_some() {
+                for (l, n) in locals.iter_mut().zip(&per_thread) {
+                    l.nodes = n.load(Relaxed);
                 }
-                None => {
-                    let mut m = Maxn::new(&sh, bounds, players, &mut locals[0].pv);
-                    m.iterate(game, |scores, pv, depth, _| emit_maxn(scores, pv, depth));
-                    locals[0].nodes = m.nodes;
-                }
+            } else {
+                locals[0].nodes = m.nodes;
             }
         } else {
             let emit_ab = |it: &Iteration<G::Move>, d, complete| {
@@ -465,14 +470,16 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
     }
 
     /// Allocates what a run needs and keeps it for the next: one thread's memory per
-    /// thread, the pool of helper threads (the table is allocated by `run`).
+    /// thread, the pool of threads (the table is allocated by `run`). The pool has a thread
+    /// per thread of the search: max^n runs its iterations in it; the alpha-beta family and
+    /// Monte Carlo tree search run their main thread on the caller and their helpers in it.
     fn prepare(&mut self, threads: usize) {
         while self.locals.len() < threads {
             self.locals.push(Local::new());
         }
-        if threads > 1 && self.pool.as_ref().map(|p| p.current_num_threads()) != Some(threads - 1) {
+        if threads > 1 && self.pool.as_ref().map(|p| p.current_num_threads()) != Some(threads) {
             self.pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads - 1)
+                .num_threads(threads)
                 .thread_name(|i| format!("search-helper-{i}"))
                 .build()
                 .ok();

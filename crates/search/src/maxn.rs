@@ -13,24 +13,31 @@
 //! [`Search::set_maxn_bounds`](crate::Search::set_maxn_bounds) only if they hold; without them
 //! no shallow pruning is done. (Deep pruning is never valid in max^n and is not done.)
 //!
-//! **Threads.** Max^n uses no transposition table. With several threads each iteration's
-//! root moves are shared out: every thread takes the next root move not yet taken and
-//! searches it whole ([`parallel_iterate`]). The root's children are then searched without
-//! the root's shallow-pruning bound, which only cuts off children that could not be chosen,
-//! and the root's choice is made afterwards in legal-move order by the same rule as the
-//! serial search (highest score for the mover, the first on ties); so the scores and the
-//! move equal the serial ones at every depth.
+//! **Threads.** Max^n uses no transposition table. With several threads the tree is shared
+//! out below the root as well as at it (Young Brothers Wait, Feldmann 1993, on rayon): at a
+//! node of depth [`SPLIT_DEPTH`] or more the first child is searched alone, and then the
+//! others at once, each a task that any thread may take (and split again further down),
+//! with the first child's score as their shallow-pruning bound. The node's choice is made
+//! afterwards in legal-move order by the serial rule (highest score for the mover, the first
+//! on ties; immediate pruning at the first that reaches a win on the next ply). A weaker bound
+//! only cuts off less, and what a cut-off child returns is never chosen; so the scores and
+//! the move equal the serial ones at every depth, and without shallow-pruning bounds the
+//! nodes searched are the serial ones but for the children searched beside one that wins at
+//! once. Work stealing spreads the work: no thread waits while a task is left.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
+
+use rayon::prelude::*;
 
 use crate::game::{Evaluator, Game, MoveList, Scores};
 use crate::score::{end_scores, masked, MAX_PLY, MAX_QUIESCENCE_PLY};
-use crate::shared::Shared;
-use crate::thread::Local;
+use crate::shared::{Padded, Shared};
 use crate::time::Stability;
 use crate::types::MATE;
+
+/// Nodes of at least this depth search their children after the first in parallel.
+pub(crate) const SPLIT_DEPTH: u32 = 4;
 
 /// Bounds on score vectors that make max^n shallow pruning valid (see the module
 /// documentation of [`crate::Search::set_maxn_bounds`]).
@@ -42,7 +49,7 @@ pub struct MaxnBounds {
     pub min_score: i32,
 }
 
-pub(crate) struct Maxn<'a, 'b, G: Game, E> {
+pub(crate) struct Maxn<'a, G: Game, E> {
     sh: &'a Shared<'a, G, E>,
     bounds: Option<MaxnBounds>,
     players: usize,
@@ -51,15 +58,25 @@ pub(crate) struct Maxn<'a, 'b, G: Game, E> {
     poll_at: u64,
     pub stopped: bool,
     path: Vec<u64>,
-    pv: &'b mut Vec<Vec<G::Move>>,
+    pub pv: Vec<Vec<G::Move>>,
+    /// The threads that share the tree, and each one's node count (by the pool's thread
+    /// index); `None`: one thread.
+    split: Option<Split<'a>>,
 }
 
-impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
+/// The pool of a parallel max^n search and its per-thread node counts.
+#[derive(Clone, Copy)]
+pub(crate) struct Split<'a> {
+    pub pool: &'a rayon::ThreadPool,
+    pub per_thread: &'a [Padded<AtomicU64>],
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
     pub fn new(
         sh: &'a Shared<'a, G, E>,
         bounds: Option<MaxnBounds>,
         players: usize,
-        pv: &'b mut Vec<Vec<G::Move>>,
+        split: Option<Split<'a>>,
     ) -> Self {
         Maxn {
             sh,
@@ -70,12 +87,22 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
             poll_at: 1,
             stopped: false,
             path: Vec::with_capacity(MAX_PLY + 1),
-            pv,
+            pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            split,
         }
     }
 
     pub fn flush(&mut self) {
-        self.sh.nodes.fetch_add(self.nodes - self.flushed, Relaxed);
+        let delta = self.nodes - self.flushed;
+        self.sh.nodes.fetch_add(delta, Relaxed);
+        if let Some(split) = self.split {
+            // The thread that searched them (the pool has one per thread of the search; the
+            // caller, outside it, counts as the first).
+            let i = rayon::current_thread_index().unwrap_or(0);
+            if let Some(c) = split.per_thread.get(i) {
+                c.fetch_add(delta, Relaxed);
+            }
+        }
         self.flushed = self.nodes;
     }
 
@@ -124,11 +151,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
     }
 
     /// Iterative deepening; calls back with the scores and PV of each completed iteration.
-    pub fn iterate(
-        &mut self,
-        root: &G,
-        mut on_iteration: impl FnMut(Scores, &[G::Move], u32, &mut Self),
-    ) {
+    pub fn iterate(&mut self, root: &G, mut on_iteration: impl FnMut(Scores, &[G::Move], u32)) {
         let (mut t_last, mut t_before) = (Duration::ZERO, Duration::ZERO);
         let mut stability = Stability::new(self.sh.eval.aspiration_window());
         for depth in 1..=self.sh.max_depth {
@@ -136,19 +159,41 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
                 break;
             }
             let started = self.sh.time.elapsed();
-            let v = self.node(root, depth, 0, None);
+            let v = match self.split {
+                // The whole iteration in the pool, whose threads all take part.
+                Some(split) => {
+                    let (v, line) = split.pool.install(|| {
+                        let mut m = self.task();
+                        let v = m.node(root, depth, 0, None);
+                        m.flush();
+                        ((!m.stopped).then_some(v), std::mem::take(&mut m.pv[0]))
+                    });
+                    self.pv[0] = line;
+                    self.stopped = v.is_none();
+                    v.unwrap_or([0; 3])
+                }
+                None => self.node(root, depth, 0, None),
+            };
             if self.stopped {
                 break;
             }
             self.flush();
             let pv = std::mem::take(&mut self.pv[0]);
             stability.update(pv.first().copied(), v[root.to_move()]);
-            on_iteration(v, &pv, depth, self);
+            on_iteration(v, &pv, depth);
             self.pv[0] = pv;
             t_before = t_last;
             t_last = self.sh.time.elapsed() - started;
         }
         self.flush();
+    }
+
+    /// A searcher for a task of the parallel search: this one's settings and path, its own
+    /// counters and lines.
+    fn task(&self) -> Self {
+        let mut m = Maxn::new(self.sh, self.bounds, self.players, self.split);
+        m.path.clone_from(&self.path);
+        m
     }
 
     /// `parent`: the parent's mover and its best score so far (for shallow pruning).
@@ -174,12 +219,34 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
         let mut moves: MoveList<G::Move> = MoveList::new();
         pos.legal_moves(&mut moves);
         let best_possible = MATE - ply as i32 - 1;
+        let split = self
+            .split
+            .filter(|_| depth >= SPLIT_DEPTH && moves.len() > 1 && ply + 1 < MAX_PLY);
         let mut best: Option<Scores> = None;
+        // The children after the first, where they were searched in parallel: their scores
+        // and lines, in move order.
+        let mut rest: Vec<(Scores, Vec<G::Move>)> = Vec::new();
         self.push(pos);
-        for mv in moves {
-            let mut child = pos.clone();
-            child.play(mv);
-            let v = self.node(&child, depth - 1, ply + 1, best.map(|b| (p, b[p])));
+        for (i, &mv) in moves.iter().enumerate() {
+            let v = match split.filter(|_| i > 0) {
+                Some(split) => {
+                    if i == 1 {
+                        let bound = best.map(|b| (p, b[p]));
+                        rest = self.search_rest(split, pos, &moves[1..], depth - 1, ply + 1, bound);
+                        if self.stopped {
+                            break;
+                        }
+                    }
+                    let (v, line) = std::mem::take(&mut rest[i - 1]);
+                    self.pv[ply + 1] = line;
+                    v
+                }
+                None => {
+                    let mut child = pos.clone();
+                    child.play(mv);
+                    self.node(&child, depth - 1, ply + 1, best.map(|b| (p, b[p])))
+                }
+            };
             if self.stopped {
                 break;
             }
@@ -205,6 +272,38 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
         }
         self.pop();
         best.unwrap_or([0; 3])
+    }
+
+    /// The children of `pos` after `moves` searched at once, each a task of the pool (with
+    /// the first child's bound `bound`): their scores and lines in move order. Sets `stopped`
+    /// if any task was stopped.
+    fn search_rest(
+        &mut self,
+        split: Split<'a>,
+        pos: &G,
+        moves: &[G::Move],
+        depth: u32,
+        ply: usize,
+        bound: Option<(usize, i32)>,
+    ) -> Vec<(Scores, Vec<G::Move>)> {
+        self.flush();
+        let this = &*self;
+        let results: Vec<Option<(Scores, Vec<G::Move>)>> = split.pool.install(|| {
+            moves
+                .par_iter()
+                .map(|&mv| {
+                    let mut m = this.task();
+                    let mut child = pos.clone();
+                    child.play(mv);
+                    let v = m.node(&child, depth, ply, bound);
+                    m.flush();
+                    (!m.stopped).then(|| (v, std::mem::take(&mut m.pv[ply])))
+                })
+                .collect()
+        });
+        let out: Option<Vec<_>> = results.into_iter().collect();
+        self.stopped |= out.is_none();
+        out.unwrap_or_default()
     }
 
     fn quiesce(&mut self, pos: &G, ply: usize, q: usize) -> Scores {
@@ -239,105 +338,5 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Maxn<'a, 'b, G, E> {
         }
         self.pop();
         best
-    }
-}
-
-/// One root move's result in [`parallel_iterate`]: its index, scores, line and the nodes
-/// its search took.
-type RootResult<M> = (usize, Scores, Vec<M>, u64);
-
-/// Max^n iterative deepening on the calling thread and the helpers of `pool`, the root's
-/// moves shared out among them (see the module documentation). Calls back with the scores
-/// and PV of each completed iteration; returns how many nodes each thread searched.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn parallel_iterate<G: Game, E: Evaluator<G>>(
-    pool: &rayon::ThreadPool,
-    sh: &Shared<'_, G, E>,
-    bounds: Option<MaxnBounds>,
-    players: usize,
-    locals: &mut [Local<G>],
-    root: &G,
-    mut on_iteration: impl FnMut(Scores, &[G::Move], u32),
-) {
-    let mut moves: MoveList<G::Move> = MoveList::new();
-    root.legal_moves(&mut moves);
-    let p = root.to_move();
-    let best_possible = MATE - 1;
-    locals.iter_mut().for_each(|l| l.nodes = 0);
-    // The order in which root moves are handed out: the largest subtrees of the previous
-    // iteration first, so that no thread is left alone with a big one at the end (the
-    // order does not change the result, which is put together in move order).
-    let mut order: Vec<usize> = (0..moves.len()).collect();
-    let (mut t_last, mut t_before) = (Duration::ZERO, Duration::ZERO);
-    let mut stability = Stability::new(sh.eval.aspiration_window());
-    for depth in 1..=sh.max_depth {
-        if depth > 1 && !sh.time.may_start(t_last, t_before, stability.scale()) {
-            break;
-        }
-        let started = sh.time.elapsed();
-        // The root itself, as the serial search counts it.
-        sh.nodes.fetch_add(1, Relaxed);
-        let next = AtomicUsize::new(0);
-        let stopped = AtomicBool::new(false);
-        let results: Mutex<Vec<RootResult<G::Move>>> = Mutex::new(Vec::with_capacity(moves.len()));
-        let work = |local: &mut Local<G>| {
-            let mut m = Maxn::new(sh, bounds, players, &mut local.pv);
-            m.push(root);
-            let mut mine = Vec::new();
-            while !stopped.load(Relaxed) {
-                let Some(&i) = order.get(next.fetch_add(1, Relaxed)) else {
-                    break;
-                };
-                let mut child = root.clone();
-                child.play(moves[i]);
-                let before = m.nodes;
-                let v = m.node(&child, depth - 1, 1, None);
-                if m.stopped {
-                    stopped.store(true, Relaxed);
-                    break;
-                }
-                mine.push((i, v, m.pv[1].clone(), m.nodes - before));
-            }
-            m.flush();
-            local.nodes += m.nodes;
-            results
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .extend(mine);
-        };
-        let (main, helpers) = locals.split_first_mut().expect("one thread at least");
-        pool.in_place_scope(|s| {
-            for local in helpers.iter_mut() {
-                s.spawn(|_| work(local));
-            }
-            work(main);
-        });
-        if stopped.load(Relaxed) || sh.user_stop.load(Relaxed) {
-            break;
-        }
-        let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-        results.sort_unstable_by_key(|r| r.0);
-        order.sort_by_key(|&i| std::cmp::Reverse(results.get(i).map_or(0, |r| r.3)));
-        // The serial rule: the first move with the highest score for the mover (the serial
-        // search stops at a win on the next ply, which nothing later can beat).
-        let mut best: Option<&RootResult<G::Move>> = None;
-        for r in &results {
-            if best.map_or(true, |b| r.1[p] > b.1[p]) {
-                best = Some(r);
-                if r.1[p] >= best_possible {
-                    break;
-                }
-            }
-        }
-        let Some((i, scores, line, _)) = best else {
-            break;
-        };
-        let mut pv = Vec::with_capacity(line.len() + 1);
-        pv.push(moves[*i]);
-        pv.extend_from_slice(line);
-        stability.update(Some(moves[*i]), scores[p]);
-        on_iteration(*scores, &pv, depth);
-        t_before = t_last;
-        t_last = sh.time.elapsed() - started;
     }
 }

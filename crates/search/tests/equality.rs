@@ -262,7 +262,7 @@ fn check_maxn(game: &Synthetic, depth: u32, bounds: Option<MaxnBounds>) -> u64 {
         .collect();
     let mut nodes = 0;
     for ordering in [true, false] {
-        // One thread, then three sharing out the root's moves: the same scores and the same
+        // One thread, then three sharing out the tree: the same scores and the same
         // principal variation at every depth.
         let mut lines = Vec::new();
         for threads in [1, 3] {
