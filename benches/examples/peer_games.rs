@@ -14,10 +14,11 @@
 //!   --seed S         seed of the openings (default 1)
 //!   --concurrency N  game pairs played at once (default 1)
 //!   --quiet          no line per pair
-//! SPEC: `exact` or `selective` (this engine; `-lmr`, `-null`, `-futility`, `-lmp`, `-iir`,
-//! `-ext` turn a technique off, `-qs` quiescence search), or `minimax:OPTIONS` (the peer's
+//! SPEC: `exact` or `selective` (this engine), then `,`-separated changes (`-lmr`, `-null`,
+//! `-futility`, `-lmp`, `-iir`, `-ext` turn a technique off, `-qs` quiescence search;
+//! `lmr_base=N`, `lmr_divisor=N`, `null_base=N`, `rfp_margin=N`), or `minimax:OPTIONS` (the peer's
 //! `IterativeSearch`: `default`, or `+`-joined `q4`, `null2`, `se`, `cm`, `cmh`, `asp30`,
-//! `mtdf`).
+//! `mtdf`). `SPEC@MS` gives that player its own time per move.
 //! ```
 #[path = "../peer/user_duel.rs"]
 mod user_duel;
@@ -102,6 +103,16 @@ fn player<G: PeerGame + 'static, E: SideToMoveEval<G> + Copy + 'static>(
     eval: E,
     movetime: Duration,
 ) -> Result<Boxed<G>, String> {
+    // `SPEC@MS`: this player's own time per move.
+    let (spec, movetime) = match spec.rsplit_once('@') {
+        Some((spec, ms)) => {
+            let ms: u64 = ms
+                .parse()
+                .map_err(|_| format!("{spec}@{ms}: a time in ms"))?;
+            (spec, Duration::from_millis(ms))
+        }
+        None => (spec, movetime),
+    };
     Ok(match spec.strip_prefix("minimax:") {
         Some(options) => Box::new(Peer::<G>::new(peer_options(options)?, movetime)),
         None => Box::new(Ours::new(our_config(spec)?, eval, movetime)),

@@ -131,33 +131,51 @@ pub fn peer_options(name: &str) -> Result<IterativeOptions, String> {
 }
 
 /// This engine's configuration named `name`: `exact` (`Config::default()`, the exact
-/// search) or `selective` (with [`Selectivity::default`]), optionally followed by
-/// `-<technique>` to turn one off (`-lmr`, `-null`, `-futility`, `-lmp`, `-iir`, `-ext`) and
-/// `-qs` for no quiescence search.
+/// search) or `selective` (with [`Selectivity::default`]), then `,`-separated changes:
+/// `-lmr`, `-null`, `-futility`, `-lmp`, `-iir`, `-ext` turn a technique off, `-qs`
+/// quiescence search, and `lmr_base=N`, `lmr_divisor=N`, `null_base=N`, `rfp_margin=N` set a
+/// constant of the selective search.
 pub fn our_config(name: &str) -> Result<Config, String> {
-    let mut parts = name.split('-');
+    let mut parts = name.split(',');
     let mut config = match parts.next() {
         Some("exact") => Config::default(),
         Some("selective") => Config::default().with_selective(Some(Selectivity::default())),
-        _ => return Err(format!("{name:?}: exact or selective, then -TECHNIQUE...")),
+        _ => {
+            return Err(format!(
+                "{name:?}: exact or selective, then ,-TECHNIQUE or ,KEY=N"
+            ))
+        }
     };
-    for off in parts {
-        if off == "qs" {
+    for change in parts {
+        if change == "-qs" {
             config = config.with_quiescence(false);
             continue;
         }
-        let s = config
+        let mut s = config
             .selective
-            .ok_or(format!("{name:?}: -{off} needs the selective mode"))?;
-        let s = match off {
-            "lmr" => s.with_reductions(false),
-            "null" => s.with_null_move(false),
-            "futility" => s.with_futility(false),
-            "lmp" => s.with_late_move_pruning(false),
-            "iir" => s.with_iir(false),
-            "ext" => s.with_extensions(false),
-            _ => return Err(format!("{name:?}: unknown technique {off:?}")),
-        };
+            .ok_or(format!("{name:?}: {change} needs the selective mode"))?;
+        if let Some((key, value)) = change.split_once('=') {
+            let v: i32 = value
+                .parse()
+                .map_err(|_| format!("{name:?}: {change}: a whole number"))?;
+            match key {
+                "lmr_base" => s.lmr_base = v,
+                "lmr_divisor" => s.lmr_divisor = v,
+                "null_base" => s.null_base = v,
+                "rfp_margin" => s.rfp_margin = v,
+                _ => return Err(format!("{name:?}: unknown constant {key:?}")),
+            }
+        } else {
+            s = match change {
+                "-lmr" => s.with_reductions(false),
+                "-null" => s.with_null_move(false),
+                "-futility" => s.with_futility(false),
+                "-lmp" => s.with_late_move_pruning(false),
+                "-iir" => s.with_iir(false),
+                "-ext" => s.with_extensions(false),
+                _ => return Err(format!("{name:?}: unknown change {change:?}")),
+            };
+        }
         config = config.with_selective(Some(s));
     }
     Ok(config)

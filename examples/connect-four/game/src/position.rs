@@ -287,6 +287,22 @@ impl Game for Position {
     fn zero_sum(&self) -> bool {
         true
     }
+
+    /// A move after which its player threatens to win on its next move (a column where one
+    /// more stone makes four): the other player has to answer it, so the selective search
+    /// never reduces such a move and prunes nothing in the position it leads to.
+    fn is_forcing(&self, mv: Move) -> bool {
+        let mut next = *self;
+        next.play(mv);
+        if next.outcome().is_some() {
+            return false;
+        }
+        let own = next.stones[self.to_move()];
+        (0..COLUMNS).any(|c| {
+            let h = next.height(c) as usize;
+            h < ROWS && has_four(own | 1 << (c * STRIDE + h))
+        })
+    }
 }
 
 /// The letter of a player in the notation: `x` (0, first) or `o` (1).
