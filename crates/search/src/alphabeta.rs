@@ -502,14 +502,15 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                 }
             }
         }
-        if share {
-            self.sh.busy.announce(e.key);
+        let announced = share && self.sh.busy.announce(e.key, depth);
+        if share && !announced {
+            self.local.smp.busy_full += 1;
         }
         let (best, best_i) = self.search_moves::<BRS>(&cx, &children, &mut keys, alpha, beta);
         self.local.children[ply] = children;
         self.local.keys[ply] = keys;
-        if share {
-            self.sh.busy.withdraw(e.key);
+        if announced {
+            self.sh.busy.withdraw(e.key, depth);
         }
         if self.sh.rule.is_some() {
             self.pop_path();
@@ -765,11 +766,18 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                 };
                 (i, quiet, cx.defer && searched > 0)
             } else if !deferred.is_empty() {
+                let d = cx.depth - 1;
                 let free = deferred
                     .iter()
-                    .position(|&(_, k, _)| !self.sh.busy.is_busy(k))
+                    .position(|&(_, k, _)| !self.sh.busy.is_busy(k, d))
                     .unwrap_or(0);
-                let (i, _, quiet) = deferred.remove(free);
+                let (i, k, quiet) = deferred.remove(free);
+                // Whether the wait paid: the other thread's entry is there to be used.
+                if let Some(t) = self.sh.table {
+                    if t.entries(k).any(|e| e.depth as i32 == d) {
+                        self.local.smp.deferred_found += 1;
+                    }
+                }
                 (i, quiet, false)
             } else {
                 break;
@@ -786,8 +794,9 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             };
             if may_defer {
                 let k = child.key();
-                if self.sh.busy.is_busy(k) {
+                if self.sh.busy.is_busy(k, cx.depth - 1) {
                     deferred.push((i, k, quiet));
+                    self.local.smp.deferred += 1;
                     continue;
                 }
             }

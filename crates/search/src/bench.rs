@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use crate::engine::Search;
 use crate::game::{Evaluator, Game};
 use crate::report::nps;
+use crate::thread::SmpStats;
 use crate::types::{Config, Limits};
 
 /// One position of a bench list, with the depth it is searched to.
@@ -116,6 +117,110 @@ pub fn run<G: Game, E: Evaluator<G>>(
         nps: nps(nodes, elapsed),
         threads: config.threads.max(1),
     }
+}
+
+/// One thread count of a [`scaling`] measurement: a bench list searched with that many
+/// threads, against one thread.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct ScalingRow {
+    /// The threads.
+    pub threads: usize,
+    /// Nodes of the whole list.
+    pub nodes: u64,
+    /// Time of the whole list.
+    pub elapsed: Duration,
+    /// The node overhead: these nodes over one thread's.
+    pub overhead: f64,
+    /// One thread's time over this time: the speedup to the depths (on a machine with fewer
+    /// cores than threads the threads take turns, and only the overhead and balance say how
+    /// they would do on their own cores).
+    pub speedup: f64,
+    /// Nodes per second over one thread's.
+    pub nps_ratio: f64,
+    /// The largest share of the nodes that one thread searched (1/threads is perfect balance).
+    pub largest_share: f64,
+    /// Whether every position's score equals one thread's.
+    pub same_values: bool,
+    /// What the threads did to share the work (the alpha-beta family).
+    pub smp: SmpStats,
+}
+
+/// Searches `list` with each thread count of `threads` (one thread first, the reference),
+/// each position from a fresh table: the node overhead, speedup, balance and parallel
+/// counters of each against one thread, and whether the values agree (they must, at fixed
+/// depths, for every search but a selective one).
+///
+/// ```
+/// use plyforge_search::bench::{scaling, BenchPosition};
+/// use plyforge_search::synthetic::{Spec, Synthetic, SyntheticEval};
+/// use plyforge_search::{Algorithm, Config};
+/// let list = vec![BenchPosition {
+///     label: "tree".to_string(),
+///     position: Synthetic::new(Spec { seed: 3, ..Spec::default() }),
+///     depth: 6,
+/// }];
+/// for algorithm in [Algorithm::AlphaBeta, Algorithm::MaxN] {
+///     let config = Config::default().with_algorithm(algorithm).with_tt_mib(4);
+///     let rows = scaling(&list, &SyntheticEval, &config, &[2, 4]);
+///     assert_eq!(rows.iter().map(|r| r.threads).collect::<Vec<_>>(), [1, 2, 4]);
+///     assert!(rows.iter().all(|r| r.same_values && r.largest_share <= 1.0));
+/// }
+/// ```
+pub fn scaling<G: Game, E: Evaluator<G>>(
+    list: &[BenchPosition<G>],
+    eval: &E,
+    config: &Config,
+    threads: &[usize],
+) -> Vec<ScalingRow> {
+    let mut rows: Vec<ScalingRow> = Vec::new();
+    let mut want: Vec<i32> = Vec::new();
+    let counts = std::iter::once(1).chain(threads.iter().copied().filter(|&t| t > 1));
+    for t in counts {
+        let mut engine = Search::new(config.clone().with_threads(t), eval);
+        if let Some(first) = list.first() {
+            engine.analyse(&first.position, Limits::depth(1));
+        }
+        let (mut nodes, mut elapsed) = (0, Duration::ZERO);
+        let mut per_thread = vec![0u64; t];
+        let mut smp = SmpStats::default();
+        let mut scores = Vec::with_capacity(list.len());
+        for p in list {
+            engine.reset();
+            let started = Instant::now();
+            let r = engine.analyse(&p.position, Limits::depth(p.depth));
+            elapsed += started.elapsed();
+            nodes += r.nodes;
+            scores.push(r.score);
+            for (sum, n) in per_thread.iter_mut().zip(engine.thread_nodes()) {
+                *sum += n;
+            }
+            smp.add(&engine.smp_stats());
+        }
+        if t == 1 {
+            want.clone_from(&scores);
+        }
+        let (base_nodes, base_time) = rows
+            .first()
+            .map_or((nodes, elapsed), |r| (r.nodes, r.elapsed));
+        let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+        let largest = per_thread.iter().copied().max().unwrap_or(0);
+        rows.push(ScalingRow {
+            threads: t,
+            nodes,
+            elapsed,
+            overhead: ratio(nodes as f64, base_nodes as f64),
+            speedup: ratio(base_time.as_secs_f64(), elapsed.as_secs_f64()),
+            nps_ratio: ratio(
+                nps(nodes, elapsed) as f64,
+                nps(base_nodes, base_time) as f64,
+            ),
+            largest_share: ratio(largest as f64, per_thread.iter().sum::<u64>() as f64),
+            same_values: scores == want,
+            smp,
+        });
+    }
+    rows
 }
 
 /// What is wrong with a bench list, and on which line (1-based).

@@ -16,7 +16,7 @@ use crate::score::{end_score, end_scores, MAX_DEPTH};
 use crate::selective::Selective;
 use crate::shared::{Iteration, Padded, Shared, NO_SCORE};
 use crate::smp;
-use crate::thread::Local;
+use crate::thread::{Local, SmpStats};
 use crate::time::TimeManager;
 use crate::tt::Table;
 use crate::types::{Algorithm, Config, Limits, Report};
@@ -134,6 +134,16 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             self.config.threads.max(1)
         };
         self.locals.iter().take(threads).map(|l| l.nodes).collect()
+    }
+
+    /// What the threads of the last alpha-beta search did to share the work (summed over the
+    /// threads): the counts behind its node overhead (see [`SmpStats`]).
+    pub fn smp_stats(&self) -> SmpStats {
+        let mut s = SmpStats::default();
+        for l in self.locals.iter().take(self.thread_nodes().len()) {
+            s.add(&l.smp);
+        }
+        s
     }
 
     /// Forgets the transposition table, the threads' move-ordering history and Monte Carlo
@@ -368,7 +378,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
                 })
                 .map(|on| Selective::new(on, self.evaluator.margin())),
             max_depth: limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)),
-            busy: Busy::new(threads > 1),
+            busy: Busy::new(threads),
             helper_done: Padded(AtomicU64::new(0)),
             helper_results: Mutex::new(Vec::new()),
             _game: PhantomData,

@@ -36,7 +36,10 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             self.root_best = None;
             self.sh.main_depth.store(depth, Relaxed);
             let it = match self.sh.take_helper_result(depth) {
-                Some(it) => it,
+                Some(it) => {
+                    self.local.smp.helper_iterations += 1;
+                    it
+                }
                 None => {
                     let score = self.aspiration(root, depth, prev);
                     if !self.stopped {
@@ -53,7 +56,10 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                         // A helper completed the iteration first.
                         self.stopped = false;
                         match self.sh.take_helper_result(depth) {
-                            Some(it) => it,
+                            Some(it) => {
+                                self.local.smp.helper_iterations += 1;
+                                it
+                            }
                             None => break,
                         }
                     }

@@ -41,6 +41,7 @@ pub use mcts::MctsStats;
 pub use perft::{perft, perft_divide};
 pub use record::{PlayError, Record};
 pub use score::{outcome_score, HALF_MATE, MAX_PLY, MAX_QUIESCENCE_PLY};
+pub use thread::SmpStats;
 pub use types::{
     mate_distance, Algorithm, Clock, Config, Limits, MctsConfig, MctsParallel, Report, Selectivity,
     MATE, MATE_BOUND,

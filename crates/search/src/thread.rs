@@ -42,6 +42,35 @@ pub(crate) struct Local<G: Game> {
     pub flags: Vec<u8>,
     /// Nodes this thread searched in the last run.
     pub nodes: u64,
+    /// What the parallel search did in this thread in the last run.
+    pub smp: SmpStats,
+}
+
+/// What the threads of a parallel alpha-beta search did to share the work (summed over the
+/// threads of the last run: [`Search::smp_stats`](crate::Search::smp_stats)), the counts that
+/// tell where its node overhead comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SmpStats {
+    /// Children put off because another thread was searching them (at their depth).
+    pub deferred: u64,
+    /// Of those, the ones whose table entry of that depth was there when taken up: the wait
+    /// saved their search.
+    pub deferred_found: u64,
+    /// Positions not announced as busy because their bucket of the busy table was full.
+    pub busy_full: u64,
+    /// Iterations a helper completed first, whose result the main thread took.
+    pub helper_iterations: u64,
+}
+
+impl SmpStats {
+    /// The sum of two threads' counts.
+    pub fn add(&mut self, o: &SmpStats) {
+        self.deferred += o.deferred;
+        self.deferred_found += o.deferred_found;
+        self.busy_full += o.busy_full;
+        self.helper_iterations += o.helper_iterations;
+    }
 }
 
 impl<G: Game> Local<G> {
@@ -58,6 +87,7 @@ impl<G: Game> Local<G> {
             filter: vec![0; FILTER_MASK + 1],
             flags: vec![0; MAX_PLY + 2],
             nodes: 0,
+            smp: SmpStats::default(),
         }
     }
 }
@@ -88,6 +118,7 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         local.path.clear();
         local.flags.iter_mut().for_each(|f| *f = 0);
         local.nodes = 0;
+        local.smp = SmpStats::default();
         local.filter.iter_mut().for_each(|f| *f = 0);
         if sh.rule.is_some() {
             for &k in &sh.history {
