@@ -9,6 +9,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use crate::arena::Arena;
 use crate::fail::Fail;
 use crate::{analyse, matchup, play, server, tune, web};
+use lab::tune::spsa;
 
 /// Play, analyse, match and solve board games with one search engine.
 #[derive(Parser, Debug)]
@@ -106,16 +107,16 @@ struct TuneArgs {
     shard: Option<String>,
     /// The learning rate at the end (r_end): a win more per pair then moves a parameter by
     /// this fraction of its step.
-    #[arg(long, value_name = "X", default_value_t = tune::spsa::R_END)]
+    #[arg(long, value_name = "X", default_value_t = spsa::R_END)]
     r_end: f64,
     /// Spall's alpha (the learning rate's decay).
-    #[arg(long, value_name = "X", default_value_t = tune::spsa::ALPHA)]
+    #[arg(long, value_name = "X", default_value_t = spsa::ALPHA)]
     spsa_alpha: f64,
     /// Spall's gamma (the perturbation's decay).
-    #[arg(long, value_name = "X", default_value_t = tune::spsa::GAMMA)]
+    #[arg(long, value_name = "X", default_value_t = spsa::GAMMA)]
     spsa_gamma: f64,
     /// The learning rate's delay A as a fraction of the iterations.
-    #[arg(long, value_name = "X", default_value_t = tune::spsa::A_RATIO)]
+    #[arg(long, value_name = "X", default_value_t = spsa::A_RATIO)]
     spsa_a: f64,
     /// Only the final table (no hint line).
     #[arg(long)]
@@ -546,12 +547,10 @@ pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
         }
         Verb::Match(a) => {
             let game = arena.commands(&a.game)?;
-            game.run_match(&match_options(a)?)
+            let quiet = a.quiet;
+            game.run_match(&match_settings(a)?, quiet)
         }
-        Verb::Merge(a) => matchup::merge::merge(&matchup::merge::MergeOptions {
-            files: a.files,
-            out: a.out,
-        }),
+        Verb::Merge(a) => matchup::merge(&a.files, a.out.as_ref()),
         Verb::Engine(a) => {
             let threads = threads_ok(a.threads)?;
             arena
@@ -699,52 +698,59 @@ fn number_word(n: usize) -> String {
         .map_or_else(|| n.to_string(), |w| w.to_string())
 }
 
-/// The options of `arena match`, checked.
-fn match_options(a: MatchArgs) -> Result<matchup::MatchOptions, Fail> {
-    let adjudication = matchup::game::Adjudication {
+/// A duration option (`--time`).
+fn duration(option: &str, text: &str) -> Result<std::time::Duration, Fail> {
+    plyforge::duration::parse_duration(text).map_err(|e| Fail::usage(format!("{option}: {e}")))
+}
+
+/// A `--shard K/N` option.
+fn shard(text: Option<&str>) -> Result<Option<lab::schedule::Shard>, Fail> {
+    text.map(|s| s.parse().map_err(|e| Fail::usage(format!("--shard: {e}"))))
+        .transpose()
+}
+
+/// The settings of `arena match`, checked.
+fn match_settings(a: MatchArgs) -> Result<lab::MatchSettings, Fail> {
+    use lab::game::{Adjudication, DrawRule, Resign};
+    let adjudication = Adjudication {
         max_plies: a.max_plies,
         resign: a
             .resign
             .as_deref()
-            .map(matchup::game::Resign::parse)
+            .map(Resign::parse)
             .transpose()
             .map_err(Fail::usage)?,
         draw: a
             .draw
             .as_deref()
-            .map(matchup::game::DrawRule::parse)
+            .map(DrawRule::parse)
             .transpose()
             .map_err(Fail::usage)?,
     };
     if a.max_plies == Some(0) {
         return Err(Fail::usage("--max-plies must be at least 1"));
     }
-    Ok(matchup::MatchOptions {
+    Ok(lab::MatchSettings {
         engines: a.engine,
         games: a.games,
-        time: a.time,
+        time: duration("--time", &a.time)?,
         threads: threads_ok(a.threads)?,
         position: a.position,
         opening: a.opening,
         seed: a.seed,
         record: a.record,
-        quiet: a.quiet,
         concurrency: a.concurrency,
         book: a.book,
         book_order: match a.book_order {
-            BookOrder::Sequential => matchup::book::Order::Sequential,
-            BookOrder::Random => matchup::book::Order::Random,
+            BookOrder::Sequential => lab::book::Order::Sequential,
+            BookOrder::Random => lab::book::Order::Random,
         },
         sprt: a.sprt.map(|v| (v[0], v[1])),
         alpha: a.alpha,
         beta: a.beta,
         out: a.out,
         resume: a.resume,
-        shard: a
-            .shard
-            .as_deref()
-            .map(|s| s.parse().map_err(|e| Fail::usage(format!("--shard: {e}"))))
-            .transpose()?,
+        shard: shard(a.shard.as_deref())?,
         adjudication,
     })
 }
@@ -752,7 +758,7 @@ fn match_options(a: MatchArgs) -> Result<matchup::MatchOptions, Fail> {
 /// The options of `arena tune`, checked.
 fn tune_command(a: TuneArgs) -> Result<tune::TuneCommand, Fail> {
     if !a.from_records.is_empty() {
-        return Ok(tune::TuneCommand::Texel(tune::TexelOptions {
+        return Ok(tune::TuneCommand::Texel(lab::tune::TexelSettings {
             files: a.from_records,
             params: a.param,
             engine: a.engine,
@@ -762,18 +768,18 @@ fn tune_command(a: TuneArgs) -> Result<tune::TuneCommand, Fail> {
             predict: a.predict,
         }));
     }
-    let verify = a.verify.then(|| tune::VerifyOptions {
+    let verify = a.verify.then(|| lab::tune::VerifySettings {
         games: a.verify_games,
         sprt: a.verify_sprt.map_or((0.0, 10.0), |v| (v[0], v[1])),
         out: a.verify_out,
     });
-    Ok(tune::TuneCommand::Spsa(Box::new(tune::TuneOptions {
+    let settings = lab::tune::TuneSettings {
         params: a.param,
         engine: a.engine,
         opponent: a.opponent,
         iterations: a.iterations,
         pairs: a.pairs,
-        time: a.time,
+        time: duration("--time", &a.time)?,
         threads: threads_ok(a.threads)?,
         position: a.position,
         opening: a.opening,
@@ -782,15 +788,14 @@ fn tune_command(a: TuneArgs) -> Result<tune::TuneCommand, Fail> {
         concurrency: a.concurrency,
         out: a.out,
         resume: a.resume,
-        shard: a
-            .shard
-            .as_deref()
-            .map(|s| s.parse().map_err(|e| Fail::usage(format!("--shard: {e}"))))
-            .transpose()?,
+        shard: shard(a.shard.as_deref())?,
         r_end: a.r_end,
         alpha: a.spsa_alpha,
         gamma: a.spsa_gamma,
         a_ratio: a.spsa_a,
+    };
+    Ok(tune::TuneCommand::Spsa(Box::new(tune::Spsa {
+        settings,
         quiet: a.quiet,
         verify,
         svg: a.svg,

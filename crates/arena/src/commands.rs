@@ -27,7 +27,7 @@ pub(crate) trait GameCommands: Send + Sync {
     /// `arena play`.
     fn play(&self, o: &play::PlayOptions) -> Result<(), Fail>;
     /// `arena match`.
-    fn run_match(&self, o: &matchup::MatchOptions) -> Result<(), Fail>;
+    fn run_match(&self, o: &lab::MatchSettings, quiet: bool) -> Result<(), Fail>;
     /// `arena engine`.
     fn engine(&self, threads: usize, spec: Option<&str>) -> Result<(), Fail>;
     /// `arena serve`.
@@ -71,8 +71,8 @@ impl<A: GameAdapter> GameCommands for Commands<A> {
     fn play(&self, o: &play::PlayOptions) -> Result<(), Fail> {
         play::play::<A>(o)
     }
-    fn run_match(&self, o: &matchup::MatchOptions) -> Result<(), Fail> {
-        matchup::run_match::<A>(o)
+    fn run_match(&self, o: &lab::MatchSettings, quiet: bool) -> Result<(), Fail> {
+        matchup::run_match::<A>(o, quiet)
     }
     fn engine(&self, threads: usize, spec: Option<&str>) -> Result<(), Fail> {
         protocol::serve_stdio::<A>(threads, spec)

@@ -21,27 +21,24 @@
 
 mod analyse;
 mod arena;
+mod bars;
 mod bench;
 mod cli;
 mod commands;
 mod draw;
 mod help;
+mod matchup;
 mod play;
 mod rules_cmd;
 mod solve;
+mod tune;
 mod web;
 
-#[doc(hidden)]
-pub mod elo;
 pub mod fail;
-#[doc(hidden)]
-pub mod matchup;
 #[doc(hidden)]
 pub mod protocol;
 #[doc(hidden)]
 pub mod server;
-#[doc(hidden)]
-pub mod tune;
 
 pub use arena::Arena;
 pub use fail::Fail;

@@ -19,7 +19,7 @@ use plyforge::{legal_moves, play_text, result_text, GameAdapter};
 
 /// Where each game starts: `--position` as `arena match` reads it (a position, or `random`
 /// / `fair`: a new one per game, of seed + game number); without it the rules' start.
-pub(crate) struct GameStarts<A: GameAdapter>(crate::matchup::book::Starts<A>);
+pub(crate) struct GameStarts<A: GameAdapter>(lab::book::Starts<A>);
 
 impl<A: GameAdapter> Clone for GameStarts<A> {
     fn clone(&self) -> Self {
@@ -30,7 +30,7 @@ impl<A: GameAdapter> Clone for GameStarts<A> {
 impl<A: GameAdapter> GameStarts<A> {
     /// From `--position` and `--seed`.
     pub(crate) fn new(position: Option<&str>, seed: u64) -> Result<Self, Fail> {
-        use crate::matchup::book::Starts as S;
+        use lab::book::Starts as S;
         Ok(GameStarts(match position {
             None => S::Fixed(A::start()),
             Some(_) => S::from_position(position, seed)?,

@@ -15,7 +15,7 @@ use plyforge::search::rng::{splitmix64, XorShift64Star as Rng};
 use plyforge::search::Record;
 use plyforge::{legal_moves, read_position, GameAdapter};
 
-use crate::fail::Fail;
+use crate::error::Error;
 
 /// How a book is walked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,37 +67,32 @@ impl<A: GameAdapter> Clone for Starts<A> {
 
 impl<A: GameAdapter> Starts<A> {
     /// Reads a book: every line must be a position; the error names the file and line.
-    pub fn book(path: &Path, order: Order, seed: u64, openings: u64) -> Result<Self, Fail> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Fail::usage(format!("--book {}: {e}", path.display())))?;
+    pub fn book(path: &Path, order: Order, seed: u64, openings: u64) -> Result<Self, Error> {
+        let file = format!("--book {}", path.display());
+        let text = std::fs::read_to_string(path).map_err(|e| Error::input(&file, None, e))?;
         let mut positions = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {
                 continue;
             }
-            let p = read_position::<A>(t).map_err(|e| {
-                Fail::usage(format!("--book {} line {}: {e}", path.display(), i + 1))
-            })?;
+            let p = read_position::<A>(t).map_err(|e| Error::input(&file, Some(i + 1), e))?;
             positions.push(p);
         }
         if positions.is_empty() {
-            return Err(Fail::usage(format!(
-                "--book {}: no positions in it",
-                path.display()
-            )));
+            return Err(Error::input(file, None, "no positions in it"));
         }
         let order = book_order(positions.len(), order, seed, openings);
         Ok(Starts::Book { positions, order })
     }
 
     /// From `--position` (or none) and `--seed`.
-    pub fn from_position(position: Option<&str>, seed: u64) -> Result<Self, Fail> {
+    pub fn from_position(position: Option<&str>, seed: u64) -> Result<Self, Error> {
         match position.map(str::trim) {
             None => Ok(Starts::Default(seed)),
             Some("random") => {
                 if A::random_start(seed).is_none() {
-                    return Err(Fail::usage(format!(
+                    return Err(Error::settings(format!(
                         "--position random: {} has no random start",
                         A::TITLE
                     )));
@@ -106,7 +101,7 @@ impl<A: GameAdapter> Starts<A> {
             }
             Some("fair") => {
                 if !A::HAS_FAIR_START {
-                    return Err(Fail::usage(format!(
+                    return Err(Error::settings(format!(
                         "--position fair: {} has no fair start",
                         A::TITLE
                     )));

@@ -1,4 +1,4 @@
-//! `arena tune GAME --from-records FILES…`: Texel's method. The evaluation's declared
+//! Texel's method (`arena tune GAME --from-records FILES…`). The evaluation's declared
 //! parameters are fitted to the results of recorded games: each position of a game (from
 //! ply `skip` on) is labelled with the game's result, the evaluation's scores of the
 //! players make a prediction by the softmax over players (`P(p wins) = e^{s_p/T} /
@@ -13,14 +13,16 @@
 //! of the declared step for real numbers). Cross-validation (`--folds K`): the games are
 //! split into K folds; each fold's held-out loss is measured with the values fitted to the
 //! others, beside the start values' — a fit that only learns its own games shows there.
+//! Records that do not tell the parameters apart (the fitted temperature runs off, the loss
+//! stays at chance) make a fit without information ([`TexelFit::informative`]).
 //!
 //! Move prediction (`--predict NAME…`): the parameters are fitted to the moves that the
 //! named players chose instead (an opponent model learned from their games): at each of
 //! their turns the legal moves' resulting positions are scored for the mover, and the
 //! softmax of those scores (`P(m) = e^{s(m)/T} / Σ e^{s(m')/T}`) predicts the move played.
 //! The records must name each game's seats: text records, whose header holds
-//! `r: NAME, g: NAME, b: NAME` (`arena match --record`) or `r=NAME g=NAME b=NAME` (the
-//! course referee harness's `--record`).
+//! `LETTER: NAME, …` (`arena match --record`) or `LETTER=NAME …` (the course referee
+//! harness's `--record`), one entry per seat with the player's letter.
 //!
 //! Records: match files (`arena match --out`), tune files (`arena tune --out`), and text
 //! records (`arena match --record`, the course referee harness's `--record`: a `# …` line per
@@ -28,18 +30,19 @@
 
 use std::path::PathBuf;
 
-use plyforge::params::{show_number, Param};
+use plyforge::params::Param;
 use plyforge::search::{Evaluator, Game};
 use plyforge::{read_position, GameAdapter};
 use serde_json::Value;
 
-use super::run::{choose_params, spec_text, without_keys};
-use crate::fail::{outln, Fail};
-use crate::matchup::matchfile;
+use super::params::{choose_params, spec_text, without_keys};
+use crate::error::Error;
+use crate::matchfile;
 
-/// The options of a fit.
+/// The settings of a fit; each is `arena tune --from-records`'s option of the same name
+/// (`skip` is `--skip-plies`).
 #[derive(Clone, Debug)]
-pub(crate) struct TexelOptions {
+pub struct TexelSettings {
     /// The record files.
     pub files: Vec<PathBuf>,
     /// `--param` (empty: every evaluation parameter).
@@ -56,14 +59,23 @@ pub(crate) struct TexelOptions {
     pub predict: Vec<String>,
 }
 
-/// A game read from a record: its start, its moves, its result.
+/// A game read from a record: its start, its moves, its result, and where it was read.
 struct RecordGame {
     start: String,
     moves: Vec<String>,
     result: String,
-    origin: String,
+    /// The file and the line the game begins on.
+    file: String,
+    line: usize,
     /// Who sat in each seat, where a text record's header says ([`seats_field`]).
     seats: Vec<String>,
+}
+
+impl RecordGame {
+    /// A fault of this game.
+    fn fault(&self, reason: impl std::fmt::Display) -> Error {
+        Error::input(&self.file, Some(self.line), reason)
+    }
 }
 
 /// One labelled position.
@@ -74,53 +86,63 @@ struct Sample<P> {
     game: usize,
 }
 
-/// Reads the games of a record file.
-fn read_file(path: &std::path::Path, game: &str, out: &mut Vec<RecordGame>) -> Result<(), Fail> {
+/// Reads the games of a record file (a match or tune file, or a text record) of game
+/// `game`.
+fn read_file(path: &std::path::Path, game: &str, out: &mut Vec<RecordGame>) -> Result<(), Error> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Fail::usage(format!("{name}: {e}")))?;
+    let text = std::fs::read_to_string(path).map_err(|e| Error::input(&name, None, e))?;
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     if first.trim_start().starts_with('{') {
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() {
+        read_json(&name, &text, game, out)
+    } else {
+        read_text(&name, &text, out)
+    }
+}
+
+/// The games of a match file or a tune file.
+fn read_json(name: &str, text: &str, game: &str, out: &mut Vec<RecordGame>) -> Result<(), Error> {
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at = |reason: String| Error::input(name, Some(n + 1), reason);
+        let v: Value = serde_json::from_str(line).map_err(|e| at(format!("not JSON ({e})")))?;
+        let o = v
+            .as_object()
+            .ok_or_else(|| at("not a JSON object".to_string()))?;
+        let kind = o.get("type").and_then(Value::as_str).unwrap_or("");
+        let g = match kind {
+            "match" | "tune" => {
+                let of = o.get("game").and_then(Value::as_str).unwrap_or("?");
+                if of != game {
+                    return Err(at(format!("the games of {of}, not {game}")));
+                }
                 continue;
             }
-            let at = || format!("{name} line {}", n + 1);
-            let v: Value = serde_json::from_str(line)
-                .map_err(|e| Fail::usage(format!("{}: not JSON ({e})", at())))?;
-            let o = v
-                .as_object()
-                .ok_or_else(|| Fail::usage(format!("{}: not a JSON object", at())))?;
-            let kind = o.get("type").and_then(Value::as_str).unwrap_or("");
-            let g = match kind {
-                "match" | "tune" => {
-                    let of = o.get("game").and_then(Value::as_str).unwrap_or("?");
-                    if of != game {
-                        return Err(Fail::usage(format!(
-                            "{}: the games of {of}, not {game}",
-                            at()
-                        )));
-                    }
-                    continue;
-                }
-                "game" => matchfile::parse_game(o),
-                "tune-game" => match o.get("game").and_then(Value::as_object) {
-                    Some(g) => matchfile::parse_game(g),
-                    None => Err("no field \"game\"".to_string()),
-                },
-                other => Err(format!("unknown line type {other:?}")),
-            }
-            .map_err(|e| Fail::usage(format!("{}: {e}", at())))?;
-            out.push(RecordGame {
-                start: g.start,
-                moves: g.opening_moves.into_iter().chain(g.moves).collect(),
-                result: g.result,
-                origin: at(),
-                seats: Vec::new(),
-            });
+            "game" => matchfile::parse_game(o),
+            "tune-game" => match o.get("game").and_then(Value::as_object) {
+                Some(g) => matchfile::parse_game(g),
+                None => Err("no field \"game\"".to_string()),
+            },
+            other => Err(format!("unknown line type {other:?}")),
         }
-        return Ok(());
+        .map_err(at)?;
+        out.push(RecordGame {
+            start: g.start,
+            moves: g.opening_moves.into_iter().chain(g.moves).collect(),
+            result: g.result,
+            file: name.to_string(),
+            line: n + 1,
+            seats: Vec::new(),
+        });
     }
+    Ok(())
+}
+
+/// The games of a text record: a `# …` line per game (`result: …`, optionally `start: …`
+/// and the seats), then one move per line.
+fn read_text(name: &str, text: &str, out: &mut Vec<RecordGame>) -> Result<(), Error> {
     let mut current: Option<RecordGame> = None;
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -135,26 +157,25 @@ fn read_file(path: &std::path::Path, game: &str, out: &mut Vec<RecordGame>) -> R
                     .map(|s| s.trim().to_string())
             };
             let result = field("result: ").ok_or_else(|| {
-                Fail::usage(format!(
-                    "{name} line {}: a game's line has no `result: …`",
-                    n + 1
-                ))
+                Error::input(name, Some(n + 1), "a game's line has no `result: …`")
             })?;
             current = Some(RecordGame {
                 start: field("start: ").unwrap_or_else(|| "start".to_string()),
                 moves: Vec::new(),
                 result,
-                origin: format!("{name} line {}", n + 1),
+                file: name.to_string(),
+                line: n + 1,
                 seats: head.split(" | ").find_map(seats_field).unwrap_or_default(),
             });
         } else {
             match current.as_mut() {
                 Some(g) => g.moves.push(line.to_string()),
                 None => {
-                    return Err(Fail::usage(format!(
-                        "{name} line {}: a move before the first `# … result: …` line",
-                        n + 1
-                    )))
+                    return Err(Error::input(
+                        name,
+                        Some(n + 1),
+                        "a move before the first `# … result: …` line",
+                    ))
                 }
             }
         }
@@ -192,21 +213,16 @@ fn seats_field(field: &str) -> Option<Vec<String>> {
 fn replay<A: GameAdapter>(
     g: &RecordGame,
     mut visit: impl FnMut(usize, &A::Pos, A::Move),
-) -> Result<(), Fail> {
-    let mut pos =
-        read_position::<A>(&g.start).map_err(|e| Fail::usage(format!("{}: {e}", g.origin)))?;
+) -> Result<(), Error> {
+    let mut pos = read_position::<A>(&g.start).map_err(|e| g.fault(e))?;
     for (ply, text) in g.moves.iter().enumerate() {
         if pos.outcome().is_some() {
             break;
         }
         let mv = A::parse_move(&pos, text)
-            .map_err(|e| Fail::usage(format!("{}: move {} {text:?}: {e}", g.origin, ply + 1)))?;
+            .map_err(|e| g.fault(format!("move {} {text:?}: {e}", ply + 1)))?;
         if let Some(why) = pos.why_illegal(mv) {
-            return Err(Fail::usage(format!(
-                "{}: move {} {text}: {why}",
-                g.origin,
-                ply + 1
-            )));
+            return Err(g.fault(format!("move {} {text}: {why}", ply + 1)));
         }
         visit(ply, &pos, mv);
         pos.play(mv);
@@ -233,13 +249,15 @@ fn target<A: GameAdapter>(result: &str) -> Option<[f64; 3]> {
 }
 
 /// The labelled positions of the games.
-fn samples<A: GameAdapter>(games: &[RecordGame], skip: usize) -> Result<Vec<Sample<A::Pos>>, Fail> {
+fn samples<A: GameAdapter>(
+    games: &[RecordGame],
+    skip: usize,
+) -> Result<Vec<Sample<A::Pos>>, Error> {
     let mut out = Vec::new();
     for (i, g) in games.iter().enumerate() {
         let target = target::<A>(&g.result).ok_or_else(|| {
-            Fail::usage(format!(
-                "{}: the result {:?} is not one of {}'s",
-                g.origin,
+            g.fault(format!(
+                "the result {:?} is not one of {}'s",
                 g.result,
                 A::TITLE
             ))
@@ -274,7 +292,7 @@ fn choices<A: GameAdapter>(
     games: &[RecordGame],
     who: &[String],
     skip: usize,
-) -> Result<(Vec<A::Pos>, Vec<Choice>), Fail> {
+) -> Result<(Vec<A::Pos>, Vec<Choice>), Error> {
     let (mut children, mut out) = (Vec::new(), Vec::new());
     for (i, g) in games.iter().enumerate() {
         replay::<A>(g, |ply, pos, mv| {
@@ -429,14 +447,14 @@ impl<'a, A: GameAdapter> Fit<'a, A> {
     }
 
     /// The share of the moves that the values' scores put first (`None` for results).
-    fn hits(&self, values: &[f64]) -> Result<Option<f64>, Fail> {
+    fn hits(&self, values: &[f64]) -> Result<Option<f64>, Error> {
         match &self.targets {
             Targets::Results(_) => Ok(None),
             Targets::Moves(choices) => Ok(Some(hit_rate(&self.scores(values)?, choices))),
         }
     }
 
-    fn scores(&self, values: &[f64]) -> Result<Vec<[i32; 3]>, Fail> {
+    fn scores(&self, values: &[f64]) -> Result<Vec<[i32; 3]>, Error> {
         let set: Vec<(&'static str, f64)> = self
             .params
             .iter()
@@ -444,17 +462,17 @@ impl<'a, A: GameAdapter> Fit<'a, A> {
             .map(|(p, &v)| (p.name, p.used(v)))
             .collect();
         let eval = A::evaluator_with(self.eval, &set)
-            .map_err(|e| Fail::usage(format!("eval={}: {e}", self.eval)))?;
+            .map_err(|e| Error::settings(format!("eval={}: {e}", self.eval)))?;
         Ok(score_all::<A>(&eval, &self.positions))
     }
 
-    fn loss(&self, values: &[f64], t: f64) -> Result<f64, Fail> {
+    fn loss(&self, values: &[f64], t: f64) -> Result<f64, Error> {
         Ok(self.loss_of(&self.scores(values)?, t))
     }
 
     /// The temperature that fits `values` best: a scan over powers of 2^(1/4), then a
     /// golden-section refinement.
-    fn temperature(&self, values: &[f64]) -> Result<f64, Fail> {
+    fn temperature(&self, values: &[f64]) -> Result<f64, Error> {
         let scores = self.scores(values)?;
         let f = |t: f64| self.loss_of(&scores, t);
         let (mut best, mut best_l) = (1.0, f64::INFINITY);
@@ -481,7 +499,7 @@ impl<'a, A: GameAdapter> Fit<'a, A> {
     }
 
     /// Texel's local search from `start` at temperature `t`.
-    fn local_search(&self, start: &[f64], t: f64, rounds: usize) -> Result<(Vec<f64>, f64), Fail> {
+    fn local_search(&self, start: &[f64], t: f64, rounds: usize) -> Result<(Vec<f64>, f64), Error> {
         let mut values: Vec<f64> = start.to_vec();
         let mut best = self.loss(&values, t)?;
         let mut steps: Vec<f64> = self.params.iter().map(|p| p.step).collect();
@@ -527,15 +545,77 @@ impl<'a, A: GameAdapter> Fit<'a, A> {
     }
 }
 
-/// Runs the fit and prints it.
-pub(crate) fn run<A: GameAdapter>(o: &TexelOptions) -> Result<(), Fail> {
+/// What the fit learned from: the games' results, or the moves of named players.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Learned {
+    /// The results of the games.
+    Results {
+        /// Games read.
+        games: usize,
+        /// Of them, games with a winner.
+        decided: usize,
+        /// Positions labelled (from ply `skip` on).
+        positions: usize,
+    },
+    /// The moves that the named players chose.
+    Moves {
+        /// Games read.
+        games: usize,
+        /// How many of the names sat in some game.
+        seated: usize,
+        /// Their moves with a choice (from ply `skip` on).
+        moves: usize,
+    },
+}
+
+/// A finished fit: the values, and how well the start and the fitted values predict.
+#[derive(Clone, Debug)]
+pub struct TexelFit {
+    /// What it learned from.
+    pub learned: Learned,
+    /// The temperature (points per logit), fitted to the start values.
+    pub temperature: f64,
+    /// The parameters fitted.
+    pub params: Vec<Param>,
+    /// Their start values.
+    pub start: Vec<f64>,
+    /// The fitted values (as played: rounded to the parameters' units).
+    pub values: Vec<f64>,
+    /// The mean log loss of the start values and of the fitted values, on every game.
+    pub loss: (f64, f64),
+    /// Cross-validation: the folds, and the held-out loss of the start values and of the
+    /// values fitted to the other folds.
+    pub cross: Option<(usize, f64, f64)>,
+    /// For a fit to moves: the share of the moves scored first with the start values and
+    /// with the fitted values.
+    pub hits: Option<(f64, f64)>,
+    /// The engine specification with the fitted values.
+    pub spec: String,
+    /// The mean log loss of a prediction that knows nothing (every outcome, or every legal
+    /// move, alike).
+    pub chance: f64,
+}
+
+impl TexelFit {
+    /// False when the records do not tell the parameters apart: the start values' loss is
+    /// that of knowing nothing, or the temperature ran off to the end of its scale (the
+    /// scores say nothing of the results). The fitted values then mean nothing.
+    pub fn informative(&self) -> bool {
+        self.temperature < 1e6 && self.loss.0 < self.chance - 1e-3
+    }
+}
+
+/// The parameters a fit fits (the evaluation's only) and the base spec.
+fn fit_params<A: GameAdapter>(
+    o: &TexelSettings,
+) -> Result<(plyforge::agent::Spec, Vec<Param>, Vec<f64>), Error> {
     let base_text = o.engine.clone().unwrap_or_else(|| "engine".to_string());
     let base = plyforge::agent::Spec::parse::<A>(&base_text)
-        .map_err(|e| Fail::usage(format!("--engine {base_text:?}: {}", e.reason())))?;
+        .map_err(|e| Error::settings(format!("--engine {base_text:?}: {}", e.reason())))?;
     let chosen = choose_params::<A>(&base, &o.params)?;
     let eval_names: Vec<&str> = A::params().iter().map(|p| p.name).collect();
     if let Some((p, _)) = chosen.iter().find(|(p, _)| !eval_names.contains(&p.name)) {
-        return Err(Fail::usage(format!(
+        return Err(Error::settings(format!(
             "--param {}: a setting of the search; --from-records fits the evaluation's parameters ({})",
             p.name,
             if eval_names.is_empty() {
@@ -546,145 +626,185 @@ pub(crate) fn run<A: GameAdapter>(o: &TexelOptions) -> Result<(), Fail> {
         )));
     }
     if o.folds == 1 || o.folds > 20 {
-        return Err(Fail::usage("--folds: 0 (none) or between 2 and 20"));
+        return Err(Error::settings("--folds: 0 (none) or between 2 and 20"));
     }
-    let params: Vec<Param> = chosen.iter().map(|(p, _)| p.clone()).collect();
-    let start: Vec<f64> = chosen.iter().map(|(_, v)| *v).collect();
-    let eval = base
-        .eval
-        .clone()
-        .unwrap_or_else(|| A::evaluator_names()[0].to_string());
+    let params = chosen.iter().map(|(p, _)| p.clone()).collect();
+    let start = chosen.iter().map(|(_, v)| *v).collect();
+    Ok((base, params, start))
+}
+
+/// How a text record names the seats of game `A`: `r: NAME, g: NAME, b: NAME` and
+/// `r=NAME g=NAME b=NAME` with its players' letters.
+fn seats_forms<A: GameAdapter>() -> (String, String) {
+    let letters: Vec<&str> = (0..A::PLAYERS).map(A::player_letter).collect();
+    let colon: Vec<String> = letters.iter().map(|l| format!("{l}: NAME")).collect();
+    let equals: Vec<String> = letters.iter().map(|l| format!("{l}=NAME")).collect();
+    (colon.join(", "), equals.join(" "))
+}
+
+/// What a fit learns from: the labelled positions, or the predicted players' moves with
+/// the positions each of their legal moves leads to.
+struct Data<P> {
+    samples: Vec<Sample<P>>,
+    children: Vec<P>,
+    picks: Vec<Choice>,
+    learned: Learned,
+}
+
+/// Reads the records and makes the fit's data, refusing too little of it.
+fn data<A: GameAdapter>(o: &TexelSettings) -> Result<Data<A::Pos>, Error> {
     let mut games = Vec::new();
     for f in &o.files {
         read_file(f, A::NAME, &mut games)?;
     }
-    let predict = !o.predict.is_empty();
-    let data = if predict {
-        Vec::new()
-    } else {
-        samples::<A>(&games, o.skip)?
-    };
-    let (children, picks) = if predict {
-        if !games.iter().any(|g| !g.seats.is_empty()) {
-            return Err(Fail::usage(
-                "--predict: no game of the records names its seats (a text record's header field `r: NAME, g: NAME, b: NAME` as `arena match --record` writes it, or `r=NAME g=NAME b=NAME` as the course referee harness's --record does)",
-            ));
-        }
-        choices::<A>(&games, &o.predict, o.skip)?
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    // The fit to the games that `keep` keeps (by their index).
-    let subset = |keep: &dyn Fn(usize) -> bool| -> Fit<'_, A> {
-        if predict {
-            let chosen: Vec<&Choice> = picks.iter().filter(|c| keep(c.game)).collect();
-            Fit::<A>::moves(&eval, &params, &children, &chosen)
-        } else {
-            let chosen: Vec<&Sample<A::Pos>> = data.iter().filter(|s| keep(s.game)).collect();
-            Fit::<A>::new(&eval, &params, &chosen)
-        }
-    };
-    if predict {
-        let found = o
-            .predict
-            .iter()
-            .filter(|n| games.iter().any(|g| g.seats.contains(n)))
-            .count();
-        outln!(
-            "{} move prediction: the moves of {} ({} of them seated in the records): {} moves of {} games from ply {}",
-            A::TITLE,
-            o.predict.join(", "),
-            found,
-            picks.len(),
-            games.len(),
-            o.skip
-        );
-        if picks.is_empty() {
-            return Err(Fail::usage(format!(
-                "--predict {}: no move of theirs with a choice in the records",
-                o.predict.join(" ")
-            )));
-        }
-    } else {
+    if o.predict.is_empty() {
+        let samples = samples::<A>(&games, o.skip)?;
         let decided = games
             .iter()
             .filter(|g| g.result.starts_with("winner"))
             .count();
-        outln!(
-            "{} Texel fit: {} games ({} won, {} not), {} positions from ply {}",
-            A::TITLE,
-            games.len(),
-            decided,
-            games.len() - decided,
-            data.len(),
-            o.skip
-        );
-        if games.len() < 2 || data.is_empty() {
-            return Err(Fail::usage(format!(
+        if games.len() < 2 || samples.is_empty() {
+            return Err(Error::settings(format!(
                 "{} games with {} positions: too few to fit",
                 games.len(),
-                data.len()
+                samples.len()
             )));
         }
+        let learned = Learned::Results {
+            games: games.len(),
+            decided,
+            positions: samples.len(),
+        };
+        return Ok(Data {
+            samples,
+            children: Vec::new(),
+            picks: Vec::new(),
+            learned,
+        });
     }
-    let fit = subset(&|_| true);
-    let t = fit.temperature(&start)?;
-    let start_loss = fit.loss(&start, t)?;
-    outln!(
-        "  temperature {} points per logit (fitted to the start values); log loss {:.4}",
-        show_number(t),
-        start_loss
-    );
-    if o.folds >= 2 {
-        let (mut held_start, mut held_fit) = (0.0, 0.0);
-        let mut counted = 0.0;
-        for k in 0..o.folds {
-            let fit_k = subset(&|g| g % o.folds != k);
-            let test_fit = subset(&|g| g % o.folds == k);
-            if fit_k.positions.is_empty() || test_fit.positions.is_empty() {
-                continue;
-            }
-            let t_k = fit_k.temperature(&start)?;
-            let (values, _) = fit_k.local_search(&start, t_k, o.rounds)?;
-            let w = test_fit.len() as f64;
-            held_start += test_fit.loss(&start, t_k)? * w;
-            held_fit += test_fit.loss(&values, t_k)? * w;
-            counted += w;
+    if !games.iter().any(|g| !g.seats.is_empty()) {
+        let (colon, equals) = seats_forms::<A>();
+        return Err(Error::settings(format!(
+            "--predict: no game of the records names its seats (a text record's header field `{colon}` as `arena match --record` writes it, or `{equals}` as the course referee harness's --record does)",
+        )));
+    }
+    let (children, picks) = choices::<A>(&games, &o.predict, o.skip)?;
+    if picks.is_empty() {
+        return Err(Error::settings(format!(
+            "--predict {}: no move of theirs with a choice in the records",
+            o.predict.join(" ")
+        )));
+    }
+    let seated = o
+        .predict
+        .iter()
+        .filter(|n| games.iter().any(|g| g.seats.contains(n)))
+        .count();
+    let learned = Learned::Moves {
+        games: games.len(),
+        seated,
+        moves: picks.len(),
+    };
+    Ok(Data {
+        samples: Vec::new(),
+        children,
+        picks,
+        learned,
+    })
+}
+
+impl<P> Data<P> {
+    /// The mean log loss of knowing nothing: ln(players) per result, ln(moves) per choice.
+    fn chance(&self, players: usize) -> f64 {
+        if self.picks.is_empty() {
+            return (players as f64).ln();
         }
-        if counted > 0.0 {
-            outln!(
-                "  cross-validated log loss ({} folds of games, each measured with the fit to the others): start {:.4}, fitted {:.4}",
-                o.folds,
-                held_start / counted,
-                held_fit / counted
-            );
+        let total: f64 = self.picks.iter().map(|c| (c.len as f64).ln()).sum();
+        total / self.picks.len() as f64
+    }
+}
+
+/// The fit to the games that a filter keeps (by their index).
+type Subset<'s, 'a, A> = &'s dyn Fn(&dyn Fn(usize) -> bool) -> Fit<'a, A>;
+
+/// Cross-validation over `folds` folds of games: the held-out loss of the start values and
+/// of the values fitted to the other folds.
+fn cross_validate<'a, A: GameAdapter>(
+    subset: Subset<'_, 'a, A>,
+    start: &[f64],
+    folds: usize,
+    rounds: usize,
+) -> Result<Option<(usize, f64, f64)>, Error> {
+    let (mut held_start, mut held_fit) = (0.0, 0.0);
+    let mut counted = 0.0;
+    for k in 0..folds {
+        let fit_k = subset(&|g| g % folds != k);
+        let test_fit = subset(&|g| g % folds == k);
+        if fit_k.positions.is_empty() || test_fit.positions.is_empty() {
+            continue;
         }
+        let t_k = fit_k.temperature(start)?;
+        let (values, _) = fit_k.local_search(start, t_k, rounds)?;
+        let w = test_fit.len() as f64;
+        held_start += test_fit.loss(start, t_k)? * w;
+        held_fit += test_fit.loss(&values, t_k)? * w;
+        counted += w;
     }
-    let (values, fitted_loss) = fit.local_search(&start, t, o.rounds)?;
-    outln!("  log loss on all games: start {start_loss:.4}, fitted {fitted_loss:.4}");
-    if let (Some(before), Some(after)) = (fit.hits(&start)?, fit.hits(&values)?) {
-        outln!(
-            "  moves scored first: start {:.1}%, fitted {:.1}%",
-            100.0 * before,
-            100.0 * after
-        );
-    }
-    outln!("  {:<20} {:>10} {:>10}", "parameter", "start", "fitted");
-    for (i, p) in params.iter().enumerate() {
-        outln!(
-            "  {:<20} {:>10} {:>10}",
-            p.name,
-            p.show(start[i]),
-            p.show(p.used(values[i]))
-        );
-    }
+    Ok((counted > 0.0).then(|| (folds, held_start / counted, held_fit / counted)))
+}
+
+/// Fits the evaluation's parameters to the records (Texel's method): the results of their
+/// games, or the moves of the players `o.predict` names.
+pub fn fit<A: GameAdapter>(o: &TexelSettings) -> Result<TexelFit, Error> {
+    let (base, params, start) = fit_params::<A>(o)?;
+    let eval = base
+        .eval
+        .clone()
+        .unwrap_or_else(|| A::evaluator_names()[0].to_string());
+    let data = data::<A>(o)?;
+    // The fit to the games that `keep` keeps (by their index).
+    let subset = |keep: &dyn Fn(usize) -> bool| -> Fit<'_, A> {
+        if o.predict.is_empty() {
+            let chosen: Vec<&Sample<A::Pos>> =
+                data.samples.iter().filter(|s| keep(s.game)).collect();
+            Fit::<A>::new(&eval, &params, &chosen)
+        } else {
+            let chosen: Vec<&Choice> = data.picks.iter().filter(|c| keep(c.game)).collect();
+            Fit::<A>::moves(&eval, &params, &data.children, &chosen)
+        }
+    };
+    let all = subset(&|_| true);
+    let t = all.temperature(&start)?;
+    let start_loss = all.loss(&start, t)?;
+    let cross = if o.folds >= 2 {
+        cross_validate::<A>(&subset, &start, o.folds, o.rounds)?
+    } else {
+        None
+    };
+    let (values, fitted_loss) = all.local_search(&start, t, o.rounds)?;
+    let hits = match (all.hits(&start)?, all.hits(&values)?) {
+        (Some(before), Some(after)) => Some((before, after)),
+        _ => None,
+    };
     let names: Vec<&str> = params.iter().map(|p| p.name).collect();
     let base_clean = without_keys(base.text.trim(), &names);
-    outln!("fitted: {}", spec_text(&base_clean, &params, &values));
-    outln!(
-        "(a fit measures association, not cause: test it with arena match … --sprt, or arena tune … --verify)"
-    );
-    Ok(())
+    let values: Vec<f64> = params
+        .iter()
+        .zip(&values)
+        .map(|(p, &v)| p.used(v))
+        .collect();
+    Ok(TexelFit {
+        learned: data.learned.clone(),
+        temperature: t,
+        spec: spec_text(&base_clean, &params, &values),
+        chance: data.chance(A::PLAYERS),
+        params: params.clone(),
+        start,
+        values,
+        loss: (start_loss, fitted_loss),
+        cross,
+        hits,
+    })
 }
 
 #[cfg(test)]

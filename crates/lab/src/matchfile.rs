@@ -1,4 +1,5 @@
-//! The match file of `arena match --out FILE`: one JSON object per line, flushed line by line.
+//! The match file (`arena match --out FILE`): one JSON object per line, flushed line by line
+//! (a [`crate::jsonl`] file).
 //!
 //! The first line of a file is the match's header; every further line is one finished game.
 //! Every line carries the match id (a hash of every setting that decides which games are
@@ -34,8 +35,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::schedule::Shard;
-use super::sprt::Sprt;
+use crate::jsonl::{self, Format};
+use crate::schedule::Shard;
+use crate::sprt::Sprt;
 
 /// The version of the format; a file of another version is refused.
 pub const FORMAT: u64 = 1;
@@ -113,13 +115,44 @@ pub struct GameLine {
     pub wall_ms: f64,
 }
 
-/// One line of a match file.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Line {
-    /// The header.
-    Header(Header),
-    /// A game.
-    Game(GameLine),
+/// One line of a match file: the header, or a game.
+pub type Line = jsonl::Line<Header, GameLine>;
+
+/// The match file's [`Format`].
+#[derive(Clone, Copy, Debug)]
+pub struct MatchFile;
+
+impl Format for MatchFile {
+    type Header = Header;
+    type Entry = GameLine;
+    type Key = u64;
+    const RUN: &'static str = "match";
+    const SHORT: &'static str = "match";
+    const WRITER: &'static str = "shard";
+    fn parse(text: &str) -> Result<Line, String> {
+        parse_line(text)
+    }
+    fn header_json(h: &Header) -> String {
+        header_json(h)
+    }
+    fn entry_json(e: &GameLine) -> String {
+        game_json(e)
+    }
+    fn header_id(h: &Header) -> &str {
+        &h.match_id
+    }
+    fn header_shard(h: &Header) -> Option<Shard> {
+        h.shard
+    }
+    fn header_settings(h: &Header) -> &str {
+        &h.settings
+    }
+    fn entry_id(e: &GameLine) -> &str {
+        &e.match_id
+    }
+    fn key(e: &GameLine) -> u64 {
+        e.game
+    }
 }
 
 impl Ending {
@@ -266,7 +299,7 @@ pub fn parse_line(text: &str) -> Result<Line, String> {
         .ok_or_else(|| "not a JSON object".to_string())?;
     match string(o, "type")?.as_str() {
         "match" => parse_header(o).map(Line::Header),
-        "game" => parse_game(o).map(Line::Game),
+        "game" => parse_game(o).map(Line::Entry),
         other => Err(format!("unknown line type {other:?} (match, game)")),
     }
 }
@@ -441,34 +474,7 @@ pub type Parsed = (Vec<(usize, Line)>, usize);
 /// cuts the file back to that length before appending. A malformed complete line is an
 /// error naming its number.
 pub fn parse_text(text: &str) -> Result<Parsed, (usize, String)> {
-    complete_lines(text, parse_line)
-}
-
-/// Numbered lines read from a text, and the byte length of its complete lines.
-pub(crate) type Lines<T> = (Vec<(usize, T)>, usize);
-
-/// The complete lines of a JSON-lines text read by `parse` (each with its number from 1),
-/// and the byte length up to the end of the last complete line: a last line without its
-/// newline is a write cut short, left out; a malformed complete line is an error naming its
-/// number. (The match file's and the tune file's reader.)
-pub(crate) fn complete_lines<T>(
-    text: &str,
-    parse: impl Fn(&str) -> Result<T, String>,
-) -> Result<Lines<T>, (usize, String)> {
-    let mut lines = Vec::new();
-    let mut complete = 0;
-    for (i, chunk) in text.split_inclusive('\n').enumerate() {
-        let Some(body) = chunk.strip_suffix('\n') else {
-            break;
-        };
-        complete += chunk.len();
-        let body = body.trim();
-        if body.is_empty() {
-            continue;
-        }
-        lines.push((i + 1, parse(body).map_err(|e| (i + 1, e))?));
-    }
-    Ok((lines, complete))
+    jsonl::complete_lines(text, parse_line)
 }
 
 #[cfg(test)]
@@ -513,7 +519,7 @@ mod tests {
     #[test]
     fn lines_round_trip() {
         let g = sample_game();
-        assert_eq!(parse_line(&game_json(&g)), Ok(Line::Game(g)));
+        assert_eq!(parse_line(&game_json(&g)), Ok(Line::Entry(g)));
         let h = sample_header();
         assert_eq!(parse_line(&header_json(&h)), Ok(Line::Header(h.clone())));
         let mut whole = h.clone();
@@ -544,7 +550,7 @@ mod tests {
         g.moves = vec!["1".to_string(); times.len()];
         g.time_ms = times;
         let once = game_json(&g);
-        let Ok(Line::Game(back)) = parse_line(&once) else {
+        let Ok(Line::Entry(back)) = parse_line(&once) else {
             panic!("{once}")
         };
         for (t, b) in g.time_ms.iter().zip(&back.time_ms) {

@@ -1,26 +1,24 @@
-//! `arena tune … --verify`: the tuned values against the start values in a match of their
-//! own, on fresh openings: an SPRT (fishtest's pentanomial test on normalised Elo) for a
-//! two-player game, a fixed number of games with the table for three players. The match is
-//! an ordinary `arena match` with its match file, so a killed verification resumes.
+//! Verification: the tuned values against the start values in a match of their own, on
+//! fresh openings: an SPRT (fishtest's pentanomial test on normalised Elo) for a two-player
+//! game, a fixed number of games with the table for three players. The match is an
+//! ordinary [`Match`](crate::Match) with its match file, so a killed verification resumes.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use plyforge::GameAdapter;
-
-use super::run::{Outcome, TuneOptions};
-use crate::fail::{outln, Fail};
-use crate::matchup::book;
-use crate::matchup::game::Adjudication;
-use crate::matchup::matchfile::{self, GameLine, Line};
-use crate::matchup::schedule::Schedule;
-use crate::matchup::sprt::{self, Pentanomial, Sprt, Verdict};
-use crate::matchup::summary::pair;
-use crate::matchup::{run_match, MatchOptions};
+use super::run::{TuneOutcome, TuneSettings};
+use crate::book;
+use crate::error::Error;
+use crate::game::Adjudication;
+use crate::matches::MatchSettings;
+use crate::matchfile::{self, GameLine, Line};
+use crate::schedule::{seatings, Schedule};
+use crate::sprt::{self, Pentanomial, Sprt, Verdict};
+use crate::summary::pair;
 
 /// The settings of a verification.
-#[derive(Clone, Debug)]
-pub(crate) struct VerifyOptions {
+#[derive(Clone, Debug, PartialEq)]
+pub struct VerifySettings {
     /// The most games (default: 10,000 with a test, 60 without).
     pub games: Option<usize>,
     /// H0 and H1 in normalised Elo.
@@ -29,13 +27,24 @@ pub(crate) struct VerifyOptions {
     pub out: Option<PathBuf>,
 }
 
+impl Default for VerifySettings {
+    /// The test [0, 10] on at most 10,000 games (60 games without a test).
+    fn default() -> Self {
+        VerifySettings {
+            games: None,
+            sprt: (0.0, 10.0),
+            out: None,
+        }
+    }
+}
+
 /// The seed of the verification's openings: other than the tuning run's.
 fn verify_seed(seed: u64) -> u64 {
     seed ^ 0x7E51_F1ED
 }
 
 /// The verification's match file for a tune file.
-pub(crate) fn default_path(tune_file: &Path) -> PathBuf {
+pub fn default_path(tune_file: &Path) -> PathBuf {
     let stem = tune_file
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -43,60 +52,48 @@ pub(crate) fn default_path(tune_file: &Path) -> PathBuf {
     tune_file.with_file_name(format!("{stem}.verify.jsonl"))
 }
 
-/// Plays the verification of a finished run and prints its table.
-pub(crate) fn verify<A: GameAdapter>(
-    o: &TuneOptions,
-    v: &VerifyOptions,
-    r: &Outcome,
-) -> Result<Option<PathBuf>, Fail> {
-    let out = v.out.clone().or_else(|| o.out.as_deref().map(default_path));
-    let tuned = r.tuned_spec();
-    let start = r.start_spec();
-    outln!();
+/// The match that verifies a finished run of a game of `players` players: the tuned
+/// engine (engine 1) against the start values, on the run's time, threads, starts and
+/// concurrency but new openings; its match file resumed if it exists. `None` when the
+/// tuned values are the start values (nothing to verify).
+pub fn verification(
+    o: &TuneSettings,
+    v: &VerifySettings,
+    r: &TuneOutcome,
+    players: usize,
+) -> Option<MatchSettings> {
+    let (tuned, start) = (r.tuned_spec(), r.start_spec());
     if tuned == start {
-        outln!("verify: the tuned values are the start values; nothing to verify");
-        return Ok(None);
+        return None;
     }
-    let two = A::PLAYERS == 2;
-    outln!(
-        "verify: {} against {} on new openings{}",
-        tuned,
-        start,
-        if two {
-            format!(", SPRT [{}, {}]", v.sprt.0, v.sprt.1)
-        } else {
-            " (three players: the table, no test)".to_string()
-        }
-    );
+    let two = players == 2;
+    let out = v.out.clone().or_else(|| o.out.as_deref().map(default_path));
     let resume = out.as_ref().is_some_and(|p| p.exists());
-    let m = MatchOptions {
+    Some(MatchSettings {
         engines: vec![tuned, start],
         games: Some(v.games.unwrap_or(if two { 10_000 } else { 60 })),
-        time: o.time.clone(),
+        time: o.time,
         threads: o.threads,
         position: o.position.clone(),
         opening: o.opening,
         seed: verify_seed(o.seed),
         record: None,
-        quiet: true,
         concurrency: o.concurrency,
         book: o.book.clone(),
         book_order: book::Order::Random,
         sprt: two.then_some(v.sprt),
         alpha: 0.05,
         beta: 0.05,
-        out: out.clone(),
+        out,
         resume,
         shard: None,
         adjudication: Adjudication::default(),
-    };
-    run_match::<A>(&m)?;
-    Ok(out)
+    })
 }
 
 /// What a verification's match file says, for the picture.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Verified {
+pub struct Verified {
     /// The test's bounds, if it had one.
     pub sprt: Option<Sprt>,
     /// The LLR after each complete pair from the first (until a bound was crossed).
@@ -112,27 +109,24 @@ pub(crate) struct Verified {
 }
 
 /// Reads a verification's match file.
-pub(crate) fn read(path: &Path) -> Result<Verified, Fail> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Fail::usage(format!("{}: {e}", path.display())))?;
-    let (lines, _) = matchfile::parse_text(&text)
-        .map_err(|(n, e)| Fail::usage(format!("{} line {n}: {e}", path.display())))?;
+pub fn read(path: &Path) -> Result<Verified, Error> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Error::input(&file, None, e))?;
+    let (lines, _) =
+        matchfile::parse_text(&text).map_err(|(n, e)| Error::input(&file, Some(n), e))?;
     let mut header = None;
     let mut games: BTreeMap<u64, GameLine> = BTreeMap::new();
     for (_, line) in lines {
         match line {
             Line::Header(h) => header = Some(h),
-            Line::Game(g) => {
+            Line::Entry(g) => {
                 games.entry(g.game).or_insert(g);
             }
         }
     }
-    let h = header.ok_or_else(|| Fail::usage(format!("{}: no header", path.display())))?;
+    let h = header.ok_or_else(|| Error::input(&file, None, "no header"))?;
     let schedule = Schedule {
-        cycle: crate::matchup::schedule::seatings(
-            if h.cycle == 2 { 2 } else { 3 },
-            h.engines.len(),
-        ),
+        cycle: seatings(if h.cycle == 2 { 2 } else { 3 }, h.engines.len()),
         games: h.games,
     };
     let mut counts: Pentanomial = [0; 5];

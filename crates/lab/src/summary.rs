@@ -1,6 +1,6 @@
 //! The figures of a match from its games (those just played, those of a resumed file, or
 //! those of merged shard files: the same function of the same games gives the same table),
-//! and the table that prints them.
+//! and the table that shows them.
 //!
 //! With `--sprt` the match is the sequence of its pairs in schedule order, and the test is
 //! decided on the longest run of complete pairs from the first: the first prefix of `k`
@@ -10,15 +10,31 @@
 
 use std::collections::BTreeMap;
 
-use super::matchfile::{Ending, GameLine};
-use super::schedule::Schedule;
-use super::sprt::{self, Estimate, Pentanomial, Sprt, Verdict};
-use crate::draw::{paint, Paint};
+use std::fmt::Write as _;
+
 use crate::elo;
-use crate::fail::outln;
+use crate::matchfile::{Ending, GameLine};
+use crate::schedule::Schedule;
+use crate::sprt::{self, Estimate, Pentanomial, Sprt, Verdict};
+
+/// How the table emphasises its headings and verdicts: `arena` makes them bold on a
+/// terminal; [`plain`] leaves them as they are.
+pub type Emphasis<'a> = &'a dyn Fn(&str) -> String;
+
+/// No emphasis.
+pub fn plain(text: &str) -> String {
+    text.to_string()
+}
+
+/// `writeln!` into a `String` (which cannot fail).
+macro_rules! put {
+    ($out:expr, $($arg:tt)*) => {
+        let _ = writeln!($out, $($arg)*);
+    };
+}
 
 /// What a table needs besides the games.
-pub(crate) struct Context<'a> {
+pub struct Context<'a> {
     /// The engine specifications.
     pub engines: &'a [String],
     /// Players per game.
@@ -31,7 +47,7 @@ pub(crate) struct Context<'a> {
 
 /// Where the test stands on the games at hand.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct TestState {
+pub struct TestState {
     /// Complete pairs from the first, in order.
     pub prefix: u64,
     /// The number of pairs at which the test stopped, if it did.
@@ -44,7 +60,7 @@ pub(crate) struct TestState {
 
 /// Results of one engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Tally {
+pub struct Tally {
     /// Games played.
     pub games: u32,
     /// Won.
@@ -62,13 +78,16 @@ pub(crate) struct Tally {
 }
 
 impl Tally {
-    fn score(&self) -> f64 {
+    /// Points: a win 1, anything but a loss ½.
+    pub fn score(&self) -> f64 {
         f64::from(self.wins) + 0.5 * f64::from(self.draws + self.both_win + self.both_lose)
     }
-    fn seats(&self) -> u32 {
+    /// Seats held.
+    pub fn seats(&self) -> u32 {
         self.places.iter().sum()
     }
-    fn mean_place(&self) -> f64 {
+    /// The mean place over the seats held.
+    pub fn mean_place(&self) -> f64 {
         let n = self.seats();
         if n == 0 {
             return 0.0;
@@ -85,7 +104,7 @@ impl Tally {
 
 /// The figures of a set of games.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Figures {
+pub struct Figures {
     /// Games counted.
     pub games: u64,
     /// Their plies (the openings' included).
@@ -115,7 +134,7 @@ fn half_points(line: &GameLine) -> u32 {
 
 /// The pentanomial index of opening `o` if all its games are at hand (`game` looks a game
 /// up by its index).
-pub(crate) fn pair<'g>(
+pub fn pair<'g>(
     game: &impl Fn(u64) -> Option<&'g GameLine>,
     schedule: &Schedule,
     o: u64,
@@ -134,7 +153,7 @@ pub(crate) fn pair<'g>(
 /// The test on the complete pairs from the first, advanced as games come in: each pair is
 /// looked at once, so a match of many pairs costs one LLR per pair.
 #[derive(Clone, Debug)]
-pub(crate) struct TestTracker {
+pub struct TestTracker {
     sprt: Sprt,
     counts: Pentanomial,
     prefix: u64,
@@ -145,7 +164,7 @@ pub(crate) struct TestTracker {
 
 impl TestTracker {
     /// A test before its first pair.
-    pub(crate) fn new(sprt: Sprt) -> TestTracker {
+    pub fn new(sprt: Sprt) -> TestTracker {
         TestTracker {
             sprt,
             counts: [0; 5],
@@ -158,7 +177,7 @@ impl TestTracker {
 
     /// Takes in the pairs that are now complete after the prefix; returns the number of
     /// pairs at which the test stopped, if it has.
-    pub(crate) fn advance<'g>(
+    pub fn advance<'g>(
         &mut self,
         schedule: &Schedule,
         game: impl Fn(u64) -> Option<&'g GameLine>,
@@ -180,11 +199,7 @@ impl TestTracker {
 }
 
 /// Where the test stands: walks the complete pairs from the first until a bound is crossed.
-pub(crate) fn test_state(
-    games: &BTreeMap<u64, GameLine>,
-    schedule: &Schedule,
-    s: &Sprt,
-) -> TestState {
+pub fn test_state(games: &BTreeMap<u64, GameLine>, schedule: &Schedule, s: &Sprt) -> TestState {
     let mut t = TestTracker::new(*s);
     if let Some(k) = t.advance(schedule, |g| games.get(&g)) {
         return TestState {
@@ -219,7 +234,7 @@ fn pentanomial(games: &BTreeMap<u64, GameLine>, schedule: &Schedule) -> Pentanom
 }
 
 /// The figures of `games` (keyed by game index).
-pub(crate) fn figures(ctx: &Context<'_>, games: &BTreeMap<u64, GameLine>) -> Figures {
+pub fn figures(ctx: &Context<'_>, games: &BTreeMap<u64, GameLine>) -> Figures {
     let two = ctx.players == 2 && ctx.engines.len() == 2;
     let test = match (two, ctx.sprt) {
         (true, Some(s)) => Some(test_state(games, ctx.schedule, &s)),
@@ -296,9 +311,11 @@ fn signed(x: f64) -> String {
     }
 }
 
-/// Prints the table of `f` (after the line that says how long the match took, which the
-/// caller prints).
-pub(crate) fn print(ctx: &Context<'_>, f: &Figures) {
+/// The table of `f`, one line after another (each ending in a newline): per engine games,
+/// wins, draws, losses and score, Elo head to head, the three-player ranking, the pairs
+/// and the test.
+pub fn table(ctx: &Context<'_>, f: &Figures, bold: Emphasis<'_>) -> String {
+    let mut out = String::new();
     let both = f.tally.iter().any(|t| t.both_win + t.both_lose > 0);
     let width = ctx
         .engines
@@ -312,7 +329,7 @@ pub(crate) fn print(ctx: &Context<'_>, f: &Figures) {
         header.push_str("  both-win both-lose");
     }
     header.push_str("   score");
-    outln!("{}", paint(&header, Paint::Bold));
+    put!(out, "{}", bold(&header));
     for (i, (s, t)) in ctx.engines.iter().zip(&f.tally).enumerate() {
         let mut line = format!(
             "{:>2}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>5}",
@@ -332,16 +349,17 @@ pub(crate) fn print(ctx: &Context<'_>, f: &Figures) {
             0.0
         };
         line.push_str(&format!("  {pct:>5.1}%"));
-        outln!("{line}");
+        put!(out, "{line}");
     }
     for (i, row) in f.h2h.iter().enumerate() {
         for (j, &(w, d, l)) in row.iter().enumerate().skip(i + 1) {
             if let Some(e) = elo::elo(w, d, l) {
-                outln!(
+                put!(
+                    out,
                     "Elo engine {} vs engine {}: {} (95% interval {} .. {}), head to head +{} ={} -{}",
                     i + 1,
                     j + 1,
-                    paint(&elo::show(e.diff), Paint::Bold),
+                    bold(&elo::show(e.diff)),
                     elo::show(e.low),
                     elo::show(e.high),
                     w,
@@ -352,24 +370,26 @@ pub(crate) fn print(ctx: &Context<'_>, f: &Figures) {
         }
     }
     if ctx.players == 3 {
-        print_ranking(ctx, f);
+        ranking(&mut out, ctx, f, bold);
     }
     if let Some(p) = f.pentanomial {
-        print_pairs(&p);
+        pairs(&mut out, &p);
     }
     if let (Some(t), Some(s)) = (f.test, ctx.sprt) {
-        print_test(ctx, &s, &t, f);
+        test(&mut out, ctx, &s, &t, f, bold);
     }
     if f.adjudicated > 0 {
-        outln!(
+        put!(
+            out,
             "{} games adjudicated (see --max-plies, --resign, --draw)",
             f.adjudicated
         );
     }
+    out
 }
 
 /// The three-player ranking: by average place over the seats each engine held.
-fn print_ranking(ctx: &Context<'_>, f: &Figures) {
+fn ranking(out: &mut String, ctx: &Context<'_>, f: &Figures, bold: Emphasis<'_>) {
     let mut order: Vec<usize> = (0..ctx.engines.len()).collect();
     order.sort_by(|&a, &b| {
         let (ta, tb) = (&f.tally[a], &f.tally[b]);
@@ -382,19 +402,18 @@ fn print_ranking(ctx: &Context<'_>, f: &Figures) {
         .map(|i| format!("{} ({})", ctx.engines[i], i + 1))
         .collect();
     let width = names.iter().map(|s| s.len()).max().unwrap_or(6).max(6);
-    outln!(
+    put!(
+        out,
         "{}",
-        paint(
-            &format!(
-                "rank  {:<width$}  seats    1st    2nd    3rd  mean place",
-                "engine"
-            ),
-            Paint::Bold
-        )
+        bold(&format!(
+            "rank  {:<width$}  seats    1st    2nd    3rd  mean place",
+            "engine"
+        ))
     );
     for (rank, &i) in order.iter().enumerate() {
         let t = &f.tally[i];
-        outln!(
+        put!(
+            out,
             "{:>4}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>5}  {:>10.2}",
             rank + 1,
             names[i],
@@ -405,13 +424,15 @@ fn print_ranking(ctx: &Context<'_>, f: &Figures) {
             t.mean_place()
         );
     }
-    outln!(
+    put!(
+        out,
         "places: the winner 1st; players with the same result share the better place, \
          losers ordered by the game's progress (such as exits)"
     );
 }
 
-fn print_pairs(p: &Pentanomial) {
+/// The pairs' pentanomial and the Elo estimates on them.
+fn pairs(out: &mut String, p: &Pentanomial) {
     let Some(e) = sprt::estimate(p) else {
         return;
     };
@@ -425,7 +446,8 @@ fn print_pairs(p: &Pentanomial) {
         ..
     } = e;
     let pm = |x: Option<f64>| x.map_or("(no spread)".to_string(), |x| format!("± {x:.1}"));
-    outln!(
+    put!(
+        out,
         "pairs {pairs}: pentanomial [LL, LD, DD+WL, WD, WW] = [{}, {}, {}, {}, {}] for engine 1",
         p[0],
         p[1],
@@ -433,7 +455,8 @@ fn print_pairs(p: &Pentanomial) {
         p[3],
         p[4]
     );
-    outln!(
+    put!(
+        out,
         "engine 1 on pairs: Elo {} {}, nElo {} ± {:.1}, LOS {}",
         signed(elo),
         pm(elo95),
@@ -443,7 +466,15 @@ fn print_pairs(p: &Pentanomial) {
     );
 }
 
-fn print_test(ctx: &Context<'_>, s: &Sprt, t: &TestState, f: &Figures) {
+/// The test: its settings, the LLR and the verdict.
+fn test(
+    out: &mut String,
+    ctx: &Context<'_>,
+    s: &Sprt,
+    t: &TestState,
+    f: &Figures,
+    bold: Emphasis<'_>,
+) {
     let settings = format!(
         "SPRT nElo [{}, {}], alpha {}, beta {}",
         s.elo0, s.elo1, s.alpha, s.beta
@@ -469,13 +500,15 @@ fn print_test(ctx: &Context<'_>, s: &Sprt, t: &TestState, f: &Figures) {
             ctx.schedule.openings()
         ),
     };
-    outln!(
+    put!(
+        out,
         "{settings}: LLR {} {bounds}",
-        paint(&format!("{:.2}", t.llr), Paint::Bold)
+        bold(&format!("{:.2}", t.llr))
     );
-    outln!("verdict: {}", paint(&verdict, Paint::Bold));
+    put!(out, "verdict: {}", bold(&verdict));
     if f.beyond_stop > 0 {
-        outln!(
+        put!(
+            out,
             "{} game{} played after the pair that decided the test not counted",
             f.beyond_stop,
             if f.beyond_stop == 1 { "" } else { "s" }

@@ -1,5 +1,5 @@
-//! The tune file of `arena tune --out FILE`: one JSON object per line, flushed line by line,
-//! as the match file is.
+//! The tune file (`arena tune --out FILE`): one JSON object per line, flushed line by line,
+//! as the match file is (a [`crate::jsonl`] file).
 //!
 //! The first line is the run's header (its settings, the parameters with their schedule);
 //! every further line is one finished game of one iteration, with the two points it played
@@ -26,8 +26,9 @@
 use serde_json::{json, Map, Value};
 
 use super::spsa::{ParamPlan, Schedule};
-use crate::matchup::matchfile::{self, field, string, uint, GameLine};
-use crate::matchup::schedule::Shard;
+use crate::jsonl::{self, Format};
+use crate::matchfile::{self, field, string, uint, Ending, GameLine};
+use crate::schedule::Shard;
 
 /// The version of the format.
 pub const FORMAT: u64 = 1;
@@ -76,13 +77,44 @@ pub struct TuneGame {
     pub game: GameLine,
 }
 
-/// One line of a tune file.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Line {
-    /// The header.
-    Header(Box<Header>),
-    /// A game.
-    Game(Box<TuneGame>),
+/// One line of a tune file: the header, or a game.
+pub type Line = jsonl::Line<Header, TuneGame>;
+
+/// The tune file's [`Format`].
+#[derive(Clone, Copy, Debug)]
+pub struct TuneFile;
+
+impl Format for TuneFile {
+    type Header = Header;
+    type Entry = TuneGame;
+    type Key = (u64, u64);
+    const RUN: &'static str = "tuning run";
+    const SHORT: &'static str = "run";
+    const WRITER: &'static str = "worker";
+    fn parse(text: &str) -> Result<Line, String> {
+        parse_line(text)
+    }
+    fn header_json(h: &Header) -> String {
+        header_json(h)
+    }
+    fn entry_json(e: &TuneGame) -> String {
+        game_json(e)
+    }
+    fn header_id(h: &Header) -> &str {
+        &h.tune_id
+    }
+    fn header_shard(h: &Header) -> Option<Shard> {
+        h.shard
+    }
+    fn header_settings(h: &Header) -> &str {
+        &h.settings
+    }
+    fn entry_id(e: &TuneGame) -> &str {
+        &e.tune_id
+    }
+    fn key(e: &TuneGame) -> (u64, u64) {
+        (e.iter, e.index)
+    }
 }
 
 /// The header as one line of JSON.
@@ -154,8 +186,8 @@ pub fn parse_line(text: &str) -> Result<Line, String> {
         .as_object()
         .ok_or_else(|| "not a JSON object".to_string())?;
     match string(o, "type")?.as_str() {
-        "tune" => parse_header(o).map(|h| Line::Header(Box::new(h))),
-        "tune-game" => parse_game(o).map(|g| Line::Game(Box::new(g))),
+        "tune" => parse_header(o).map(Line::Header),
+        "tune-game" => parse_game(o).map(Line::Entry),
         other => Err(format!("unknown line type {other:?} (tune, tune-game)")),
     }
 }
@@ -240,15 +272,46 @@ fn parse_game(o: &Map<String, Value>) -> Result<TuneGame, String> {
     if plus.len() != minus.len() {
         return Err("plus and minus must have one value per parameter".to_string());
     }
+    let d = number(o, "diff")?;
+    if d != diff(&game) {
+        return Err(format!(
+            "diff {d} contradicts its game, whose outcome gives {}",
+            diff(&game)
+        ));
+    }
     Ok(TuneGame {
         tune_id: tune_id(o)?,
         iter: uint(o, "iter")?,
         index: uint(o, "index")?,
         plus,
         minus,
-        diff: number(o, "diff")?,
+        diff: d,
         game,
     })
+}
+
+/// θ+'s points less θ−'s in a finished game (spec 0 is θ+, spec 1 θ−, spec 2 an
+/// opponent): a win 1, a loss 0, anything else ½, the mean over a spec's seats; a point not
+/// in the game counts as 0 against the other's points less ½.
+pub fn diff(line: &GameLine) -> f64 {
+    let points = |seat: usize| match line.ending {
+        Ending::Win(w) if w == seat => 1.0,
+        Ending::Win(_) => 0.0,
+        _ => 0.5,
+    };
+    let mean = |spec: usize| -> Option<f64> {
+        let seats: Vec<usize> = (0..line.seats.len())
+            .filter(|&s| line.seats[s] == spec)
+            .collect();
+        (!seats.is_empty())
+            .then(|| seats.iter().map(|&s| points(s)).sum::<f64>() / seats.len() as f64)
+    };
+    match (mean(0), mean(1)) {
+        (Some(p), Some(m)) => p - m,
+        (Some(p), None) => p - 0.5,
+        (None, Some(m)) => 0.5 - m,
+        (None, None) => 0.0,
+    }
 }
 
 /// The complete lines of a text, each with its number (from 1), and the byte length up to
@@ -259,13 +322,12 @@ pub type Parsed = (Vec<(usize, Line)>, usize);
 /// end of the last complete line (a last line cut short is left out); a malformed complete
 /// line is an error naming its number.
 pub fn parse_text(text: &str) -> Result<Parsed, (usize, String)> {
-    matchfile::complete_lines(text, parse_line)
+    jsonl::complete_lines(text, parse_line)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matchup::matchfile::Ending;
 
     fn header() -> Header {
         Header {
@@ -297,7 +359,7 @@ mod tests {
             index: 1,
             plus: vec![101.25],
             minus: vec![94.75],
-            diff: -0.5,
+            diff: 0.0,
             game: GameLine {
                 match_id: "0123456789abcdef".to_string(),
                 game: 13,
@@ -323,12 +385,9 @@ mod tests {
     #[test]
     fn lines_read_back() {
         let h = header();
-        assert_eq!(parse_line(&header_json(&h)), Ok(Line::Header(Box::new(h))));
+        assert_eq!(parse_line(&header_json(&h)), Ok(Line::Header(h)));
         let g = game();
-        assert_eq!(
-            parse_line(&game_json(&g)),
-            Ok(Line::Game(Box::new(g.clone())))
-        );
+        assert_eq!(parse_line(&game_json(&g)), Ok(Line::Entry(g.clone())));
         let text = format!(
             "{}\n{}\n{{\"type\":\"tune-g",
             header_json(&header()),
@@ -358,5 +417,32 @@ mod tests {
         let (n, e) = parse_text("{}\n").unwrap_err();
         assert_eq!(n, 1);
         assert!(e.contains("type"), "{e}");
+        // A diff that its game's outcome does not give: refused.
+        let tampered = game_json(&game()).replace("\"diff\":0.0", "\"diff\":1.0");
+        assert_ne!(tampered, game_json(&game()));
+        let e = parse_line(&tampered).unwrap_err();
+        assert!(e.contains("contradicts its game"), "{e}");
+    }
+
+    fn line(seats: Vec<usize>, ending: Ending) -> GameLine {
+        GameLine {
+            seats,
+            ending,
+            ..game().game
+        }
+    }
+
+    #[test]
+    fn a_game_scores_theta_plus_less_theta_minus() {
+        assert_eq!(diff(&line(vec![0, 1], Ending::Win(0))), 1.0);
+        assert_eq!(diff(&line(vec![1, 0], Ending::Win(0))), -1.0);
+        assert_eq!(diff(&line(vec![0, 1], Ending::Draw)), 0.0);
+        // Against the opponent (spec 2): θ+'s points less ½, or ½ less θ−'s.
+        assert_eq!(diff(&line(vec![0, 2], Ending::Win(0))), 0.5);
+        assert_eq!(diff(&line(vec![2, 1], Ending::Win(0))), 0.5);
+        assert_eq!(diff(&line(vec![2, 1], Ending::Draw)), 0.0);
+        // Three players, θ− in two seats: the mean of its seats.
+        assert_eq!(diff(&line(vec![1, 0, 1], Ending::Win(2))), -0.5);
+        assert_eq!(diff(&line(vec![1, 0, 1], Ending::Win(1))), 1.0);
     }
 }

@@ -7,13 +7,13 @@ use plyforge::agent::{Agent, Kind, SearchEngine, Spec};
 use plyforge::search::{Game, Limits, Outcome, Player, Record};
 use plyforge::{result_text, GameAdapter};
 
-use super::matchfile::{Ending, GameLine};
-use crate::fail::Fail;
+use crate::error::Error;
+use crate::matchfile::{Ending, GameLine};
 
 /// `--resign MOVES,SCORE`: a side resigns when its own last MOVES scores are all at most
 /// −SCORE and its opponent's last MOVES scores all at least SCORE.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Resign {
+pub struct Resign {
     /// Consecutive moves of each side.
     pub moves: usize,
     /// The score, in the engine's units.
@@ -23,7 +23,7 @@ pub(crate) struct Resign {
 /// `--draw PLY,MOVES,SCORE`: from ply PLY on, a game is drawn when both sides' last MOVES
 /// scores are all within ±SCORE.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct DrawRule {
+pub struct DrawRule {
     /// The first ply at which the rule applies.
     pub from_ply: usize,
     /// Consecutive moves of each side.
@@ -34,7 +34,7 @@ pub(crate) struct DrawRule {
 
 /// The match's rules for ending games early.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Adjudication {
+pub struct Adjudication {
     /// End a game after this many plies (the opening's included) with the game's own
     /// result for a move limit.
     pub max_plies: Option<usize>,
@@ -58,7 +58,7 @@ fn numbers(option: &str, text: &str, want: usize) -> Result<Vec<i64>, String> {
 
 impl Resign {
     /// Parses `MOVES,SCORE`.
-    pub(crate) fn parse(text: &str) -> Result<Resign, String> {
+    pub fn parse(text: &str) -> Result<Resign, String> {
         let v = numbers("--resign", text, 2)?;
         Ok(Resign {
             moves: v[0] as usize,
@@ -69,7 +69,7 @@ impl Resign {
 
 impl DrawRule {
     /// Parses `PLY,MOVES,SCORE`.
-    pub(crate) fn parse(text: &str) -> Result<DrawRule, String> {
+    pub fn parse(text: &str) -> Result<DrawRule, String> {
         let v = numbers("--draw", text, 3)?;
         Ok(DrawRule {
             from_ply: v[0] as usize,
@@ -91,7 +91,7 @@ impl Adjudication {
     /// The score rules' result after a move, for a two-player game: `scores[p]` are player
     /// `p`'s scores of its moves so far (each from its own point of view), `plies` the plies
     /// played.
-    pub(crate) fn by_scores(
+    pub fn by_scores(
         &self,
         scores: &[Vec<Option<i32>>],
         plies: usize,
@@ -127,7 +127,7 @@ impl Adjudication {
 }
 
 /// What a game needs besides its opening and seats.
-pub(crate) struct Setup<'a> {
+pub struct Setup<'a> {
     /// The match id.
     pub match_id: &'a str,
     /// The engine specifications.
@@ -147,7 +147,7 @@ pub(crate) struct Setup<'a> {
 /// against searches of a few hundred nodes) costs far more than the game itself. A reset
 /// engine searches exactly as a new one, so which thread played which games before does not
 /// change a game.
-pub(crate) struct Engines<A: GameAdapter> {
+pub struct Engines<A: GameAdapter> {
     /// Idle engines of each specification (boxed as `Agent::Search` holds them).
     #[allow(clippy::vec_box)]
     idle: Vec<Vec<Box<SearchEngine<A>>>>,
@@ -155,7 +155,7 @@ pub(crate) struct Engines<A: GameAdapter> {
 
 impl<A: GameAdapter> Engines<A> {
     /// No engines yet, for `specs` specifications.
-    pub(crate) fn new(specs: usize) -> Self {
+    pub fn new(specs: usize) -> Self {
         Engines {
             idle: (0..specs).map(|_| Vec::new()).collect(),
         }
@@ -194,13 +194,13 @@ impl<A: GameAdapter> Engines<A> {
 
 /// The seed of the players of game `g` (seat `s` gets this plus `s`), as `arena match` has
 /// always seeded them.
-pub(crate) fn game_seed(seed: u64, g: u64) -> u64 {
+pub fn game_seed(seed: u64, g: u64) -> u64 {
     seed.wrapping_mul(7919).wrapping_add(g.wrapping_mul(3))
 }
 
 /// The place of each seat: 1 + the number of seats that did strictly better (by their
 /// payoff, then by the game's measure of progress).
-pub(crate) fn places<A: GameAdapter>(pos: &A::Pos, outcome: Outcome) -> Vec<u32> {
+pub fn places<A: GameAdapter>(pos: &A::Pos, outcome: Outcome) -> Vec<u32> {
     let key = |p: Player| (outcome.utility(p), A::progress(pos, p));
     (0..A::PLAYERS)
         .map(|p| 1 + (0..A::PLAYERS).filter(|&q| key(q) > key(p)).count() as u32)
@@ -208,14 +208,14 @@ pub(crate) fn places<A: GameAdapter>(pos: &A::Pos, outcome: Outcome) -> Vec<u32>
 }
 
 /// Plays game `g` (of opening `opening`, the engines of `seats`) from the opening's record.
-pub(crate) fn play<A: GameAdapter>(
+pub fn play<A: GameAdapter>(
     setup: &Setup<'_>,
     engines: &mut Engines<A>,
     g: u64,
     opening: u64,
     seats: &[usize],
     from: &Record<A::Pos>,
-) -> Result<GameLine, Fail> {
+) -> Result<GameLine, Error> {
     let started = Instant::now();
     let seed = game_seed(setup.seed, g);
     let mut agents: Vec<Agent<A>> = seats
@@ -241,7 +241,7 @@ fn play_with<A: GameAdapter>(
     seats: &[usize],
     from: &Record<A::Pos>,
     started: Instant,
-) -> Result<GameLine, Fail> {
+) -> Result<GameLine, Error> {
     let mut record = from.clone();
     let opening_len = record.moves().len();
     let mut time_ms = Vec::new();
@@ -265,7 +265,7 @@ fn play_with<A: GameAdapter>(
         let (mv, report) = agents[p].choose(&record, |_| {});
         let dt = t.elapsed();
         let mv = mv.ok_or_else(|| {
-            Fail::runtime(format!(
+            Error::Game(format!(
                 "engine {spec:?} found no move in {} (game {})",
                 record.position(),
                 g + 1
@@ -273,7 +273,7 @@ fn play_with<A: GameAdapter>(
         })?;
         let before = record.position().to_string();
         record.play(mv).map_err(|e| {
-            Fail::runtime(format!(
+            Error::Game(format!(
                 "engine {spec:?} chose {mv} in {before} (game {}): {e}",
                 g + 1
             ))

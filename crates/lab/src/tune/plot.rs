@@ -8,10 +8,10 @@ use std::fmt::Write as _;
 use plyforge::params::show_number;
 
 use super::verify::Verified;
-use crate::matchup::sprt::Verdict;
+use crate::sprt::Verdict;
 
 /// What the picture shows.
-pub(crate) struct Picture<'a> {
+pub struct Picture<'a> {
     /// The title line.
     pub title: String,
     /// Each parameter's name.
@@ -39,6 +39,26 @@ fn escape(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// An axis tick's value, rounded to what the axis's span `span` can tell apart (two
+/// significant digits of the span).
+fn tick(v: f64, span: f64) -> String {
+    let decimals = if span > 0.0 && span.is_finite() {
+        (1.0 - span.log10().floor()).clamp(0.0, 6.0) as usize
+    } else {
+        0
+    };
+    let text = format!("{v:.decimals$}");
+    if text
+        .trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        "0".to_string()
+    } else {
+        text
+    }
 }
 
 /// One line chart: `ys` against their index, in the box at `top`; `marks` are dashed
@@ -88,7 +108,7 @@ fn chart(
             r##"<text x="{:.1}" y="{:.1}" class="tick" text-anchor="end">{}</text>"##,
             LEFT - 6.0,
             y(v) + 4.0,
-            escape(&show_number(v))
+            escape(&tick(v, hi - lo - 2.0 * pad))
         );
     }
     for (m, text) in marks {
@@ -133,7 +153,7 @@ fn chart(
 }
 
 /// The picture as SVG text.
-pub(crate) fn render(p: &Picture<'_>) -> String {
+pub fn render(p: &Picture<'_>) -> String {
     let panels =
         p.names.len() + usize::from(p.verified.as_ref().is_some_and(|v| !v.llr.is_empty()));
     let height = TOP + panels as f64 * (PANEL + GAP) + 60.0;
@@ -236,7 +256,15 @@ pub(crate) fn render(p: &Picture<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matchup::sprt::Sprt;
+    use crate::sprt::Sprt;
+
+    #[test]
+    fn ticks_are_rounded_to_the_span() {
+        assert_eq!(tick(96.2101, 3.79), "96.2");
+        assert_eq!(tick(96.2101, 40.0), "96");
+        assert_eq!(tick(0.40213, 0.05), "0.402");
+        assert_eq!(tick(-0.0001, 2.0), "0");
+    }
 
     #[test]
     fn the_picture_has_a_panel_per_parameter_and_the_test() {
