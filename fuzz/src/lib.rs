@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use plyforge::{GameAdapter, GameKind, GameVisitor};
 use plyforge_lab::matchfile;
-use plyforge_arena::protocol::{self, Command, Flow, Session};
-use plyforge_arena::server::{reader, wire};
+use plyforge_net::protocol::{self, Command, Flow, Session};
+use plyforge_net::server::{reader, wire};
 
 /// The games the targets fuzz: every game the fuzz crate registers — ours, and the
 /// example of a user's own game (`examples/connect-four`) — each with the typed entry points

@@ -8,8 +8,9 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::arena::Arena;
 use crate::fail::Fail;
-use crate::{analyse, matchup, play, server, tune, web};
+use crate::{analyse, matchup, play, tune};
 use lab::tune::spsa;
+use net::server;
 
 /// Play, analyse, match and solve board games with one search engine.
 #[derive(Parser, Debug)]
@@ -592,15 +593,15 @@ pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
             let game = arena.commands(&a.game)?;
             game.tune(&tune_command(a)?)
         }
-        Verb::Web(a) => web::web(&web::WebOptions {
+        Verb::Web(a) => Ok(web::serve(&web::WebSettings {
             addr: a.addr,
             threads: threads_ok(a.threads)?,
             max_searches: a.max_searches,
             watch: a.watch,
             solve_table: a.solve_table,
-            solve_time: a.solve_time,
+            solve_time: duration("--solve-time", &a.solve_time)?,
             games: arena.kinds(),
-        }),
+        })?),
     }
 }
 

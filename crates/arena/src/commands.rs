@@ -8,7 +8,8 @@ use std::marker::PhantomData;
 use plyforge::{GameAdapter, GameKind, SolveSettings};
 
 use crate::fail::Fail;
-use crate::{analyse, bench, matchup, play, protocol, rules_cmd, server, solve, tune};
+use crate::{analyse, bench, matchup, play, rules_cmd, solve, tune};
+use net::{protocol, server};
 
 /// The subcommands of one game.
 pub(crate) trait GameCommands: Send + Sync {
@@ -75,13 +76,13 @@ impl<A: GameAdapter> GameCommands for Commands<A> {
         matchup::run_match::<A>(o, quiet)
     }
     fn engine(&self, threads: usize, spec: Option<&str>) -> Result<(), Fail> {
-        protocol::serve_stdio::<A>(threads, spec)
+        Ok(protocol::serve_stdio::<A>(threads, spec)?)
     }
     fn serve(&self, o: &server::ServeOptions) -> Result<(), Fail> {
-        server::serve::<A>(o)
+        Ok(server::serve::<A>(o)?)
     }
     fn connect(&self, o: &server::ConnectOptions) -> Result<(), Fail> {
-        server::connect::<A>(o)
+        Ok(server::connect::<A>(o)?)
     }
     fn bench(&self, threads: usize) -> Result<Option<bench::Totals>, Fail> {
         bench::bench::<A>(threads)

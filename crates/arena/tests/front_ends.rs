@@ -1,5 +1,6 @@
-//! No front end names one of our games: `arena` (its Rust code, its web page's HTML, CSS and
-//! JavaScript) and the Python package take every game from the registry, so that a user's
+//! No front end names one of our games: `arena` and the crates behind it (engine testing,
+//! the protocols and the server, the web page's Rust, HTML, CSS and JavaScript) and the
+//! Python package take every game from the registry, so that a user's
 //! game gets all of it by registering (`plyforge::GameAdapter`). What differs between games
 //! lives in the game crates and their adapters (`crates/plyforge/src/games/`).
 //!
@@ -99,7 +100,9 @@ fn offences(file: &Path, code: &str) -> Vec<String> {
 fn front_end_code() -> Vec<(PathBuf, String)> {
     let root = root();
     let mut paths = Vec::new();
-    files(&root.join("crates/arena/src"), &mut paths);
+    for dir in ["arena", "lab", "net", "web"] {
+        files(&root.join("crates").join(dir).join("src"), &mut paths);
+    }
     files(&root.join("python/src"), &mut paths);
     files(&root.join("python/plyforge"), &mut paths);
     let mut out = Vec::new();

@@ -544,7 +544,7 @@ pub fn unfinished(text: &str, letters: &[&str]) -> Vec<Unfinished> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Jumpy3;
+    use plyforge::games::Jumpy3;
 
     const RECORD: &str = "\
 server 1 jumpy3 1700000000 time=5000 moves=150

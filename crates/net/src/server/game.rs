@@ -14,7 +14,7 @@ use tokio::time::{sleep_until, Instant};
 use super::conn::{ConnHandle, Ctrl, Leaving, SeatEvent};
 use super::record::Recorder;
 use super::wire;
-use crate::fail::Fail;
+use crate::Error;
 use plyforge::{legal_moves, play_text, result_text, GameAdapter};
 
 /// Where each game starts: `--position` as `arena match` reads it (a position, or `random`
@@ -29,7 +29,7 @@ impl<A: GameAdapter> Clone for GameStarts<A> {
 
 impl<A: GameAdapter> GameStarts<A> {
     /// From `--position` and `--seed`.
-    pub(crate) fn new(position: Option<&str>, seed: u64) -> Result<Self, Fail> {
+    pub(crate) fn new(position: Option<&str>, seed: u64) -> Result<Self, Error> {
         use lab::book::Starts as S;
         Ok(GameStarts(match position {
             None => S::Fixed(A::start()),
@@ -536,7 +536,7 @@ async fn play<A: GameAdapter>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Chexers, Throne};
+    use plyforge::games::{Chexers, Throne};
 
     #[test]
     fn endings_score_and_read() {

@@ -1,12 +1,27 @@
-//! `arena web`: the games in a browser. An HTTP server (axum) with the page's files embedded
-//! in the binary, a JSON API over the facade (`plyforge::State`, `plyforge::view`), engine
-//! searches streamed over WebSockets, and, with `--watch FILE`, the games of an
-//! `arena serve` record file followed live.
+//! The plyforge games in a browser, for any registered game (`arena web`): an HTTP server
+//! (axum) with the page's files embedded in the binary, a JSON API over the facade
+//! (`plyforge::State`, `plyforge::view`), engine searches streamed over WebSockets, and,
+//! with [`WebSettings::watch`], the games of a match server's record file
+//! ([`plyforge_net::server`]) followed live.
+//!
+//! ```
+//! use plyforge::GameKind;
+//! use plyforge_web::WebSettings;
+//!
+//! let games = vec![GameKind::from_name("jumpy3")?, GameKind::from_name("throne")?];
+//! let settings = WebSettings {
+//!     addr: "127.0.0.1:0".into(), // a free port
+//!     ..WebSettings::new(games)
+//! };
+//! settings.check()?; // what `serve` checks first: the address, threads, the solve time
+//! // plyforge_web::serve(&settings)?; would serve the page until Ctrl-C
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! The server keeps no game: every request carries the game's record (start position and
 //! moves), so a page can go back and forth, branch, reload from its URL and be shared
 //! without any state here. It holds no rule of any game: what the page draws comes from
-//! `plyforge::view`.
+//! `plyforge::view`. The page and its API are described in the repository's `docs/web.md`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -21,29 +36,52 @@ use axum::{Json, Router};
 use tokio::sync::Semaphore;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::fail::Fail;
+pub use net::Error;
 
 mod api;
 mod json;
 mod search;
 mod watch;
 
-/// What `arena web` was asked.
-pub(crate) struct WebOptions {
-    /// Where to listen.
-    pub(crate) addr: String,
+/// What the web server serves, and how. Each field is `arena web`'s option of the same
+/// name.
+#[derive(Clone, Debug)]
+pub struct WebSettings {
+    /// Where to listen (IP:PORT; port 0 picks a free port).
+    pub addr: String,
     /// Engine threads unless a spec says otherwise.
-    pub(crate) threads: usize,
-    /// Searches running at once (more wait their turn).
-    pub(crate) max_searches: Option<usize>,
-    /// Record files of `arena serve` to follow.
-    pub(crate) watch: Vec<PathBuf>,
+    pub threads: usize,
+    /// Searches running at once (more wait their turn); `None`: the cores.
+    pub max_searches: Option<usize>,
+    /// Record files of the match server to follow.
+    pub watch: Vec<PathBuf>,
     /// The solved table of a game whose solver keeps one (read, or built and saved).
-    pub(crate) solve_table: Option<PathBuf>,
+    pub solve_table: Option<PathBuf>,
     /// Longest a solve may take.
-    pub(crate) solve_time: String,
+    pub solve_time: Duration,
     /// The games the page serves.
-    pub(crate) games: Vec<plyforge::GameKind>,
+    pub games: Vec<plyforge::GameKind>,
+}
+
+impl WebSettings {
+    /// `arena web`'s defaults for these games: 127.0.0.1:8080, one thread per search, a
+    /// search per core, solves of at most 30 s, no record followed.
+    pub fn new(games: Vec<plyforge::GameKind>) -> WebSettings {
+        WebSettings {
+            addr: "127.0.0.1:8080".to_string(),
+            threads: 1,
+            max_searches: None,
+            watch: Vec::new(),
+            solve_table: None,
+            solve_time: Duration::from_secs(30),
+            games,
+        }
+    }
+
+    /// Checks the settings: the address to listen on.
+    pub fn check(&self) -> Result<SocketAddr, Error> {
+        check(self).map(|(addr, _)| addr)
+    }
 }
 
 /// What every request may use.
@@ -233,15 +271,15 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-fn check(o: &WebOptions) -> Result<(SocketAddr, App), Fail> {
+fn check(o: &WebSettings) -> Result<(SocketAddr, App), Error> {
     let addr: SocketAddr = o.addr.parse().map_err(|_| {
-        Fail::usage(format!(
+        Error::Settings(format!(
             "--addr {}: give IP:PORT, such as 127.0.0.1:8080",
             o.addr
         ))
     })?;
     if o.threads == 0 || o.threads > 256 {
-        return Err(Fail::usage(format!(
+        return Err(Error::Settings(format!(
             "--threads {}: between 1 and 256",
             o.threads
         )));
@@ -249,12 +287,11 @@ fn check(o: &WebOptions) -> Result<(SocketAddr, App), Fail> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let max_searches = o.max_searches.unwrap_or(cores.max(1));
     if max_searches == 0 || max_searches > 64 {
-        return Err(Fail::usage(format!(
+        return Err(Error::Settings(format!(
             "--max-searches {max_searches}: between 1 and 64"
         )));
     }
-    let solve_time = plyforge::duration::parse_duration(&o.solve_time)
-        .map_err(|e| Fail::usage(format!("--solve-time: {e}")))?;
+    let solve_time = o.solve_time;
     let watch = if o.watch.is_empty() {
         None
     } else {
@@ -275,22 +312,23 @@ fn check(o: &WebOptions) -> Result<(SocketAddr, App), Fail> {
     ))
 }
 
-/// `arena web`: serves the page until Ctrl-C.
-pub(crate) fn web(o: &WebOptions) -> Result<(), Fail> {
+/// Serves the page until Ctrl-C, after a line `listening IP:PORT` and the pages' addresses
+/// on stdout.
+pub fn serve(o: &WebSettings) -> Result<(), Error> {
     let (addr, app) = check(o)?;
     let app = Arc::new(app);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| Fail::runtime(format!("cannot start the web server's runtime: {e}")))?;
+        .map_err(|e| Error::Io(format!("cannot start the web server's runtime: {e}")))?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
-            .map_err(|e| Fail::runtime(format!("cannot listen on {addr}: {e}")))?;
+            .map_err(|e| Error::Io(format!("cannot listen on {addr}: {e}")))?;
         let local = listener
             .local_addr()
-            .map_err(|e| Fail::runtime(format!("cannot listen on {addr}: {e}")))?;
+            .map_err(|e| Error::Io(format!("cannot listen on {addr}: {e}")))?;
         say(&format!("listening {local}"));
         if !local.ip().is_loopback() {
             eprintln!(
@@ -317,7 +355,7 @@ pub(crate) fn web(o: &WebOptions) -> Result<(), Fail> {
                 let _ = tokio::signal::ctrl_c().await;
             })
             .await
-            .map_err(|e| Fail::runtime(format!("the web server stopped: {e}")))
+            .map_err(|e| Error::Io(format!("the web server stopped: {e}")))
     })?;
     runtime.shutdown_timeout(Duration::from_millis(500));
     Ok(())

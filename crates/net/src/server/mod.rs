@@ -16,7 +16,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::fail::Fail;
+use crate::Error;
 use plyforge::duration::parse_duration;
 use plyforge::GameAdapter;
 
@@ -99,60 +99,62 @@ pub(crate) struct Settings {
     pub limits: conn::Limits,
 }
 
-fn check_serve<A: GameAdapter>(o: &ServeOptions) -> Result<Settings, Fail> {
+fn check_serve<A: GameAdapter>(o: &ServeOptions) -> Result<Settings, Error> {
     let addr_text = match (&o.addr, o.port) {
-        (Some(_), Some(_)) => return Err(Fail::usage("give --addr or --port, not both")),
+        (Some(_), Some(_)) => return Err(Error::settings("give --addr or --port, not both")),
         (Some(a), None) => a.clone(),
         (None, Some(p)) => format!("127.0.0.1:{p}"),
         (None, None) => DEFAULT_ADDR.to_string(),
     };
     let addr: SocketAddr = addr_text.parse().map_err(|_| {
-        Fail::usage(format!(
+        Error::settings(format!(
             "--addr {addr_text:?}: expected IP:PORT, such as 127.0.0.1:7717"
         ))
     })?;
-    let time = parse_duration(&o.time).map_err(|e| Fail::usage(format!("--time: {e}")))?;
+    let time = parse_duration(&o.time).map_err(|e| Error::settings(format!("--time: {e}")))?;
     if time.is_zero() {
-        return Err(Fail::usage("--time: the clock needs some time"));
+        return Err(Error::settings("--time: the clock needs some time"));
     }
     let moves = match o.moves {
-        Some(0) => return Err(Fail::usage("--moves: at least 1")),
+        Some(0) => return Err(Error::settings("--moves: at least 1")),
         Some(m) => m.min(A::own_move_limit().unwrap_or(u32::MAX)),
         None => A::own_move_limit().unwrap_or(DEFAULT_MOVES),
     };
     if o.games == Some(0) {
-        return Err(Fail::usage(
+        return Err(Error::settings(
             "--games: at least 1 (leave it out to serve until stopped)",
         ));
     }
     if let Some(k) = o.round_robin {
         if k < A::PLAYERS {
-            return Err(Fail::usage(format!(
+            return Err(Error::settings(format!(
                 "--round-robin {k}: {} needs at least {} agents",
                 A::TITLE,
                 A::PLAYERS
             )));
         }
         if k > 32 {
-            return Err(Fail::usage(format!("--round-robin {k}: at most 32 agents")));
+            return Err(Error::settings(format!(
+                "--round-robin {k}: at most 32 agents"
+            )));
         }
     }
     if o.max_clients < A::PLAYERS {
-        return Err(Fail::usage(format!(
+        return Err(Error::settings(format!(
             "--max-clients {}: at least {}",
             o.max_clients,
             A::PLAYERS
         )));
     }
     if o.max_per_address == 0 {
-        return Err(Fail::usage("--max-per-address: at least 1"));
+        return Err(Error::settings("--max-per-address: at least 1"));
     }
     if o.max_games == 0 {
-        return Err(Fail::usage("--max-games: at least 1"));
+        return Err(Error::settings("--max-games: at least 1"));
     }
-    let idle = parse_duration(&o.idle).map_err(|e| Fail::usage(format!("--idle: {e}")))?;
+    let idle = parse_duration(&o.idle).map_err(|e| Error::settings(format!("--idle: {e}")))?;
     if idle < Duration::from_secs(1) {
-        return Err(Fail::usage("--idle: at least 1s"));
+        return Err(Error::settings("--idle: at least 1s"));
     }
     let record = o
         .record
@@ -175,14 +177,14 @@ fn check_serve<A: GameAdapter>(o: &ServeOptions) -> Result<Settings, Fail> {
 }
 
 /// `arena serve GAME`: runs the server until its games are played or it is stopped (Ctrl-C).
-pub fn serve<A: GameAdapter>(o: &ServeOptions) -> Result<(), Fail> {
+pub fn serve<A: GameAdapter>(o: &ServeOptions) -> Result<(), Error> {
     let settings = check_serve::<A>(o)?;
     let starts = game::GameStarts::<A>::new(o.position.as_deref(), o.seed)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| Fail::runtime(format!("cannot start the server's runtime: {e}")))?;
+        .map_err(|e| Error::io(format!("cannot start the server's runtime: {e}")))?;
     let result = runtime.block_on(lobby::run::<A>(settings, starts));
     // Connections still open get no more than this to take their last lines.
     runtime.shutdown_timeout(Duration::from_millis(500));
@@ -190,6 +192,6 @@ pub fn serve<A: GameAdapter>(o: &ServeOptions) -> Result<(), Fail> {
 }
 
 /// `arena connect GAME ADDR`: plays on a server with our engine until told goodbye.
-pub fn connect<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
+pub fn connect<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Error> {
     client::run::<A>(o)
 }

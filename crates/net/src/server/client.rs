@@ -10,7 +10,7 @@ use std::time::Duration;
 use plyforge::search::{Clock, Limits, Player, Record};
 
 use super::wire::{self, MAX_LINE};
-use crate::fail::Fail;
+use crate::Error;
 use plyforge::agent::{Agent, Kind, SearchEngine, Spec};
 use plyforge::duration::parse_duration;
 use plyforge::{parse_player, play_text, result_words, GameAdapter};
@@ -72,12 +72,12 @@ struct Pinger {
 pub(crate) const PING_EVERY: Duration = Duration::from_secs(60);
 
 impl Pinger {
-    fn start(stream: &TcpStream) -> Result<Pinger, Fail> {
+    fn start(stream: &TcpStream) -> Result<Pinger, Error> {
         use std::sync::atomic::{AtomicBool, Ordering};
         use std::sync::Arc;
         let mut w = stream
             .try_clone()
-            .map_err(|e| Fail::runtime(format!("socket: {e}")))?;
+            .map_err(|e| Error::io(format!("socket: {e}")))?;
         let in_game = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
         let (g, d) = (in_game.clone(), done.clone());
@@ -139,15 +139,14 @@ struct Conn {
 }
 
 impl Conn {
-    fn send(&mut self, line: &str) -> Result<(), Fail> {
+    fn send(&mut self, line: &str) -> Result<(), Error> {
         self.writer
             .write_all(format!("{line}\n").as_bytes())
             .and_then(|()| self.writer.flush())
-            .map_err(|e| Fail::runtime(format!("writing to the server: {e}")))
+            .map_err(|e| Error::io(format!("writing to the server: {e}")))
     }
-    fn recv(&mut self) -> Result<Option<String>, Fail> {
-        read_line(&mut self.reader)
-            .map_err(|e| Fail::runtime(format!("reading from the server: {e}")))
+    fn recv(&mut self) -> Result<Option<String>, Error> {
+        read_line(&mut self.reader).map_err(|e| Error::io(format!("reading from the server: {e}")))
     }
 }
 
@@ -162,25 +161,25 @@ struct Current<A: GameAdapter> {
 }
 
 /// The player of `arena connect`'s options (checked here), and the safety margin.
-fn make_brain<A: GameAdapter>(o: &ConnectOptions) -> Result<(Brain<A>, Duration), Fail> {
-    let margin = parse_duration(&o.margin).map_err(|e| Fail::usage(format!("--margin: {e}")))?;
+fn make_brain<A: GameAdapter>(o: &ConnectOptions) -> Result<(Brain<A>, Duration), Error> {
+    let margin =
+        parse_duration(&o.margin).map_err(|e| Error::settings(format!("--margin: {e}")))?;
     if !wire::valid_name(&o.name) {
-        return Err(Fail::usage(format!(
+        return Err(Error::settings(format!(
             "--name {:?}: 1 to {} letters, digits, `_`, `-` or `.`",
             o.name,
             wire::MAX_NAME
         )));
     }
     if o.threads == 0 || o.threads > 256 {
-        return Err(Fail::usage(format!(
+        return Err(Error::settings(format!(
             "--threads {}: between 1 and 256",
             o.threads
         )));
     }
     let spec = match &o.engine {
-        Some(text) => {
-            Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {}", e.reason())))?
-        }
+        Some(text) => Spec::parse::<A>(text)
+            .map_err(|e| Error::settings(format!("--engine: {}", e.reason())))?,
         None => Spec::default_engine(),
     };
     let brain: Brain<A> = match spec.kind {
@@ -203,35 +202,35 @@ fn make_brain<A: GameAdapter>(o: &ConnectOptions) -> Result<(Brain<A>, Duration)
 }
 
 /// The handshake: the server's hello checked (protocol version, game), ours sent.
-fn greet<A: GameAdapter>(conn: &mut Conn, o: &ConnectOptions) -> Result<(), Fail> {
+fn greet<A: GameAdapter>(conn: &mut Conn, o: &ConnectOptions) -> Result<(), Error> {
     let first = conn
         .recv()?
-        .ok_or_else(|| Fail::runtime("the server closed the connection at once"))?;
+        .ok_or_else(|| Error::peer("the server closed the connection at once"))?;
     let words: Vec<&str> = first.split_whitespace().collect();
     match words[..] {
         ["hello", "arena-server", version, game] => {
             if version != wire::VERSION.to_string() {
-                return Err(Fail::runtime(format!(
+                return Err(Error::peer(format!(
                     "the server speaks protocol version {version}, we speak {}",
                     wire::VERSION
                 )));
             }
             if game != A::NAME {
-                return Err(Fail::usage(format!(
+                return Err(Error::settings(format!(
                     "the server plays {game}, not {}",
                     A::NAME
                 )));
             }
         }
-        ["bye", reason] => return Err(Fail::runtime(format!("the server said bye: {reason}"))),
+        ["bye", reason] => return Err(Error::peer(format!("the server said bye: {reason}"))),
         ["error", "limit", ..] => {
             // Turned away (too many connections): the reason, then `bye`.
-            return Err(Fail::runtime(format!(
+            return Err(Error::peer(format!(
                 "the server turned us away: {}",
                 first.splitn(3, ' ').nth(2).unwrap_or("")
             )));
         }
-        _ => return Err(Fail::runtime(format!("not an arena server: {first:?}"))),
+        _ => return Err(Error::peer(format!("not an arena server: {first:?}"))),
     }
     conn.send(&format!("hello {} {}", wire::VERSION, o.name))?;
     Ok(())
@@ -262,14 +261,14 @@ fn game_over<A: GameAdapter>(c: &Current<A>, reason: &str, result: &str) -> (usi
 
 /// Plays on the server at `o.addr` until it says goodbye (or `--games` are played): one
 /// `match` over the server's line words, each handled by a method of [`Client`].
-pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Fail> {
+pub(crate) fn run<A: GameAdapter>(o: &ConnectOptions) -> Result<(), Error> {
     let (brain, margin) = make_brain::<A>(o)?;
     let stream = TcpStream::connect(&o.addr)
-        .map_err(|e| Fail::runtime(format!("cannot connect to {}: {e}", o.addr)))?;
+        .map_err(|e| Error::io(format!("cannot connect to {}: {e}", o.addr)))?;
     let _ = stream.set_nodelay(true);
     let writer = stream
         .try_clone()
-        .map_err(|e| Fail::runtime(format!("socket: {e}")))?;
+        .map_err(|e| Error::io(format!("socket: {e}")))?;
     let mut conn = Conn {
         reader: BufReader::new(stream),
         writer,
@@ -341,7 +340,7 @@ impl<A: GameAdapter> Client<'_, A> {
     }
 
     /// The connection is lost: the failure, naming the game under way.
-    fn lost(&self, how: &str) -> Fail {
+    fn lost(&self, how: &str) -> Error {
         let during = match &self.current {
             Some(c) => {
                 let moves = c.record.as_ref().map_or(0, |r| r.moves().len());
@@ -349,17 +348,17 @@ impl<A: GameAdapter> Client<'_, A> {
             }
             None => String::new(),
         };
-        Fail::runtime(format!(
+        Error::io(format!(
             "lost the connection to {}{during}: {how}",
             self.o.addr
         ))
     }
 
     /// `game ID LETTER MS MOVES NAME...`: we are seated.
-    fn game(&mut self, rest: &str, line: &str) -> Result<(), Fail> {
+    fn game(&mut self, rest: &str, line: &str) -> Result<(), Error> {
         let w: Vec<&str> = rest.split_whitespace().collect();
         let me = w.get(1).and_then(|l| parse_player::<A>(l)).ok_or_else(|| {
-            Fail::runtime(format!(
+            Error::peer(format!(
                 "the server's game line is not understood: {line:?}"
             ))
         })?;
@@ -381,10 +380,10 @@ impl<A: GameAdapter> Client<'_, A> {
     }
 
     /// `start POSITION`.
-    fn start(&mut self, rest: &str) -> Result<(), Fail> {
+    fn start(&mut self, rest: &str) -> Result<(), Error> {
         if let Some(c) = self.current.as_mut() {
             let pos = A::parse_position(rest.trim())
-                .map_err(|e| Fail::runtime(format!("the server's start position: {e}")))?;
+                .map_err(|e| Error::peer(format!("the server's start position: {e}")))?;
             c.record = Some(Record::new(pos));
             let text = format!(
                 "game {}: {} plays {} against {}",
@@ -399,7 +398,7 @@ impl<A: GameAdapter> Client<'_, A> {
     }
 
     /// `moved LETTER MOVE`.
-    fn moved(&mut self, rest: &str) -> Result<(), Fail> {
+    fn moved(&mut self, rest: &str) -> Result<(), Error> {
         if let Some(Current {
             record: Some(record),
             ..
@@ -407,7 +406,7 @@ impl<A: GameAdapter> Client<'_, A> {
         {
             let text = rest.split_once(' ').map_or("", |(_, m)| m);
             if let Err(e) = play_text::<A>(record, text) {
-                return Err(Fail::runtime(format!(
+                return Err(Error::peer(format!(
                     "the server played {text:?}, which we cannot follow: {}",
                     e.reason()
                 )));
@@ -417,7 +416,7 @@ impl<A: GameAdapter> Client<'_, A> {
     }
 
     /// `turn LETTER CLOCKS... left=N`: when it is ours, a move on our clock.
-    fn turn(&mut self, rest: &str, conn: &mut Conn) -> Result<(), Fail> {
+    fn turn(&mut self, rest: &str, conn: &mut Conn) -> Result<(), Error> {
         let Some(c) = self.current.as_mut() else {
             return Ok(());
         };
@@ -459,7 +458,7 @@ impl<A: GameAdapter> Client<'_, A> {
     }
 
     /// `over REASON RESULT`: the game is scored; after `--games` games we quit.
-    fn over(&mut self, rest: &str, conn: &mut Conn) -> Result<(), Fail> {
+    fn over(&mut self, rest: &str, conn: &mut Conn) -> Result<(), Error> {
         self.played += 1;
         let (reason, result) = rest.split_once(' ').unwrap_or((rest, ""));
         if let Some(c) = self.current.take() {

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use plyforge::search::{Clock, Game, Limits, Player, Record, Report};
 
-use crate::fail::Fail;
+use crate::Error;
 use plyforge::agent::{Kind, SearchEngine, Spec};
 use plyforge::{play_list, read_position, result_text, GameAdapter};
 
@@ -351,14 +351,16 @@ pub fn max_hash_mib() -> usize {
 
 impl<A: GameAdapter> Session<A> {
     /// A session at the start position; `spec` chooses the engine (`None`: the game's own).
-    pub fn new(threads: usize, spec: Option<&str>, out: Output) -> Result<Self, Fail> {
+    pub fn new(threads: usize, spec: Option<&str>, out: Output) -> Result<Self, Error> {
         let spec = match spec {
             Some(text) => Spec::parse::<A>(text)
-                .map_err(|e| Fail::usage(format!("--engine: {}", e.reason())))?,
+                .map_err(|e| Error::settings(format!("--engine: {}", e.reason())))?,
             None => Spec::default_engine(),
         };
         if !matches!(spec.kind, Kind::Search(_)) {
-            return Err(Fail::usage("--engine: the protocol needs a search engine"));
+            return Err(Error::settings(
+                "--engine: the protocol needs a search engine",
+            ));
         }
         Ok(Session {
             record: Record::<A::Pos>::new(A::start()),
@@ -711,9 +713,9 @@ pub fn read_line(r: &mut impl BufRead) -> std::io::Result<Option<InputLine>> {
 }
 
 /// Runs the protocol on `input` until `quit` or the end of input.
-pub fn run<A: GameAdapter>(mut session: Session<A>, input: &mut impl BufRead) -> Result<(), Fail> {
+pub fn run<A: GameAdapter>(mut session: Session<A>, input: &mut impl BufRead) -> Result<(), Error> {
     loop {
-        let line = read_line(input).map_err(|e| Fail::runtime(format!("reading input: {e}")))?;
+        let line = read_line(input).map_err(|e| Error::io(format!("reading input: {e}")))?;
         let text = match line {
             None => break,
             Some(InputLine::Text(t)) => t,
@@ -735,7 +737,7 @@ pub fn run<A: GameAdapter>(mut session: Session<A>, input: &mut impl BufRead) ->
 }
 
 /// Runs the protocol on stdin and stdout until `quit` or the end of input.
-pub fn serve_stdio<A: GameAdapter>(threads: usize, spec: Option<&str>) -> Result<(), Fail> {
+pub fn serve_stdio<A: GameAdapter>(threads: usize, spec: Option<&str>) -> Result<(), Error> {
     let out: Output = Arc::new(Mutex::new(Box::new(std::io::stdout())));
     let session = Session::<A>::new(threads, spec, out)?;
     run(session, &mut std::io::stdin().lock())
@@ -744,7 +746,7 @@ pub fn serve_stdio<A: GameAdapter>(threads: usize, spec: Option<&str>) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Chexers, Jumpy3, Throne};
+    use plyforge::games::{Chexers, Jumpy3, Throne};
 
     #[test]
     fn commands_parse() {

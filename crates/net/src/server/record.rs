@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::reader::OpenGames;
-use crate::fail::Fail;
+use crate::Error;
 
 /// The record file's format version.
 pub const FORMAT: u32 = 1;
@@ -77,9 +77,8 @@ impl Recorder {
         game: &str,
         letters: &[&str],
         settings_text: &str,
-    ) -> Result<(Self, Recovered), Fail> {
-        let fail =
-            |e: std::io::Error| Fail::runtime(format!("record file {}: {e}", path.display()));
+    ) -> Result<(Self, Recovered), Error> {
+        let fail = |e: std::io::Error| Error::io(format!("record file {}: {e}", path.display()));
         let mut file = OpenOptions::new()
             .create(true)
             .read(true)
@@ -141,8 +140,8 @@ impl Recorder {
 }
 
 /// Repairs a record file before a new run is appended (see [`Recorder::open`]).
-fn repair(file: &mut File, path: &Path, game: &str, letters: &[&str]) -> Result<Recovered, Fail> {
-    let fail = |e: std::io::Error| Fail::runtime(format!("record file {}: {e}", path.display()));
+fn repair(file: &mut File, path: &Path, game: &str, letters: &[&str]) -> Result<Recovered, Error> {
+    let fail = |e: std::io::Error| Error::io(format!("record file {}: {e}", path.display()));
     let mut found = Recovered::default();
     let len = file.metadata().map_err(fail)?.len();
     if len == 0 {
@@ -166,7 +165,7 @@ fn repair(file: &mut File, path: &Path, game: &str, letters: &[&str]) -> Result<
         whole += n as u64;
         let line = String::from_utf8_lossy(&buf[..n - 1]);
         if tracker.lines == 0 && !line.starts_with("server ") {
-            return Err(Fail::runtime(format!(
+            return Err(Error::io(format!(
                 "record file {}: not a record of `arena serve` (its first line is not `server …`); give another --record",
                 path.display()
             )));
@@ -176,7 +175,7 @@ fn repair(file: &mut File, path: &Path, game: &str, letters: &[&str]) -> Result<
     drop(reader);
     found.unreadable = tracker.unreadable;
     if let Some(other) = tracker.game.as_deref().filter(|g| *g != game) {
-        return Err(Fail::runtime(format!(
+        return Err(Error::io(format!(
             "record file {}: it records {other}, this server plays {game}; give another --record",
             path.display()
         )));

@@ -14,7 +14,7 @@ use super::conn::{self, ConnHandle, Ctrl, Shared};
 use super::game::{self, Finish, Forfeit, NewGame, Summary};
 use super::record::Recorder;
 use super::Settings;
-use crate::fail::Fail;
+use crate::Error;
 use plyforge::duration::show_duration;
 use plyforge::GameAdapter;
 
@@ -396,13 +396,13 @@ impl<A: GameAdapter> Server<A> {
 pub(crate) async fn run<A: GameAdapter>(
     settings: Settings,
     starts: game::GameStarts<A>,
-) -> Result<(), Fail> {
+) -> Result<(), Error> {
     let listener = TcpListener::bind(settings.addr)
         .await
-        .map_err(|e| Fail::runtime(format!("cannot listen on {}: {e}", settings.addr)))?;
+        .map_err(|e| Error::io(format!("cannot listen on {}: {e}", settings.addr)))?;
     let local = listener
         .local_addr()
-        .map_err(|e| Fail::runtime(format!("listening address: {e}")))?;
+        .map_err(|e| Error::io(format!("listening address: {e}")))?;
     let settings_text = format!(
         "time={} moves={}",
         super::wire::ms(settings.time),

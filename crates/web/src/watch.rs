@@ -17,6 +17,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State as AxState};
 use axum::response::Response;
 use axum::Json;
+use net::server::reader::{self, End, Event};
 use plyforge::{GameKind, State};
 use serde_json::{json, Value};
 
@@ -56,9 +57,14 @@ struct Watched {
 struct FileState {
     offset: u64,
     partial: String,
+    /// Lines read.
+    lines: usize,
     session: u32,
     kind: Option<GameKind>,
+    /// The file cannot be read now.
     error: Option<String>,
+    /// The first line that could not be followed.
+    bad: Option<String>,
 }
 
 #[derive(Default)]
@@ -187,117 +193,142 @@ impl Inner {
         self.games.iter_mut().find(|g| g.key == key)
     }
 
-    /// Takes in one line of file `file`.
+    /// Takes in one line of file `file`, read by the match server's own reader
+    /// ([`reader::parse_line`]): a line it refuses, or an event that does not fit (a game
+    /// before any `server` line, an event of a game never begun), is the file's error.
     fn line(&mut self, file: usize, line: &str) {
-        let words: Vec<&str> = line.split(' ').collect();
-        if words.first() == Some(&"server") {
-            let f = &mut self.files[file];
-            f.session += 1;
-            match words.get(2).map(|g| GameKind::from_name(g)) {
-                Some(Ok(k)) => f.kind = Some(k),
-                _ => {
-                    f.kind = None;
-                    f.error = Some(format!("a server line without a known game: {line:?}"));
+        self.files[file].lines += 1;
+        let n = self.files[file].lines;
+        let event = match reader::parse_line(line) {
+            Ok(e) => e,
+            Err(e) => return self.bad(file, format!("line {n}: {e}")),
+        };
+        match event {
+            Event::Server { game, .. } => {
+                let f = &mut self.files[file];
+                f.session += 1;
+                match GameKind::from_name(&game) {
+                    Ok(k) => f.kind = Some(k),
+                    Err(e) => {
+                        f.kind = None;
+                        self.bad(file, format!("line {n}: {e}"));
+                    }
                 }
             }
-            return;
-        }
-        let (Some(id), Some(&event)) = (
-            words.first().and_then(|w| w.parse::<u64>().ok()),
-            words.get(1),
-        ) else {
-            return;
-        };
-        let rest = |n: usize| words.get(n..).map(|w| w.join(" ")).unwrap_or_default();
-        if event == "game" {
-            let Some(kind) = self.files[file].kind else {
-                return;
-            };
-            let players = kind.players();
-            let time_ms: u64 = words.get(3).and_then(|w| w.parse().ok()).unwrap_or(0);
-            let key = format!("{file}-{}-{id}", self.files[file].session);
-            self.games.retain(|g| g.key != key);
-            self.games.push(Watched {
-                key,
+            Event::Game {
                 id,
-                kind,
-                names: words
-                    .get(5..)
-                    .unwrap_or(&[])
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect(),
                 time_ms,
-                moves_limit: words.get(4).and_then(|w| w.parse().ok()).unwrap_or(0),
-                start: None,
-                moves: Vec::new(),
-                clocks: vec![time_ms as i64; players],
-                illegal: None,
-                over: None,
-                state: None,
-                error: None,
-                updated: Instant::now(),
-            });
-            return;
-        }
-        let Some(g) = self.game(file, id) else {
-            return;
-        };
-        g.updated = Instant::now();
-        match event {
-            "start" => {
-                let pos = rest(2);
-                match g.kind.game_from(&pos) {
+                moves,
+                names,
+                ..
+            } => self.begin(file, n, id, time_ms, moves, names),
+            Event::Start { id, position } => self.with_game(file, n, id, |g| {
+                match g.kind.game_from(&position) {
                     Ok(s) => g.state = Some(s),
                     Err(e) => g.error = Some(e.to_string()),
                 }
-                g.start = Some(pos);
+                g.start = Some(position);
+            }),
+            Event::Move { id, side, ms, text } => {
+                self.with_game(file, n, id, |g| g.moved(&side, ms, text))
             }
-            "move" => {
-                let side = words.get(2).copied().unwrap_or("");
-                let ms: i64 = words.get(3).and_then(|w| w.parse().ok()).unwrap_or(0);
-                let mv = rest(4);
-                if let Some(p) = (0..g.kind.players()).find(|&p| g.kind.player_letter(p) == side) {
-                    g.clocks[p] -= ms;
-                }
-                if let Some(s) = &mut g.state {
-                    if let Err(e) = s.play(&mv) {
-                        g.error = Some(format!(
-                            "move {} ({mv:?}): {}",
-                            g.moves.len() + 1,
-                            e.reason()
-                        ));
-                        g.state = None;
-                    }
-                }
-                g.moves.push(mv);
-                g.illegal = None;
+            Event::Illegal { id, side, text, .. } => {
+                self.with_game(file, n, id, |g| g.illegal = Some((side, text)))
             }
-            "illegal" => {
-                g.illegal = Some((words.get(2).unwrap_or(&"").to_string(), rest(4)));
-            }
-            "end" => {
-                let reason = words.get(2).unwrap_or(&"").to_string();
-                let result: Vec<&str> = words
-                    .get(3..)
-                    .unwrap_or(&[])
-                    .iter()
-                    .copied()
-                    .take_while(|w| !w.contains('='))
-                    .collect();
-                for w in words.iter().filter(|w| w.contains('=')) {
-                    let (letter, ms) = w.split_once('=').unwrap_or(("", ""));
-                    if let (Some(p), Ok(ms)) = (
-                        (0..g.kind.players()).find(|&p| g.kind.player_letter(p) == letter),
-                        ms.parse::<i64>(),
-                    ) {
-                        g.clocks[p] = ms;
-                    }
-                }
-                g.over = Some((reason, result.join(" ")));
-            }
-            _ => {}
+            Event::End(id, end) => self.with_game(file, n, id, |g| g.ended(end)),
         }
+    }
+
+    /// A line of file `file` that cannot be followed: kept as the file's error until the
+    /// file is replaced.
+    fn bad(&mut self, file: usize, reason: String) {
+        self.files[file].bad.get_or_insert(reason);
+    }
+
+    /// `ID game GAME TIME MOVES NAME…`: a game begins (at line `n`).
+    fn begin(
+        &mut self,
+        file: usize,
+        n: usize,
+        id: u64,
+        time_ms: u64,
+        moves: u32,
+        names: Vec<String>,
+    ) {
+        let Some(kind) = self.files[file].kind else {
+            return self.bad(
+                file,
+                format!("line {n}: game {id} before a `server` line of a known game"),
+            );
+        };
+        let key = format!("{file}-{}-{id}", self.files[file].session);
+        self.games.retain(|g| g.key != key);
+        self.games.push(Watched {
+            key,
+            id,
+            kind,
+            names,
+            time_ms,
+            moves_limit: moves,
+            start: None,
+            moves: Vec::new(),
+            clocks: vec![time_ms as i64; kind.players()],
+            illegal: None,
+            over: None,
+            state: None,
+            error: None,
+            updated: Instant::now(),
+        });
+    }
+
+    /// Applies an event to game `id` of file `file` (an error if it never began).
+    fn with_game(&mut self, file: usize, n: usize, id: u64, f: impl FnOnce(&mut Watched)) {
+        match self.game(file, id) {
+            Some(g) => {
+                g.updated = Instant::now();
+                f(g);
+            }
+            None => self.bad(
+                file,
+                format!("line {n}: game {id} has no `game` line before this"),
+            ),
+        }
+    }
+}
+
+impl Watched {
+    /// The index of the side of this letter.
+    fn side(&self, letter: &str) -> Option<usize> {
+        (0..self.kind.players()).find(|&p| self.kind.player_letter(p) == letter)
+    }
+
+    /// `ID move SIDE MS MOVE`: the move played, the clock run down.
+    fn moved(&mut self, side: &str, ms: u64, mv: String) {
+        if let Some(p) = self.side(side) {
+            self.clocks[p] -= ms as i64;
+        }
+        if let Some(s) = &mut self.state {
+            if let Err(e) = s.play(&mv) {
+                self.error = Some(format!(
+                    "move {} ({mv:?}): {}",
+                    self.moves.len() + 1,
+                    e.reason()
+                ));
+                self.state = None;
+            }
+        }
+        self.moves.push(mv);
+        self.illegal = None;
+    }
+
+    /// `ID end REASON RESULT plies=N L=MS…`: over, with the clocks left.
+    fn ended(&mut self, end: End) {
+        for (letter, ms) in &end.clocks {
+            if let Some(p) = self.side(letter) {
+                self.clocks[p] = *ms as i64;
+            }
+        }
+        self.over = Some((end.reason, end.result));
     }
 }
 
@@ -351,7 +382,7 @@ impl Inner {
             "files": paths.iter().zip(&self.files).map(|(p, f)| json!({
                 "path": p.display().to_string(),
                 "game": f.kind.map(GameKind::name),
-                "error": f.error,
+                "error": f.error.as_ref().or(f.bad.as_ref()),
             })).collect::<Vec<_>>(),
             // The newest first.
             "games": self.games.iter().rev().map(Watched::summary).collect::<Vec<_>>(),
