@@ -38,6 +38,7 @@ fn game_text<A: GameAdapter>(line: &GameLine, games: u64) -> String {
         .collect();
     let who = match line.ending {
         Ending::Win(seat) => format!(" (engine {})", line.seats[seat] + 1),
+        Ending::Loss(seat) => format!(" (engine {} lost)", line.seats[seat] + 1),
         _ => String::new(),
     };
     let adjudicated = line

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use crate::arena::Arena;
+use crate::commands::Games;
 use crate::fail::Fail;
 use crate::{analyse, matchup, play, tune};
 use lab::tune::spsa;
@@ -56,7 +56,6 @@ enum Verb {
 #[derive(Args, Debug)]
 struct TuneArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// A parameter to tune, NAME or NAME=START (repeatable, or NAME,NAME); default: every
     /// parameter the game declares (and the search's own for an mcts engine). See below.
@@ -126,10 +125,12 @@ struct TuneArgs {
     /// (two players) or a table (three).
     #[arg(long)]
     verify: bool,
-    /// The verification's most games (default 10000 with the test, 60 without).
+    /// The verification's most games (default 10000 for a two-player game, whose
+    /// verification is an SPRT that stops when decided; 60 for three players, a table).
     #[arg(long, value_name = "N", requires = "verify")]
     verify_games: Option<usize>,
-    /// The verification's test: H0 nElo = ELO0 against H1 nElo = ELO1.
+    /// The verification's SPRT (two-player games): H0 nElo = ELO0 against H1 nElo = ELO1
+    /// (default 0 10).
     #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true, requires = "verify")]
     verify_sprt: Option<Vec<f64>>,
     /// The verification's match file (default: the tune file's name with .verify.jsonl).
@@ -161,7 +162,6 @@ struct TuneArgs {
 #[derive(Args, Debug)]
 struct BenchArgs {
     /// The games (default: every game with a bench).
-    #[arg(value_parser = game_names())]
     games: Vec<String>,
     /// Worker threads.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -171,7 +171,6 @@ struct BenchArgs {
 #[derive(Args, Debug)]
 struct PlayArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// Side(s) played by a person: a player's letter or name (see below), `all` or `none`.
     /// Default: the first player.
@@ -197,7 +196,6 @@ struct PlayArgs {
 #[derive(Args, Debug)]
 struct AnalyseArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// The position (notation or `start`).
     #[arg(allow_hyphen_values = true)]
@@ -219,7 +217,6 @@ struct AnalyseArgs {
 #[derive(Args, Debug)]
 struct MatchArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// An engine specification; give two (or three for a three-player game). Default: a pair
     /// chosen per game.
@@ -292,6 +289,11 @@ struct MatchArgs {
     /// MOVES scores are all within +-SCORE.
     #[arg(long, value_name = "PLY,MOVES,SCORE")]
     draw: Option<String>,
+    /// A game clock: each side has T for the whole game; engines without a limit of their
+    /// own think on it (the game's clock policy), each move charged with its wall time, and
+    /// a side whose clock runs out loses (adjudicated: time).
+    #[arg(long, value_name = "T")]
+    clock: Option<String>,
 }
 
 /// How a book is walked.
@@ -316,7 +318,6 @@ struct MergeArgs {
 #[derive(Args, Debug)]
 struct SolveArgs {
     /// The game (one with an exact solver).
-    #[arg(value_parser = game_names())]
     game: String,
     /// The position (notation or `start`).
     #[arg(allow_hyphen_values = true)]
@@ -334,7 +335,6 @@ struct SolveArgs {
 #[derive(Args, Debug)]
 struct PerftArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// The position (notation or `start`).
     #[arg(allow_hyphen_values = true)]
@@ -349,7 +349,6 @@ struct PerftArgs {
 #[derive(Args, Debug)]
 struct MovesArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// The position (notation or `start`).
     #[arg(allow_hyphen_values = true)]
@@ -359,7 +358,6 @@ struct MovesArgs {
 #[derive(Args, Debug)]
 struct ApplyArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// The position (notation or `start`).
     #[arg(allow_hyphen_values = true)]
@@ -372,7 +370,6 @@ struct ApplyArgs {
 #[derive(Args, Debug)]
 struct EngineArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// Worker threads.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -385,7 +382,6 @@ struct EngineArgs {
 #[derive(Args, Debug)]
 struct ServeArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// Address to listen on (IP:PORT; port 0 picks a free port). Default 127.0.0.1:7717.
     #[arg(long, value_name = "IP:PORT")]
@@ -433,7 +429,6 @@ struct ServeArgs {
 #[derive(Args, Debug)]
 struct ConnectArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// The server's address (HOST:PORT).
     addr: String,
@@ -488,36 +483,53 @@ fn threads_ok(n: usize) -> Result<usize, Fail> {
     }
 }
 
-thread_local! {
-    /// The games' names with their lines of help, as [`game_names`] offers them: set by
-    /// [`parse`] before clap builds the command.
-    static GAMES: std::cell::RefCell<Vec<clap::builder::PossibleValue>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The values of every subcommand's game argument: the arena's games.
-fn game_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(GAMES.with(|g| g.borrow().clone()))
+/// The game arguments of the subcommands (the positional `game`, and `bench`'s `games`)
+/// take exactly the arena's games, each shown with its line of help.
+fn with_game_names(command: clap::Command, kinds: &[plyforge::GameKind]) -> clap::Command {
+    let values: Vec<clap::builder::PossibleValue> = kinds
+        .iter()
+        .map(|k| clap::builder::PossibleValue::new(k.name()).help(k.info().about))
+        .collect();
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    names.iter().fold(command, |command, name| {
+        command.mut_subcommand(name, |sub| {
+            // `mut_arg` moves the argument to the end: every argument is taken in its order,
+            // so that the positional ones keep theirs.
+            let ids: Vec<String> = sub
+                .get_arguments()
+                .map(|a| a.get_id().to_string())
+                .collect();
+            ids.iter().fold(sub, |sub, id| {
+                sub.mut_arg(id, |a| {
+                    if a.is_positional() && (id == "game" || id == "games") {
+                        a.value_parser(clap::builder::PossibleValuesParser::new(values.clone()))
+                    } else {
+                        a
+                    }
+                })
+            })
+        })
+    })
 }
 
 /// Parses the command line against the arena's games: the game argument of every
 /// subcommand takes exactly their names, and the help's examples use them.
-pub(crate) fn parse(arena: &Arena, args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
-    GAMES.with(|g| {
-        *g.borrow_mut() = arena
-            .kinds()
-            .iter()
-            .map(|k| clap::builder::PossibleValue::new(k.name()).help(k.info().about))
-            .collect()
-    });
-    let mut command = crate::help::with_help(arena, Cli::command());
+pub(crate) fn parse(
+    kinds: &[plyforge::GameKind],
+    args: Vec<std::ffi::OsString>,
+) -> Result<Cli, clap::Error> {
+    let command = with_game_names(Cli::command(), kinds);
+    let mut command = crate::help::with_help(kinds, command);
     let matches = command.try_get_matches_from_mut(args)?;
     Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
 }
 
 /// Runs the command line: one arm per subcommand, each turning clap's options into the
 /// command's own options and calling it for the game named (long as the list of commands).
-pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
+pub(crate) fn run(arena: &Games, cli: Cli) -> Result<(), Fail> {
     match cli.command {
         Verb::Moves(a) => arena.commands(&a.game)?.moves(&a.position),
         Verb::Apply(a) => arena.commands(&a.game)?.apply(&a.position, &a.moves),
@@ -606,7 +618,7 @@ pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
 }
 
 /// `arena solve`: the options checked against what the game's solver takes.
-fn solve(arena: &Arena, a: SolveArgs) -> Result<(), Fail> {
+fn solve(arena: &Games, a: SolveArgs) -> Result<(), Fail> {
     let game = arena.commands(&a.game)?;
     let kind = game.kind();
     let with = |want: fn(&plyforge::SolverTraits) -> bool| {
@@ -657,7 +669,7 @@ fn solve(arena: &Arena, a: SolveArgs) -> Result<(), Fail> {
 }
 
 /// `arena bench`: each game's bench, then the total over them: the signature.
-fn bench(arena: &Arena, games: &[String], threads: usize) -> Result<(), Fail> {
+fn bench(arena: &Games, games: &[String], threads: usize) -> Result<(), Fail> {
     let names: Vec<String> = if games.is_empty() {
         arena.kinds().iter().map(|k| k.name().to_string()).collect()
     } else {
@@ -672,7 +684,10 @@ fn bench(arena: &Arena, games: &[String], threads: usize) -> Result<(), Fail> {
                 seconds += t.seconds;
             }
             None if !games.is_empty() => {
-                return Err(Fail::usage(format!("{name} has no bench")));
+                return Err(Fail::usage(format!(
+                    "{name} has no bench (a game gives its bench in GameAdapter::BENCH: \
+                     `label: depth: position` lines, searched with its engine settings)"
+                )));
             }
             None => {}
         }
@@ -753,6 +768,11 @@ fn match_settings(a: MatchArgs) -> Result<lab::MatchSettings, Fail> {
         resume: a.resume,
         shard: shard(a.shard.as_deref())?,
         adjudication,
+        clock: a
+            .clock
+            .as_deref()
+            .map(|t| duration("--clock", t))
+            .transpose()?,
     })
 }
 

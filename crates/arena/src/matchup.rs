@@ -33,12 +33,15 @@ pub(crate) fn run_match<A: GameAdapter>(o: &MatchSettings, quiet: bool) -> Resul
 /// games at once (with a warning when they need more cores than there are).
 fn announce<A: GameAdapter>(m: &Match<A>) {
     let (o, plan) = (m.settings(), m.plan());
+    let time = match o.clock {
+        Some(c) => format!("a {} clock a side", show_duration(c)),
+        None => format!("{} per move", show_duration(o.time)),
+    };
     outln!(
-        "{} match, {}{} games, {} per move unless the spec says otherwise",
+        "{} match, {}{} games, {time} unless the spec says otherwise",
         bold(A::TITLE),
         if plan.sprt.is_some() { "at most " } else { "" },
         plan.games,
-        show_duration(o.time)
     );
     for (i, s) in plan.specs.iter().enumerate() {
         outln!("  engine {}: {}", i + 1, s.text);

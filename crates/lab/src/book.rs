@@ -2,9 +2,9 @@
 //! seeded random or fair start per opening for games that start at random), followed by
 //! seeded random plies.
 //!
-//! A book file holds one position per line in the game's notation (or any text `--position`
-//! takes: `start`, `random:SEED`, `fair:SEED`); blank lines and lines starting with `#` are
-//! skipped. With `--book-order sequential` opening `o` starts from position `o mod L` of the
+//! A book file holds one position per line in the game's notation (or any start text:
+//! `start`, `random:SEED`, and a solved `fair:SEED` where the game has fair starts); blank
+//! lines and lines starting with `#` are skipped. With `--book-order sequential` opening `o` starts from position `o mod L` of the
 //! `L` positions; with `random` from a seeded shuffle of the book, shuffled anew (with the
 //! next seed) each time it is used up. Either way the position of an opening follows from
 //! its index, the book and `--seed`, so shards agree on it.
@@ -13,7 +13,7 @@ use std::path::Path;
 
 use plyforge::search::rng::{splitmix64, XorShift64Star as Rng};
 use plyforge::search::Record;
-use plyforge::{legal_moves, read_position, GameAdapter};
+use plyforge::{legal_moves, read_start, GameAdapter};
 
 use crate::error::Error;
 
@@ -76,7 +76,7 @@ impl<A: GameAdapter> Starts<A> {
             if t.is_empty() || t.starts_with('#') {
                 continue;
             }
-            let p = read_position::<A>(t).map_err(|e| Error::input(&file, Some(i + 1), e))?;
+            let p = read_start::<A>(t).map_err(|e| Error::input(&file, Some(i + 1), e))?;
             positions.push(p);
         }
         if positions.is_empty() {
@@ -108,7 +108,7 @@ impl<A: GameAdapter> Starts<A> {
                 }
                 Ok(Starts::Fair(seed))
             }
-            Some(text) => Ok(Starts::Fixed(read_position::<A>(text)?)),
+            Some(text) => Ok(Starts::Fixed(read_start::<A>(text)?)),
         }
     }
 
@@ -123,17 +123,27 @@ impl<A: GameAdapter> Starts<A> {
         matches!(self, Starts::Book { .. })
     }
 
-    /// The start of opening `o`.
-    pub fn start(&self, o: u64) -> A::Pos {
-        match self {
+    /// The start of opening `o`: an error only for a fair start that the game does not find
+    /// within its bound.
+    pub fn start(&self, o: u64) -> Result<A::Pos, Error> {
+        Ok(match self {
             Starts::Book { positions, order } => {
                 positions[order[(o % order.len() as u64) as usize] as usize].clone()
             }
             Starts::Fixed(p) => p.clone(),
             Starts::Random(seed) => A::random_start(seed.wrapping_add(o)).unwrap_or_else(A::start),
-            Starts::Fair(seed) => A::fair_start(seed.wrapping_add(o)).unwrap_or_else(A::start),
+            Starts::Fair(seed) => {
+                let seed = seed.wrapping_add(o);
+                A::fair_start(seed).ok_or_else(|| {
+                    Error::settings(format!(
+                        "--position fair: no fair start of {} found from seed {seed} (opening {}) within the game's bound (try another --seed)",
+                        A::TITLE,
+                        o + 1
+                    ))
+                })?
+            }
             Starts::Default(seed) => A::random_start(seed.wrapping_add(o)).unwrap_or_else(A::start),
-        }
+        })
     }
 }
 

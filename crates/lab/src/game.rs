@@ -1,7 +1,7 @@
 //! One game of a match, from its opening to its end (by the rules or by adjudication), with
 //! what the file keeps of it: moves, times, nodes, scores, the result and the places.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use plyforge::agent::{Agent, Kind, SearchEngine, Spec};
 use plyforge::search::{Game, Limits, Outcome, Player, Record};
@@ -140,6 +140,9 @@ pub struct Setup<'a> {
     pub seed: u64,
     /// The adjudication rules.
     pub adjudication: Adjudication,
+    /// A game clock per side for the whole game, for the specs without a limit of their
+    /// own.
+    pub clock: Option<Duration>,
 }
 
 /// The search engines a thread keeps from game to game, reset before each game: a new
@@ -232,38 +235,104 @@ pub fn play<A: GameAdapter>(
     line
 }
 
-/// Plays a game with its players.
-fn play_with<A: GameAdapter>(
+/// How a game ended: by its rules or an adjudication (with the reason), or a seat's clock
+/// ran out.
+enum Finished {
+    Over(Outcome, Option<&'static str>),
+    Flag(usize),
+}
+
+/// The clocks of a game's seats, for the seats whose specs have no limit of their own.
+struct Clocks {
+    left: Vec<Option<Duration>>,
+}
+
+impl Clocks {
+    fn new(setup: &Setup<'_>, seats: &[usize]) -> Clocks {
+        Clocks {
+            left: seats
+                .iter()
+                .map(|&s| setup.clock.filter(|_| !setup.specs[s].has_limit()))
+                .collect(),
+        }
+    }
+
+    /// Before seat `p` moves: its agent's limits from its clock (the game's clock policy);
+    /// false when the clock has run out.
+    fn arm<A: GameAdapter>(&self, p: usize, agent: &mut Agent<A>, pos: &A::Pos) -> bool {
+        match self.left[p] {
+            Some(left) if left.is_zero() => false,
+            Some(left) => {
+                if let Agent::Search { limits, .. } = agent {
+                    *limits = A::clock_limits(pos, left);
+                }
+                true
+            }
+            None => true,
+        }
+    }
+
+    /// After seat `p` moved in `spent`: its clock run down; false when it ran out.
+    fn charge(&mut self, p: usize, spent: Duration) -> bool {
+        match &mut self.left[p] {
+            Some(left) if spent >= *left => {
+                *left = Duration::ZERO;
+                false
+            }
+            Some(left) => {
+                *left -= spent;
+                true
+            }
+            None => true,
+        }
+    }
+}
+
+/// What a game's moves gave: the record, and what each move took.
+struct Moves<P: plyforge::search::Game> {
+    record: Record<P>,
+    time_ms: Vec<f64>,
+    nodes: Vec<u64>,
+    scores: Vec<Option<i32>>,
+}
+
+/// The moves of a game until it ends (by the rules, the adjudication, or a clock).
+fn play_moves<A: GameAdapter>(
     setup: &Setup<'_>,
     agents: &mut [Agent<A>],
     g: u64,
-    opening: u64,
     seats: &[usize],
     from: &Record<A::Pos>,
-    started: Instant,
-) -> Result<GameLine, Error> {
-    let mut record = from.clone();
-    let opening_len = record.moves().len();
-    let mut time_ms = Vec::new();
-    let mut nodes = Vec::new();
-    let mut scores = Vec::new();
+) -> Result<(Moves<A::Pos>, Finished), Error> {
+    let mut m = Moves {
+        record: from.clone(),
+        time_ms: Vec::new(),
+        nodes: Vec::new(),
+        scores: Vec::new(),
+    };
+    let record = &mut m.record;
     let mut by_player: Vec<Vec<Option<i32>>> = vec![Vec::new(); A::PLAYERS];
-    let mut adjudicated = None;
-    let result = loop {
+    let mut clocks = Clocks::new(setup, seats);
+    let finished = loop {
         if let Some(r) = record.result() {
-            break r;
+            break Finished::Over(r, None);
         }
         if let Some(max) = setup.adjudication.max_plies {
             if record.moves().len() >= max {
-                adjudicated = Some("max-plies");
-                break A::limit_outcome(record.position());
+                break Finished::Over(A::limit_outcome(record.position()), Some("max-plies"));
             }
         }
         let p = record.position().to_move();
+        if !clocks.arm(p, &mut agents[p], record.position()) {
+            break Finished::Flag(p);
+        }
         let spec = &setup.specs[seats[p]].text;
         let t = Instant::now();
-        let (mv, report) = agents[p].choose(&record, |_| {});
+        let (mv, report) = agents[p].choose(record, |_| {});
         let dt = t.elapsed();
+        if !clocks.charge(p, dt) {
+            break Finished::Flag(p);
+        }
         let mv = mv.ok_or_else(|| {
             Error::Game(format!(
                 "engine {spec:?} found no move in {} (game {})",
@@ -279,25 +348,72 @@ fn play_with<A: GameAdapter>(
             ))
         })?;
         let score = report.as_ref().map(|r| r.score);
-        time_ms.push(dt.as_secs_f64() * 1000.0);
-        nodes.push(report.as_ref().map_or(0, |r| r.nodes));
-        scores.push(score);
+        m.time_ms.push(dt.as_secs_f64() * 1000.0);
+        m.nodes.push(report.as_ref().map_or(0, |r| r.nodes));
+        m.scores.push(score);
         by_player[p].push(score);
         if record.result().is_none() {
             if let Some((o, why)) = setup
                 .adjudication
                 .by_scores(&by_player, record.moves().len())
             {
-                adjudicated = Some(why);
-                break o;
+                break Finished::Over(o, Some(why));
             }
         }
     };
-    let ending = match result {
-        Outcome::Win(p) => Ending::Win(p),
-        Outcome::BothWin => Ending::BothWin,
-        Outcome::BothLose => Ending::BothLose,
-        _ => Ending::Draw,
+    Ok((m, finished))
+}
+
+/// Plays a game with its players.
+fn play_with<A: GameAdapter>(
+    setup: &Setup<'_>,
+    agents: &mut [Agent<A>],
+    g: u64,
+    opening: u64,
+    seats: &[usize],
+    from: &Record<A::Pos>,
+    started: Instant,
+) -> Result<GameLine, Error> {
+    let opening_len = from.moves().len();
+    let (m, finished) = play_moves::<A>(setup, agents, g, seats, from)?;
+    let record = &m.record;
+    // A seat out of time loses: in a two-player game the other wins; with three, the
+    // others share the first place.
+    let (ending, result, adjudicated, places) = match finished {
+        Finished::Flag(p) if A::PLAYERS == 2 => {
+            let o = Outcome::Win(1 - p);
+            (
+                Ending::Win(1 - p),
+                result_text::<A>(o),
+                Some("time"),
+                places::<A>(record.position(), o),
+            )
+        }
+        Finished::Flag(p) => {
+            let places = (0..A::PLAYERS)
+                .map(|s| if s == p { A::PLAYERS as u32 } else { 1 })
+                .collect();
+            (
+                Ending::Loss(p),
+                format!("loss {}", A::player_letter(p)),
+                Some("time"),
+                places,
+            )
+        }
+        Finished::Over(o, why) => {
+            let ending = match o {
+                Outcome::Win(p) => Ending::Win(p),
+                Outcome::BothWin => Ending::BothWin,
+                Outcome::BothLose => Ending::BothLose,
+                _ => Ending::Draw,
+            };
+            (
+                ending,
+                result_text::<A>(o),
+                why,
+                places::<A>(record.position(), o),
+            )
+        }
     };
     let moves: Vec<String> = record.moves().iter().map(|m| m.to_string()).collect();
     Ok(GameLine {
@@ -307,15 +423,15 @@ fn play_with<A: GameAdapter>(
         seats: seats.to_vec(),
         engines: seats.iter().map(|&s| setup.specs[s].text.clone()).collect(),
         ending,
-        result: result_text::<A>(result),
+        result,
         adjudicated: adjudicated.map(str::to_string),
-        places: places::<A>(record.position(), result),
+        places,
         start: record.start().to_string(),
         opening_moves: moves[..opening_len].to_vec(),
         moves: moves[opening_len..].to_vec(),
-        time_ms,
-        nodes,
-        scores,
+        time_ms: m.time_ms,
+        nodes: m.nodes,
+        scores: m.scores,
         setup_ms: 0.0,
         wall_ms: started.elapsed().as_secs_f64() * 1000.0,
     })

@@ -73,6 +73,10 @@ pub struct MatchSettings {
     pub shard: Option<Shard>,
     /// Rules for ending games early.
     pub adjudication: Adjudication,
+    /// A game clock per side for the whole game: the specifications without a limit of
+    /// their own think on it (the game's clock policy, `GameAdapter::clock_limits`), each
+    /// move charged with its wall time; a side whose clock runs out loses.
+    pub clock: Option<Duration>,
 }
 
 impl Default for MatchSettings {
@@ -98,6 +102,7 @@ impl Default for MatchSettings {
             resume: false,
             shard: None,
             adjudication: Adjudication::default(),
+            clock: None,
         }
     }
 }
@@ -176,6 +181,9 @@ fn settings_text<A: GameAdapter>(
     }
     if let Some(d) = a.draw {
         s.push_str(&format!(" draw={},{},{}", d.from_ply, d.moves, d.score));
+    }
+    if let Some(c) = o.clock {
+        s.push_str(&format!(" clock={}us", c.as_micros()));
     }
     if let Some(t) = sprt {
         s.push_str(&format!(
@@ -267,6 +275,9 @@ fn check<A: GameAdapter>(o: &MatchSettings, specs: &[Spec]) -> Result<Option<Spr
             o.concurrency
         )));
     }
+    if o.clock.is_some_and(|c| c.is_zero()) {
+        return Err(Error::settings("--clock: the clock needs some time"));
+    }
     if o.resume && o.out.is_none() {
         return Err(Error::settings(
             "--resume continues the match of --out FILE: give it",
@@ -355,6 +366,9 @@ impl<A: GameAdapter> MatchPlan<A> {
     }
 }
 
+/// An opening's record, built once by the first game that needs it (or why it cannot be).
+type Opening<P> = Result<Record<P>, String>;
+
 /// A match ready to play: its plan, its files open, the games of a resumed file read.
 pub struct Match<A: GameAdapter> {
     settings: MatchSettings,
@@ -422,16 +436,17 @@ impl<A: GameAdapter> Match<A> {
         let schedule = &plan.schedule;
         // The openings of the games to play, built once per opening (by whichever game needs
         // it first: fair starts are solved, so this is work worth sharing).
-        let openings: HashMap<u64, OnceLock<Record<A::Pos>>> = self
+        let openings: HashMap<u64, OnceLock<Opening<A::Pos>>> = self
             .jobs
             .iter()
             .map(|&g| (schedule.opening_of(g), OnceLock::new()))
             .collect();
-        let build_opening = |o_index: u64| -> Record<A::Pos> {
-            let mut record = Record::<A::Pos>::new(plan.starts.start(o_index));
+        let build_opening = |o_index: u64| -> Result<Record<A::Pos>, String> {
+            let start = plan.starts.start(o_index).map_err(|e| e.to_string())?;
+            let mut record = Record::<A::Pos>::new(start);
             let mut rng = Rng::seeded(o.seed.wrapping_mul(1_000_003).wrapping_add(o_index));
             book::play_opening::<A>(&mut record, plan.opening, &mut rng);
-            record
+            Ok(record)
         };
         let setup = game::Setup {
             match_id: &plan.header.match_id,
@@ -440,6 +455,7 @@ impl<A: GameAdapter> Match<A> {
             threads: o.threads,
             seed: o.seed,
             adjudication: o.adjudication,
+            clock: o.clock,
         };
         observer.progress(Progress::Begin {
             total: self.jobs.len() as u64,
@@ -449,7 +465,10 @@ impl<A: GameAdapter> Match<A> {
         let stop = AtomicBool::new(self.state.decided);
         let play_one = |engines: &mut game::Engines<A>, g: u64| {
             let op = schedule.opening_of(g);
-            let from = openings[&op].get_or_init(|| build_opening(op));
+            let from = openings[&op]
+                .get_or_init(|| build_opening(op))
+                .as_ref()
+                .map_err(|e| Error::Settings(e.clone()))?;
             game::play::<A>(&setup, engines, g, op, schedule.seats_of(g), from)
         };
         let state = &mut self.state;

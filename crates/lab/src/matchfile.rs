@@ -20,9 +20,10 @@
 //!   opening (its pair, or its six seat orders in Chexers); `seats[s]` is the index in
 //!   `engines` of the engine in seat `s` (seat 0 moves first), and the game line's `engines`
 //!   are their specifications in seat order.
-//! - `outcome` is `win` (with `winner_seat`), `draw`, `both-win` or `both-lose`; `result` the
-//!   result in the rules' notation; `adjudicated` is `null` or why the match ended the game
-//!   (`max-plies`, `resign`, `draw`); `places[s]` is the place of seat `s` (1 the best;
+//! - `outcome` is `win` (with `winner_seat`), `draw`, `both-win`, `both-lose` or `loss` (with
+//!   `loser_seat`: a three-player game whose seat ran out of time); `result` the result in
+//!   the rules' notation (`loss X` for a loss); `adjudicated` is `null` or why the match ended the game
+//!   (`max-plies`, `resign`, `draw`, `time`); `places[s]` is the place of seat `s` (1 the best;
 //!   tied seats share the better place).
 //! - `start` is the opening's start position, `opening_moves` the opening's random moves,
 //!   `moves` the engines' moves; `time_ms`, `nodes` and `scores` go with `moves`, one each
@@ -74,6 +75,9 @@ pub enum Ending {
     BothWin,
     /// Both lost (Chaos Clock).
     BothLose,
+    /// The player in this seat lost (a three-player game's clock ran out), and the others
+    /// share the first place.
+    Loss(usize),
 }
 
 /// One finished game.
@@ -162,6 +166,7 @@ impl Ending {
             Ending::Draw => "draw",
             Ending::BothWin => "both-win",
             Ending::BothLose => "both-lose",
+            Ending::Loss(_) => "loss",
         }
     }
 }
@@ -204,7 +209,7 @@ pub fn game_json(g: &GameLine) -> String {
             x
         }
     };
-    json!({
+    let mut line = json!({
         "type": "game",
         "match": g.match_id,
         "game": g.game,
@@ -224,8 +229,11 @@ pub fn game_json(g: &GameLine) -> String {
         "scores": g.scores,
         "setup_ms": ms(g.setup_ms),
         "wall_ms": ms(g.wall_ms),
-    })
-    .to_string()
+    });
+    if let Ending::Loss(s) = g.ending {
+        line["loser_seat"] = json!(s);
+    }
+    line.to_string()
 }
 
 pub(crate) fn field<'a>(o: &'a Map<String, Value>, key: &str) -> Result<&'a Value, String> {
@@ -347,8 +355,8 @@ fn parse_header(o: &Map<String, Value>) -> Result<Header, String> {
     })
 }
 
-pub(crate) fn parse_game(o: &Map<String, Value>) -> Result<GameLine, String> {
-    let match_id = match_id(o)?;
+/// The engine index in each seat.
+fn seats(o: &Map<String, Value>) -> Result<Vec<usize>, String> {
     let seats: Vec<usize> = array(o, "seats")?
         .iter()
         .map(|v| {
@@ -361,35 +369,59 @@ pub(crate) fn parse_game(o: &Map<String, Value>) -> Result<GameLine, String> {
     if !(2..=3).contains(&seats.len()) {
         return Err(format!("{} seats: a game has 2 or 3", seats.len()));
     }
-    let ending = match string(o, "outcome")?.as_str() {
+    Ok(seats)
+}
+
+/// How the game ended, by seat (of `seats` seats).
+fn ending(o: &Map<String, Value>, seats: usize) -> Result<Ending, String> {
+    Ok(match string(o, "outcome")?.as_str() {
         "win" => {
             let s = uint(o, "winner_seat")? as usize;
-            if s >= seats.len() {
-                return Err(format!("winner seat {s} of {} seats", seats.len()));
+            if s >= seats {
+                return Err(format!("winner seat {s} of {seats} seats"));
             }
             Ending::Win(s)
         }
         "draw" => Ending::Draw,
         "both-win" => Ending::BothWin,
         "both-lose" => Ending::BothLose,
+        "loss" => {
+            let s = uint(o, "loser_seat")? as usize;
+            if s >= seats {
+                return Err(format!("loser seat {s} of {seats} seats"));
+            }
+            Ending::Loss(s)
+        }
         other => {
             return Err(format!(
-                "outcome {other:?} (win, draw, both-win, both-lose)"
+                "outcome {other:?} (win, draw, both-win, both-lose, loss)"
             ))
         }
-    };
+    })
+}
+
+/// The place of each of `seats` seats.
+fn places(o: &Map<String, Value>, seats: usize) -> Result<Vec<u32>, String> {
     let places: Vec<u32> = array(o, "places")?
         .iter()
         .map(|v| {
             v.as_u64()
-                .filter(|&p| p >= 1 && p as usize <= seats.len())
+                .filter(|&p| p >= 1 && p as usize <= seats)
                 .map(|p| p as u32)
                 .ok_or_else(|| "field \"places\" must list places from 1".to_string())
         })
         .collect::<Result<_, _>>()?;
-    if places.len() != seats.len() {
-        return Err(format!("{} places for {} seats", places.len(), seats.len()));
+    if places.len() != seats {
+        return Err(format!("{} places for {seats} seats", places.len()));
     }
+    Ok(places)
+}
+
+/// The engines' moves, with each move's time, nodes and score.
+type PerMove = (Vec<String>, Vec<f64>, Vec<u64>, Vec<Option<i32>>);
+
+/// The engines' moves and what goes with each: one entry per move in every list.
+fn per_move(o: &Map<String, Value>) -> Result<PerMove, String> {
     let moves = strings(o, "moves")?;
     let time_ms: Vec<f64> = array(o, "time_ms")?
         .iter()
@@ -433,6 +465,16 @@ pub(crate) fn parse_game(o: &Map<String, Value>) -> Result<GameLine, String> {
             ));
         }
     }
+    Ok((moves, time_ms, nodes, scores))
+}
+
+/// Reads a game line's object (also the `game` field of a tune file's line).
+pub(crate) fn parse_game(o: &Map<String, Value>) -> Result<GameLine, String> {
+    let match_id = match_id(o)?;
+    let seats = seats(o)?;
+    let ending = ending(o, seats.len())?;
+    let places = places(o, seats.len())?;
+    let (moves, time_ms, nodes, scores) = per_move(o)?;
     let engines = strings(o, "engines")?;
     if engines.len() != seats.len() {
         return Err(format!(
@@ -514,6 +556,39 @@ mod tests {
             shard: Some("2/4".parse().unwrap()),
             settings: "game=jumpy3".to_string(),
         }
+    }
+
+    #[test]
+    fn a_loss_on_time_reads_back_and_counts_for_the_others() {
+        let mut g = sample_game();
+        g.seats = vec![0, 1, 1];
+        g.engines = vec!["a".into(), "b".into(), "b".into()];
+        g.places = vec![3, 1, 1];
+        g.ending = Ending::Loss(0);
+        g.result = "loss r".to_string();
+        g.adjudicated = Some("time".to_string());
+        let text = game_json(&g);
+        assert!(text.contains("\"loser_seat\":0"), "{text}");
+        assert_eq!(parse_line(&text), Ok(Line::Entry(g.clone())));
+        let bad = text.replace("\"loser_seat\":0", "\"loser_seat\":3");
+        assert!(parse_line(&bad).unwrap_err().contains("loser seat"));
+        // Engine 1 lost its seat; engine 2 shares the first place: a loss and a draw.
+        let schedule = crate::schedule::Schedule {
+            cycle: crate::schedule::seatings(3, 2),
+            games: 6,
+        };
+        let engines = ["a".to_string(), "b".to_string()];
+        let ctx = crate::summary::Context {
+            engines: &engines,
+            players: 3,
+            schedule: &schedule,
+            sprt: None,
+        };
+        let games = [(g.game, g)].into_iter().collect();
+        let f = crate::summary::figures(&ctx, &games);
+        assert_eq!((f.tally[0].losses, f.tally[0].draws), (1, 0));
+        assert_eq!((f.tally[1].wins, f.tally[1].draws), (0, 1));
+        assert_eq!(f.h2h[1][0], (1, 0, 0));
     }
 
     #[test]

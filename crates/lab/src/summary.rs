@@ -128,6 +128,8 @@ fn half_points(line: &GameLine) -> u32 {
     match line.ending {
         Ending::Win(seat) if line.seats[seat] == 0 => 2,
         Ending::Win(_) => 0,
+        Ending::Loss(seat) if line.seats[seat] == 0 => 0,
+        Ending::Loss(_) => 2,
         _ => 1,
     }
 }
@@ -260,6 +262,10 @@ pub fn figures(ctx: &Context<'_>, games: &BTreeMap<u64, GameLine>) -> Figures {
             Ending::Win(seat) => Some(line.seats[seat]),
             _ => None,
         };
+        let loser = match line.ending {
+            Ending::Loss(seat) => Some(line.seats[seat]),
+            _ => None,
+        };
         let mut present = vec![false; n];
         for (seat, &s) in line.seats.iter().enumerate() {
             if s < n {
@@ -277,12 +283,16 @@ pub fn figures(ctx: &Context<'_>, games: &BTreeMap<u64, GameLine>) -> Figures {
                 (Ending::BothWin, _) => t.both_win += 1,
                 (Ending::BothLose, _) => t.both_lose += 1,
                 (Ending::Draw, _) => t.draws += 1,
+                (Ending::Loss(_), _) if loser == Some(s) => t.losses += 1,
+                (Ending::Loss(_), _) => t.draws += 1,
             }
             for other in (0..n).filter(|&j| j != s && present[j]) {
                 let e = &mut h2h[s][other];
-                match winner {
-                    Some(w) if w == s => e.0 += 1,
-                    Some(w) if w == other => e.2 += 1,
+                match (winner, loser) {
+                    (Some(w), _) if w == s => e.0 += 1,
+                    (Some(w), _) if w == other => e.2 += 1,
+                    (_, Some(l)) if l == other => e.0 += 1,
+                    (_, Some(l)) if l == s => e.2 += 1,
                     _ => e.1 += 1,
                 }
             }
@@ -381,7 +391,7 @@ pub fn table(ctx: &Context<'_>, f: &Figures, bold: Emphasis<'_>) -> String {
     if f.adjudicated > 0 {
         put!(
             out,
-            "{} games adjudicated (see --max-plies, --resign, --draw)",
+            "{} games adjudicated (see --max-plies, --resign, --draw, --clock)",
             f.adjudicated
         );
     }

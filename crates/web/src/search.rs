@@ -238,6 +238,45 @@ fn raise(stop: &Option<Arc<AtomicBool>>) {
     }
 }
 
+/// A search's permit: at once, or after a `queued` message when one is free. `Err` when
+/// the search is not to run: stopped while queued (`done` sent; `true` while the socket is
+/// open) or the socket closed (`false`); the engine is kept for the next search.
+async fn permit(
+    socket: &mut WebSocket,
+    app: &Arc<App>,
+    engine: Engine,
+    state: &State,
+) -> Result<(tokio::sync::OwnedSemaphorePermit, Engine), bool> {
+    if let Ok(permit) = Arc::clone(&app.searches).try_acquire_owned() {
+        return Ok((permit, engine));
+    }
+    if !send(socket, json!({ "type": "queued" })).await {
+        return Err(false);
+    }
+    loop {
+        tokio::select! {
+            permit = Arc::clone(&app.searches).acquire_owned() => match permit {
+                Ok(permit) => return Ok((permit, engine)),
+                Err(_) => return Err(false),
+            },
+            msg = socket.recv() => match msg {
+                Some(Ok(Message::Text(t))) if is_stop(&t) => {
+                    app.keep_engine(engine);
+                    return Err(send(socket, json!({
+                        "type": "done", "stopped": true, "best": null,
+                        "position": state.position(),
+                    })).await);
+                }
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => {
+                    app.keep_engine(engine);
+                    return Err(false);
+                }
+                _ => {}
+            },
+        }
+    }
+}
+
 /// Runs one search, streaming its iterations; false once the socket is closed.
 async fn run(socket: &mut WebSocket, app: &Arc<App>, p: Prepared) -> bool {
     let Prepared {
@@ -245,35 +284,9 @@ async fn run(socket: &mut WebSocket, app: &Arc<App>, p: Prepared) -> bool {
         engine,
         limits,
     } = p;
-    let permit = match Arc::clone(&app.searches).try_acquire_owned() {
-        Ok(permit) => permit,
-        Err(_) => {
-            if !send(socket, json!({ "type": "queued" })).await {
-                return false;
-            }
-            loop {
-                tokio::select! {
-                    permit = Arc::clone(&app.searches).acquire_owned() => match permit {
-                        Ok(permit) => break permit,
-                        Err(_) => return false,
-                    },
-                    msg = socket.recv() => match msg {
-                        Some(Ok(Message::Text(t))) if is_stop(&t) => {
-                            app.keep_engine(engine);
-                            return send(socket, json!({
-                                "type": "done", "stopped": true, "best": null,
-                                "position": state.position(),
-                            })).await;
-                        }
-                        Some(Ok(Message::Close(_))) | Some(Err(_)) | None => {
-                            app.keep_engine(engine);
-                            return false;
-                        }
-                        _ => {}
-                    },
-                }
-            }
-        }
+    let (permit, engine) = match permit(socket, app, engine, &state).await {
+        Ok(p) => p,
+        Err(open) => return open,
     };
     let running = app.running();
     let stop = engine.stop_handle();

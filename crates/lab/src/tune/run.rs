@@ -530,10 +530,11 @@ impl<A: GameAdapter> Tuning<A> {
             threads: o.threads,
             seed: o.seed,
             adjudication: Adjudication::default(),
+            clock: None,
         };
         let play_one = |engines: &mut Engines<A>, i: u64| {
             let opening = k * pairs + i / cycle_len;
-            let mut record = Record::<A::Pos>::new(plan.starts.start(opening));
+            let mut record = Record::<A::Pos>::new(plan.starts.start(opening)?);
             let mut rng = Rng::seeded(o.seed.wrapping_mul(1_000_003).wrapping_add(opening));
             book::play_opening::<A>(&mut record, plan.opening, &mut rng);
             let seats = &plan.cycle[(i % cycle_len) as usize];

@@ -239,6 +239,14 @@ fn target<A: GameAdapter>(result: &str) -> Option<[f64; 3]> {
         t[p] = 1.0;
         return Some(t);
     }
+    if let Some(letter) = result.strip_prefix("loss ") {
+        // The others share the win.
+        let p = (0..n).find(|&p| A::player_letter(p) == letter.trim())?;
+        for (q, x) in t.iter_mut().enumerate().take(n) {
+            *x = if q == p { 0.0 } else { 1.0 / (n - 1) as f64 };
+        }
+        return Some(t);
+    }
     if result.starts_with("draw") || result == "both win" || result == "both lose" {
         for x in t.iter_mut().take(n) {
             *x = 1.0 / n as f64;

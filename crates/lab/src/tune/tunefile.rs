@@ -297,6 +297,7 @@ pub fn diff(line: &GameLine) -> f64 {
     let points = |seat: usize| match line.ending {
         Ending::Win(w) if w == seat => 1.0,
         Ending::Win(_) => 0.0,
+        Ending::Loss(l) if l == seat => 0.0,
         _ => 0.5,
     };
     let mean = |spec: usize| -> Option<f64> {

@@ -88,6 +88,7 @@ pub fn verification(
         resume,
         shard: None,
         adjudication: Adjudication::default(),
+        clock: None,
     })
 }
 

@@ -39,8 +39,12 @@ impl<A: GameAdapter> GameStarts<A> {
 
     pub(crate) fn for_game(&self, id: u64) -> A::Pos {
         // A fair start is solved: let the runtime move its other tasks off this thread
-        // meanwhile (the server's runtime has several).
-        tokio::task::block_in_place(|| self.0.start(id))
+        // meanwhile (the server's runtime has several). A seed without one within the game's
+        // bound gets the rules' start, and the server says so.
+        tokio::task::block_in_place(|| self.0.start(id)).unwrap_or_else(|e| {
+            say(&format!("game {id}: {e}; it starts from the rules' start"));
+            A::start()
+        })
     }
 }
 
@@ -400,15 +404,37 @@ fn moves_left(plies_left: usize, players: usize) -> u32 {
     plies_left.div_ceil(players) as u32
 }
 
+/// What a seat's message did to the turn.
+enum Turn {
+    /// The side to move still has to move.
+    Goes,
+    /// The side to move has moved.
+    Moved,
+    /// The game is over.
+    Over(Finish),
+}
+
+impl Clocks<'_> {
+    /// `side` has used `spent` of its clock on this turn.
+    fn spend(&mut self, side: usize, spent: Duration) {
+        self.used[side] += spent;
+        self.clocks[side] = self.clocks[side].saturating_sub(spent);
+    }
+
+    /// `side`'s clock has run out: it loses on time.
+    fn flag(&mut self, side: usize) -> Finish {
+        self.used[side] += self.clocks[side];
+        self.clocks[side] = Duration::ZERO;
+        Finish::Forfeit(side, Forfeit::Time)
+    }
+}
+
 /// The moves of one game until it ends: the turn line, then one `select!` over the seats'
 /// messages, the mover's clock and the server's stop, until a move is made.
-///
-/// Long by design: each message kind (a move, a move out of turn, `moves`, `position`, a
-/// seat gone) is a short arm on the same clocks and record.
 async fn play<A: GameAdapter>(
     t: &mut Seating<A>,
     record: &mut Record<A::Pos>,
-    k: Clocks<'_>,
+    mut k: Clocks<'_>,
     limit_plies: usize,
     events: &mut mpsc::Receiver<(usize, SeatEvent)>,
     stop: &mut watch::Receiver<bool>,
@@ -436,16 +462,13 @@ async fn play<A: GameAdapter>(
             // Checked here too, not only by the timer below: requests that keep arriving
             // (another seat flooding `moves`) must not put off a flag.
             if Instant::now() >= deadline {
-                k.used[side] += k.clocks[side];
-                k.clocks[side] = Duration::ZERO;
-                return Finish::Forfeit(side, Forfeit::Time);
+                return k.flag(side);
             }
             tokio::select! {
                 biased;
                 changed = stop.changed() => {
                     if changed.is_err() || *stop.borrow() {
-                        k.used[side] += began.elapsed();
-                        k.clocks[side] = k.clocks[side].saturating_sub(began.elapsed());
+                        k.spend(side, began.elapsed());
                         return Finish::Stopped;
                     }
                 }
@@ -455,80 +478,108 @@ async fn play<A: GameAdapter>(
                         // safety net).
                         return Finish::Forfeit(side, Forfeit::Disconnect);
                     };
-                    match ev {
-                        SeatEvent::Gone(how) => {
-                            if seat == side {
-                                k.used[side] += began.elapsed();
-                                k.clocks[side] = k.clocks[side].saturating_sub(began.elapsed());
-                            }
-                            let why = match how {
-                                Leaving::Quit => Forfeit::Quit,
-                                Leaving::Disconnect => Forfeit::Disconnect,
-                            };
-                            return Finish::Forfeit(seat, why);
-                        }
-                        SeatEvent::Moves => {
-                            let list: Vec<String> = legal_moves(record.position())
-                                .iter()
-                                .map(|m| m.to_string())
-                                .collect();
-                            t.to(seat, format!("legal {}", list.join(";")).trim_end().to_string());
-                        }
-                        SeatEvent::Position => {
-                            t.to(seat, format!("position {}", record.position()));
-                        }
-                        SeatEvent::Move(_) if seat != side => {
-                            t.to(seat, wire::error_line(
-                                "turn",
-                                &format!("it is {}'s turn", letter::<A>(side)),
-                            ));
-                        }
-                        SeatEvent::Move(text) => {
-                            let spent = began.elapsed();
-                            if spent >= k.clocks[side] {
-                                k.used[side] += spent;
-                                k.clocks[side] = Duration::ZERO;
-                                return Finish::Forfeit(side, Forfeit::Time);
-                            }
-                            match play_text::<A>(record, &text) {
-                                Ok(mv) => {
-                                    k.used[side] += spent;
-                                    k.clocks[side] -= spent;
-                                    k.made[side] += 1;
-                                    t.rec(&format!(
-                                        "move {} {} {mv}",
-                                        letter::<A>(side),
-                                        wire::ms(spent)
-                                    ));
-                                    t.all(&format!("moved {} {mv}", letter::<A>(side)));
-                                    break;
-                                }
-                                Err(reason) => {
-                                    k.illegal[side] += 1;
-                                    let shown = wire::shown(&text, 80);
-                                    t.rec(&format!(
-                                        "illegal {} {} {shown}",
-                                        letter::<A>(side),
-                                        wire::ms(spent)
-                                    ));
-                                    t.to(seat, wire::error_line(
-                                        "illegal",
-                                        &format!("{shown}: {}", reason.reason()),
-                                    ));
-                                    let mut now = k.clocks.to_vec();
-                                    now[side] = now[side].saturating_sub(spent);
-                                    t.to(seat, turn(&now));
-                                }
-                            }
-                        }
+                    match on_event(t, record, &mut k, (side, began), seat, ev, &turn) {
+                        Turn::Goes => {}
+                        Turn::Moved => break,
+                        Turn::Over(f) => return f,
                     }
                 }
-                () = sleep_until(deadline) => {
-                    k.used[side] += k.clocks[side];
-                    k.clocks[side] = Duration::ZERO;
-                    return Finish::Forfeit(side, Forfeit::Time);
-                }
+                () = sleep_until(deadline) => return k.flag(side),
             }
+        }
+    }
+}
+
+/// One seat's message during the turn of `side` (which began at `began`): a move, a move
+/// out of turn, `moves`, `position`, or the seat gone.
+fn on_event<A: GameAdapter>(
+    t: &mut Seating<A>,
+    record: &mut Record<A::Pos>,
+    k: &mut Clocks<'_>,
+    (side, began): (usize, Instant),
+    seat: usize,
+    ev: SeatEvent,
+    turn: &dyn Fn(&[Duration]) -> String,
+) -> Turn {
+    match ev {
+        SeatEvent::Gone(how) => {
+            if seat == side {
+                k.spend(side, began.elapsed());
+            }
+            let why = match how {
+                Leaving::Quit => Forfeit::Quit,
+                Leaving::Disconnect => Forfeit::Disconnect,
+            };
+            Turn::Over(Finish::Forfeit(seat, why))
+        }
+        SeatEvent::Moves => {
+            let list: Vec<String> = legal_moves(record.position())
+                .iter()
+                .map(|m| m.to_string())
+                .collect();
+            t.to(
+                seat,
+                format!("legal {}", list.join(";")).trim_end().to_string(),
+            );
+            Turn::Goes
+        }
+        SeatEvent::Position => {
+            t.to(seat, format!("position {}", record.position()));
+            Turn::Goes
+        }
+        SeatEvent::Move(_) if seat != side => {
+            t.to(
+                seat,
+                wire::error_line("turn", &format!("it is {}'s turn", letter::<A>(side))),
+            );
+            Turn::Goes
+        }
+        SeatEvent::Move(text) => on_move(t, record, k, (side, began), &text, turn),
+    }
+}
+
+/// A move sent by the side to move: played and recorded, or refused (recorded, the reason
+/// sent, the turn again) while its clock runs on.
+fn on_move<A: GameAdapter>(
+    t: &mut Seating<A>,
+    record: &mut Record<A::Pos>,
+    k: &mut Clocks<'_>,
+    (side, began): (usize, Instant),
+    text: &str,
+    turn: &dyn Fn(&[Duration]) -> String,
+) -> Turn {
+    let spent = began.elapsed();
+    if spent >= k.clocks[side] {
+        return Turn::Over(k.flag(side));
+    }
+    match play_text::<A>(record, text) {
+        Ok(mv) => {
+            k.spend(side, spent);
+            k.made[side] += 1;
+            t.rec(&format!(
+                "move {} {} {mv}",
+                letter::<A>(side),
+                wire::ms(spent)
+            ));
+            t.all(&format!("moved {} {mv}", letter::<A>(side)));
+            Turn::Moved
+        }
+        Err(reason) => {
+            k.illegal[side] += 1;
+            let shown = wire::shown(text, 80);
+            t.rec(&format!(
+                "illegal {} {} {shown}",
+                letter::<A>(side),
+                wire::ms(spent)
+            ));
+            t.to(
+                side,
+                wire::error_line("illegal", &format!("{shown}: {}", reason.reason())),
+            );
+            let mut now = k.clocks.to_vec();
+            now[side] = now[side].saturating_sub(spent);
+            t.to(side, turn(&now));
+            Turn::Goes
         }
     }
 }

@@ -2,6 +2,7 @@
 //! a round robin), starting games, counting standings, and stopping (games done, or Ctrl-C).
 
 use std::collections::{BTreeMap, VecDeque};
+use std::net::SocketAddr;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
@@ -388,21 +389,12 @@ impl<A: GameAdapter> Server<A> {
     }
 }
 
-/// Runs the server until its games are played or Ctrl-C.
-///
-/// Long by design: the server's main loop, one `select!` over new connections, agents
-/// ready to be seated, games ending and Ctrl-C, on the lobby's state (the roster, the
-/// schedule, the standings), which every arm changes.
-pub(crate) async fn run<A: GameAdapter>(
-    settings: Settings,
-    starts: game::GameStarts<A>,
-) -> Result<(), Error> {
-    let listener = TcpListener::bind(settings.addr)
-        .await
-        .map_err(|e| Error::io(format!("cannot listen on {}: {e}", settings.addr)))?;
-    let local = listener
-        .local_addr()
-        .map_err(|e| Error::io(format!("listening address: {e}")))?;
+/// Opens the record file (repairing what a crash left) and says where the server listens,
+/// what it plays and what the last run left unfinished.
+fn open_record<A: GameAdapter>(
+    settings: &Settings,
+    local: SocketAddr,
+) -> Result<Arc<Recorder>, Error> {
     let settings_text = format!(
         "time={} moves={}",
         super::wire::ms(settings.time),
@@ -411,7 +403,6 @@ pub(crate) async fn run<A: GameAdapter>(
     let letters: Vec<&str> = (0..A::PLAYERS).map(A::player_letter).collect();
     let (recorder, recovered) =
         Recorder::open(&settings.record, A::NAME, &letters, &settings_text)?;
-    let recorder = Arc::new(recorder);
     game::say(&format!("listening {local}"));
     if !recovered.unfinished.is_empty() || recovered.torn_bytes > 0 {
         game::say(&format!(
@@ -432,27 +423,70 @@ pub(crate) async fn run<A: GameAdapter>(
         settings.moves,
         recorder.path().display()
     ));
+    Ok(Arc::new(recorder))
+}
 
+impl Mode {
+    /// The seating of these settings: a round robin, or pairs in arrival order.
+    fn of(settings: &Settings) -> Mode {
+        match settings.round_robin {
+            Some(size) => Mode::RoundRobin {
+                size,
+                roster: Vec::new(),
+                busy: Vec::new(),
+                schedule: VecDeque::new(),
+                cycles: settings.games.unwrap_or(1),
+            },
+            None => Mode::Pairs {
+                queue: VecDeque::new(),
+                limit: settings.games,
+            },
+        }
+    }
+}
+
+impl<A: GameAdapter> Server<A> {
+    /// Ctrl-C: the games in progress are stopped, and no new one starts.
+    fn interrupt(&mut self) {
+        game::say("interrupted: stopping the games in progress");
+        self.stopping = true;
+        let _ = self.stop.send(true);
+        let games = self.games();
+        if let Mode::Pairs { limit, .. } = &mut self.mode {
+            *limit = Some(games);
+        } else if let Mode::RoundRobin {
+            schedule,
+            size,
+            roster,
+            ..
+        } = &mut self.mode
+        {
+            schedule.clear();
+            *size = roster.len();
+        }
+    }
+}
+
+/// Runs the server until its games are played or Ctrl-C: one `select!` over new
+/// connections, games ending and Ctrl-C, on the lobby's state (the roster, the schedule,
+/// the standings), which every arm changes.
+pub(crate) async fn run<A: GameAdapter>(
+    settings: Settings,
+    starts: game::GameStarts<A>,
+) -> Result<(), Error> {
+    let listener = TcpListener::bind(settings.addr)
+        .await
+        .map_err(|e| Error::io(format!("cannot listen on {}: {e}", settings.addr)))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| Error::io(format!("listening address: {e}")))?;
+    let recorder = open_record::<A>(&settings, local)?;
     let (lobby_tx, mut lobby_rx) = mpsc::channel::<ConnHandle>(256);
     let shared = Arc::new(Shared::new(A::NAME, lobby_tx, settings.limits));
-    let max_clients = settings.max_clients;
-    let acceptor = tokio::spawn(accept(listener, shared.clone(), max_clients));
-
+    let acceptor = tokio::spawn(accept(listener, shared.clone(), settings.max_clients));
     let (stop, _) = watch::channel(false);
-    let mode = match settings.round_robin {
-        Some(size) => Mode::RoundRobin {
-            size,
-            roster: Vec::new(),
-            busy: Vec::new(),
-            schedule: VecDeque::new(),
-            cycles: settings.games.unwrap_or(1),
-        },
-        None => Mode::Pairs {
-            queue: VecDeque::new(),
-            limit: settings.games,
-        },
-    };
     let mut server = Server::<A> {
+        mode: Mode::of(&settings),
         settings,
         starts,
         recorder,
@@ -462,40 +496,23 @@ pub(crate) async fn run<A: GameAdapter>(
         void: 0,
         ids: Arc::new(AtomicU64::new(0)),
         table: Standings::default(),
-        mode,
         stopping: false,
     };
-
     let interrupted = tokio::signal::ctrl_c();
     tokio::pin!(interrupted);
-    let mut stopping = false;
     let mut signals = true;
-    loop {
-        if server.done() {
-            break;
-        }
+    while !server.done() {
         tokio::select! {
-            r = &mut interrupted, if signals && !stopping => {
+            r = &mut interrupted, if signals && !server.stopping => {
                 signals = false;
-                if r.is_err() {
-                    // No signal handling here: serve on without it.
-                    continue;
-                }
-                game::say("interrupted: stopping the games in progress");
-                stopping = true;
-                server.stopping = true;
-                let _ = server.stop.send(true);
-                let games = server.games();
-                if let Mode::Pairs { limit, .. } = &mut server.mode {
-                    *limit = Some(games);
-                } else if let Mode::RoundRobin { schedule, size, roster, .. } = &mut server.mode {
-                    schedule.clear();
-                    *size = roster.len();
+                // Without signal handling here, serve on without it.
+                if r.is_ok() {
+                    server.interrupt();
                 }
             }
             c = lobby_rx.recv() => {
                 if let Some(c) = c {
-                    if stopping {
+                    if server.stopping {
                         let _ = c.control(Ctrl::Close("shutdown")).await;
                     } else {
                         server.arrive(c);
@@ -509,12 +526,12 @@ pub(crate) async fn run<A: GameAdapter>(
         }
     }
     acceptor.abort();
-    let title = if stopping {
+    let stopping = server.stopping;
+    server.table.print(if stopping {
         "when stopped"
     } else {
         "at the end"
-    };
-    server.table.print(title);
+    });
     game::say(&format!("record: {}", server.recorder.path().display()));
     shared
         .close_all(if stopping { "shutdown" } else { "done" })

@@ -197,6 +197,46 @@ pub struct RecordedGame {
     pub end: Option<End>,
 }
 
+impl RecordedGame {
+    /// Takes in an event of this game after its `game` line: a start, a move, a refusal or
+    /// its end, each in its order.
+    fn take(&mut self, event: Event) -> Result<(), String> {
+        let id = self.id;
+        if self.end.is_some() {
+            return Err(format!("game {id} goes on after its `end` line"));
+        }
+        match event {
+            Event::Start { position, .. } => {
+                if self.start.is_some() {
+                    return Err(format!("game {id} starts twice"));
+                }
+                self.start = Some(position);
+            }
+            Event::Move { side, ms, text, .. } => {
+                if self.start.is_none() {
+                    return Err(format!("game {id}: a move before its `start` line"));
+                }
+                self.moves.push((side, ms, text));
+            }
+            Event::Illegal { .. } => self.illegal += 1,
+            Event::End(_, end) => {
+                if end.plies != self.moves.len() {
+                    return Err(format!(
+                        "game {id} ends after plies={} but has {} moves",
+                        end.plies,
+                        self.moves.len()
+                    ));
+                }
+                self.end = Some(end);
+            }
+            Event::Server { .. } | Event::Game { .. } => {
+                return Err(format!("game {id}: not an event of a game"))
+            }
+        }
+        Ok(())
+    }
+}
+
 /// One server run of a record file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Run {
@@ -310,35 +350,7 @@ pub fn read(text: &str) -> Result<RecordFile, ReadError> {
             .get(&id)
             .map(|&i| &mut run.games[i])
             .ok_or_else(|| bad(format!("game {id} has no `game` line before this")))?;
-        if g.end.is_some() {
-            return Err(bad(format!("game {id} goes on after its `end` line")));
-        }
-        match event {
-            Event::Start { position, .. } => {
-                if g.start.is_some() {
-                    return Err(bad(format!("game {id} starts twice")));
-                }
-                g.start = Some(position);
-            }
-            Event::Move { side, ms, text, .. } => {
-                if g.start.is_none() {
-                    return Err(bad(format!("game {id}: a move before its `start` line")));
-                }
-                g.moves.push((side, ms, text));
-            }
-            Event::Illegal { .. } => g.illegal += 1,
-            Event::End(_, end) => {
-                if end.plies != g.moves.len() {
-                    return Err(bad(format!(
-                        "game {id} ends after plies={} but has {} moves",
-                        end.plies,
-                        g.moves.len()
-                    )));
-                }
-                g.end = Some(end);
-            }
-            Event::Server { .. } | Event::Game { .. } => unreachable!("handled above"),
-        }
+        g.take(event).map_err(bad)?;
     }
     Ok(file)
 }
@@ -356,6 +368,29 @@ pub fn check_game<A: GameAdapter>(g: &RecordedGame) -> Result<(), String> {
             A::NAME
         ));
     }
+    let (record, used) = replay::<A>(g)?;
+    let Some(end) = &g.end else {
+        return Err(format!("game {}: no `end` line", g.id));
+    };
+    check_end::<A>(g, end, &record)?;
+    // Every clock: no more than the start less the moves' time.
+    for (letter, left) in &end.clocks {
+        let p = (0..A::PLAYERS)
+            .find(|&p| A::player_letter(p) == letter)
+            .ok_or_else(|| format!("game {}: clock of an unknown side {letter:?}", g.id))?;
+        if *left > g.time_ms.saturating_sub(used[p]) {
+            return Err(format!(
+                "game {}: {letter} has {left} ms left after using {} of {}",
+                g.id, used[p], g.time_ms
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The game's moves played through the rules (each legal, by the side to move, in the
+/// game's own spelling), and the time each side used.
+fn replay<A: GameAdapter>(g: &RecordedGame) -> Result<(Record<A::Pos>, Vec<u64>), String> {
     let start = g
         .start
         .as_deref()
@@ -384,9 +419,17 @@ pub fn check_game<A: GameAdapter>(g: &RecordedGame) -> Result<(), String> {
         }
         used[to_move] += ms;
     }
-    let Some(end) = &g.end else {
-        return Err(format!("game {}: no `end` line", g.id));
-    };
+    Ok((record, used))
+}
+
+/// The `end` line against the replayed game: a `rules` end where the rules ended it with
+/// the recorded result; a `limit` end after every move of the limit with the result the
+/// limit gives; any other end in a game the rules had not ended, with a result it can have.
+fn check_end<A: GameAdapter>(
+    g: &RecordedGame,
+    end: &End,
+    record: &Record<A::Pos>,
+) -> Result<(), String> {
     let over = record.result();
     match end.reason.as_str() {
         "rules" => {
@@ -436,18 +479,6 @@ pub fn check_game<A: GameAdapter>(g: &RecordedGame) -> Result<(), String> {
             }
         }
         other => return Err(format!("game {}: unknown end {other:?}", g.id)),
-    }
-    // Every clock: no more than the start less the moves' time.
-    for (letter, left) in &end.clocks {
-        let p = (0..A::PLAYERS)
-            .find(|&p| A::player_letter(p) == letter)
-            .ok_or_else(|| format!("game {}: clock of an unknown side {letter:?}", g.id))?;
-        if *left > g.time_ms.saturating_sub(used[p]) {
-            return Err(format!(
-                "game {}: {letter} has {left} ms left after using {} of {}",
-                g.id, used[p], g.time_ms
-            ));
-        }
     }
     Ok(())
 }
