@@ -1,4 +1,4 @@
-//! The figures of issue 21 as a user meets them: whole `arena` processes (start-up, table
+//! The figures as a user meets them: whole `arena` processes (start-up, table
 //! allocation and all) for the peer ratio, the time to the proof of Jumpy3's start, the
 //! solve of a Jumpy3 position once its table is cached, and the 2-thread speedup in
 //! `arena analyse`; and the Chaos Clock exact solver on the sample game and 20 random starts.
@@ -102,7 +102,7 @@ fn run_to_line(
 
 /// The section; skipped (with the reason) without an `arena` program.
 pub fn section(rep: &mut Report, arena: Option<&Path>) {
-    let _ = writeln!(rep.md, "## As a user meets it (issue 21)\n");
+    let _ = writeln!(rep.md, "## As a user meets it\n");
     let Some(arena) = arena.filter(|a| a.exists()) else {
         let _ = writeln!(
             rep.md,
