@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 ///
 /// Settings are named as `arena`'s options of the same name (`--games`, `--book`, …), which
 /// are the fields of [`MatchSettings`](crate::MatchSettings) and
-/// [`TuneSettings`](crate::TuneSettings) spelled with dashes.
+/// [`TuneSettings`](crate::tune::TuneSettings) spelled with dashes.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {

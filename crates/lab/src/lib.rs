@@ -41,7 +41,7 @@
 //! Progress goes to an [`Observer`] (a closure of [`Progress`] will do); the lab itself
 //! prints nothing. Errors are [`Error`]s that say whether the input was at fault.
 //!
-//! The rooms: [`matches`] (a match: plan, files, games at once, report), [`schedule`]
+//! The rooms: [`matches`](mod@matches) (a match: plan, files, games at once, report), [`schedule`]
 //! (which games, which seats, which shard), [`book`] (where openings start), [`game`] (one
 //! game and its adjudication), [`jsonl`] (the resumable JSON-lines file of matches and
 //! tuning runs), [`matchfile`], [`merge`], [`sprt`], [`elo`], [`summary`] (figures and

@@ -2,7 +2,7 @@
 //! (axum) with the page's files embedded in the binary, a JSON API over the facade
 //! (`plyforge::State`, `plyforge::view`), engine searches streamed over WebSockets, and,
 //! with [`WebSettings::watch`], the games of a match server's record file
-//! ([`plyforge_net::server`]) followed live.
+//! ([`net::server`], the crate `plyforge-net`) followed live.
 //!
 //! ```
 //! use plyforge::GameKind;
