@@ -7,6 +7,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use search::Player;
+
 use crate::position::{Move, Position, EVEN, ODD};
 
 impl fmt::Display for Move {
@@ -260,6 +262,45 @@ impl FromStr for Position {
             }
         };
         Position::from_parts(board, side, last)
+    }
+}
+
+impl Position {
+    /// A position from its parts: `board[i]` is the piece on square `i + 1` (0: empty),
+    /// `side` the player to move ([`ODD`] or [`EVEN`]), `last` the piece moved on the
+    /// previous move (0: none). Errors name the bad part as parsing does.
+    pub fn from_parts(
+        board: [u8; 12],
+        side: Player,
+        last: u8,
+    ) -> Result<Position, ParsePositionError> {
+        let mut at = [0u8; 13];
+        for (i, &p) in board.iter().enumerate() {
+            let square = i as u8 + 1;
+            if p > 12 {
+                return Err(ParsePositionError::PieceOutOfRange {
+                    square,
+                    value: p as u32,
+                });
+            }
+            if p != 0 {
+                if at[p as usize] != 0 {
+                    return Err(ParsePositionError::PieceTwice {
+                        piece: p,
+                        first: at[p as usize],
+                        second: square,
+                    });
+                }
+                at[p as usize] = square;
+            }
+        }
+        if side > 1 {
+            return Err(ParsePositionError::BadSide(side.to_string()));
+        }
+        if last > 12 {
+            return Err(ParsePositionError::LastOutOfRange(last as u32));
+        }
+        Ok(Position::assemble(board, side, last))
     }
 }
 

@@ -3,8 +3,6 @@
 
 use search::{Game, MoveList, Outcome, Player};
 
-use crate::notation::ParsePositionError;
-
 /// Player index of Odd (甲), owner of the odd pieces.
 pub const ODD: Player = 0;
 /// Player index of Even (乙), owner of the even pieces; Even moves first.
@@ -145,8 +143,7 @@ impl Rng {
 impl Position {
     /// The sample start of the game's original README, `8,6,1,11,9,10,12,7,4,2,3,5;1;0` (Even to move).
     pub fn start() -> Position {
-        Position::from_parts([8, 6, 1, 11, 9, 10, 12, 7, 4, 2, 3, 5], EVEN, 0)
-            .expect("the sample start is valid")
+        Position::assemble([8, 6, 1, 11, 9, 10, 12, 7, 4, 2, 3, 5], EVEN, 0)
     }
 
     /// A random start from `seed`: the twelve pieces on the twelve squares with none home
@@ -160,44 +157,20 @@ impl Position {
                 board.swap(i, j);
             }
             if board.iter().enumerate().all(|(i, &p)| p != i as u8 + 1) {
-                return Position::from_parts(board, EVEN, 0).expect("a permutation is valid");
+                return Position::assemble(board, EVEN, 0);
             }
         }
     }
 
-    /// A position from its parts: `board[i]` is the piece on square `i + 1` (0: empty),
-    /// `side` the player to move ([`ODD`] or [`EVEN`]), `last` the piece moved on the
-    /// previous move (0: none). Errors name the bad part as parsing does.
-    pub fn from_parts(
-        board: [u8; 12],
-        side: Player,
-        last: u8,
-    ) -> Result<Position, ParsePositionError> {
+    /// The position of a board that holds each piece at most once, with the side to move
+    /// and the piece moved last (checked by the caller: [`Position::from_parts`] in the
+    /// notation, or a board made valid).
+    pub(crate) fn assemble(board: [u8; 12], side: Player, last: u8) -> Position {
         let mut at = [0u8; 13];
         for (i, &p) in board.iter().enumerate() {
-            let square = i as u8 + 1;
-            if p > 12 {
-                return Err(ParsePositionError::PieceOutOfRange {
-                    square,
-                    value: p as u32,
-                });
-            }
             if p != 0 {
-                if at[p as usize] != 0 {
-                    return Err(ParsePositionError::PieceTwice {
-                        piece: p,
-                        first: at[p as usize],
-                        second: square,
-                    });
-                }
-                at[p as usize] = square;
+                at[p as usize] = i as u8 + 1;
             }
-        }
-        if side > 1 {
-            return Err(ParsePositionError::BadSide(side.to_string()));
-        }
-        if last > 12 {
-            return Err(ParsePositionError::LastOutOfRange(last as u32));
         }
         let mut pos = Position {
             board,
@@ -208,7 +181,7 @@ impl Position {
             key: 0,
         };
         pos.key = pos.recompute_key();
-        Ok(pos)
+        pos
     }
 
     /// The piece on `square` (1..=12), if any.

@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use search::Player;
 
-use crate::position::{Move, Position, BLACK, SQUARES, WHITE};
+use crate::position::{side_name, Move, Position, BLACK, SQUARES, WHITE};
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -104,14 +104,6 @@ pub enum ParsePositionError {
     },
     /// The side to move is not `w` or `b`.
     BadSide(String),
-}
-
-pub(crate) fn side_name(side: Player) -> &'static str {
-    if side == WHITE {
-        "White"
-    } else {
-        "Black"
-    }
 }
 
 impl fmt::Display for ParsePositionError {

@@ -3,8 +3,6 @@
 
 use search::{DrawKind, Game, MoveList, Outcome, Player};
 
-use crate::notation::side_name;
-
 /// White, player index 0, moves rightward (towards square 16) and moves first (in every
 /// plyforge game the player indices follow the turn order, player 0 moving first).
 pub const WHITE: Player = 0;
@@ -37,6 +35,15 @@ fn zobrist(colour: usize, king: bool, square: u32) -> u64 {
 
 /// Zobrist number of the side to move (XORed in when Black is to move).
 const ZOBRIST_BLACK_TO_MOVE: u64 = ZOBRIST[64];
+
+/// The name of a side for people (in messages).
+pub(crate) fn side_name(side: Player) -> &'static str {
+    if side == WHITE {
+        "White"
+    } else {
+        "Black"
+    }
+}
 
 /// A move: the square (1..=16) of the piece that moves. Which way it goes follows from
 /// the side to move.
