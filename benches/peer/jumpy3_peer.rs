@@ -6,8 +6,8 @@
 //!
 //! No repetition rule: the `minimax` crate's `Game` sees positions only.
 //!
-//! Included with `#[path]` by the benches, the report example and the tests: `minimax` is a
-//! dev-dependency of this package only.
+//! Included with `#[path]` by the benches, the report and the tests (it is no part of the
+//! library: `benches`' own code does not name the peer).
 
 #![allow(dead_code)]
 

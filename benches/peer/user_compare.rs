@@ -3,8 +3,8 @@
 //! `SideToMove`; for a game with noisy moves, quiescence off, as the others have none), the
 //! `minimax` crate at its defaults (`IterativeOptions::new()`), both with a
 //! [`TABLE_MIB`] MiB table, and the plain hand-written alpha-beta of `benches::plain`, each to
-//! a fixed depth on each position of the game's list. Shared by the example `user_games` and
-//! the report of `cargo xtask bench` (`#[path]`-included: `minimax` is a dev-dependency).
+//! a fixed depth on each position of the game's list. Part of
+//! the report of `cargo xtask bench` (`#[path]`-included, as the peer modules are).
 
 #![allow(dead_code)]
 

@@ -5,8 +5,8 @@
 //! move applied is counted on the calling thread ([`applied`]): the peer's node count, for
 //! an untimed run.
 //!
-//! Included with `#[path]` by the report and the tests: `minimax` is a dev-dependency of
-//! this package only.
+//! Included with `#[path]` by the report and the tests (it is no part of the library:
+//! `benches`' own code does not name the peer).
 
 #![allow(dead_code)]
 

@@ -1,4 +1,4 @@
-//! Breakthrough on a 6×6 board, the third benchmark game a user would write (issue 34): a
+//! Breakthrough on a 6×6 board, the third benchmark game a user would write: a
 //! capture game, where tactics (captures, a pawn about to break through) are on the board
 //! from the first ply. Written once for `plyforge-search`'s [`Game`], with the captures as
 //! [`Game::noisy_moves`], and searched by this engine, the `minimax` crate and the plain

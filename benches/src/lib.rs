@@ -1,5 +1,5 @@
 //! Fixtures shared by the criterion suites (`benches/benches/suites/`), the report program
-//! (`examples/bench_report.rs`, run by `cargo xtask bench`) and the tests of this package:
+//! (`report/`, run by `cargo xtask bench`) and the tests of this package:
 //! the fixed position lists of every game ([`data`]), the engine's generic perft, wall-clock measurement
 //! ([`measure`]), an independent alpha-beta to check root values ([`check`]) and the fixed
 //! bench suite whose total node count is the search signature ([`signature`]).

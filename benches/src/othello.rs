@@ -1,4 +1,4 @@
-//! Othello on a 6×6 board, the second benchmark game a user would write (issue 29): another
+//! Othello on a 6×6 board, the second benchmark game a user would write: another
 //! shape than Connect Four (more moves, passes, discs that flip, the end by counting), written
 //! once for `plyforge-search`'s [`Game`] and searched by this engine, the `minimax` crate and
 //! the plain alpha-beta of [`crate::plain`].

@@ -1,5 +1,5 @@
 //! This engine's side of the peer comparison (`cargo xtask bench`, the `peer` criterion
-//! suite, `examples/peer_target.rs`): Jumpy3 with the sheet's estimate, as the `minimax`
+//! suite): Jumpy3 with the sheet's estimate, as the `minimax`
 //! crate's side searches it.
 
 use jumpy3::{Estimate, Position};

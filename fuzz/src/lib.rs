@@ -6,9 +6,9 @@ use std::io::{BufReader, Write};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use plyforge::{GameAdapter, GameKind, GameVisitor};
-use plyforge_arena::matchup::matchfile;
-use plyforge_arena::protocol::{self, Command, Flow, Session};
-use plyforge_arena::server::{reader, wire};
+use plyforge_lab::matchfile;
+use plyforge_net::protocol::{self, Command, Flow, Session};
+use plyforge_net::server::{reader, wire};
 
 /// The games the targets fuzz: every game the fuzz crate registers — ours, and the
 /// example of a user's own game (`examples/connect-four`) — each with the typed entry points
@@ -204,7 +204,7 @@ pub fn match_record(data: &[u8]) {
         };
         let write = |l: &matchfile::Line| match l {
             matchfile::Line::Header(h) => matchfile::header_json(h),
-            matchfile::Line::Game(g) => matchfile::game_json(g),
+            matchfile::Line::Entry(g) => matchfile::game_json(g),
         };
         let once = write(&parsed);
         let again = matchfile::parse_line(&once)

@@ -1,10 +1,11 @@
-"""plyforge: four board games from AI courses and contests (Jumpy3, Chexers, Throne, Chaos
-Clock) and a parallel game-tree search engine, at native speed from Python.
+"""plyforge: board games from AI courses and contests (ours: Jumpy3, Chexers, Throne, Chaos
+Clock; ``games()`` lists every game the package was built with) and a parallel game-tree
+search engine, at native speed from Python.
 
 The API follows OpenSpiel's state contract::
 
     import plyforge
-    game = plyforge.load_game("jumpy3")       # "chexers", "throne", "chaosclock"
+    game = plyforge.load_game("jumpy3")       # any name of plyforge.games()
     s = game.new_initial_state()
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[0])

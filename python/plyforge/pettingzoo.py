@@ -1,4 +1,5 @@
-"""PettingZoo AEC environments for the four games (needs ``pettingzoo``:
+"""PettingZoo AEC environments for the package's games, every game with action numbers
+(needs ``pettingzoo``:
 ``pip install "plyforge[pettingzoo]"``).
 
 As in PettingZoo's classic board games, each observation is a dict with ``"observation"``

@@ -1,5 +1,5 @@
-//! The native module `plyforge._plyforge` of the Python package `plyforge`: the four games and
-//! the engine through the `plyforge` facade ([`plyforge::GameKind`], [`plyforge::State`],
+//! The native module `plyforge._plyforge` of the Python package `plyforge`: every registered
+//! game (`games()`) and the engine through the `plyforge` facade ([`plyforge::GameKind`], [`plyforge::State`],
 //! [`plyforge::Engine`], [`plyforge::encoding`]). Nothing here knows any one game.
 //!
 //! Errors of the facade (bad notation, illegal moves, a finished game, an unknown game, a
@@ -421,6 +421,44 @@ fn spec_sets(spec: &str, keys: &[&str]) -> bool {
     })
 }
 
+/// The limits of one search from `search`'s arguments (`None` without any: the spec's own
+/// limits, else 1 s); `time` and `clock` in seconds.
+fn limits_of(
+    state: &State,
+    depth: Option<u32>,
+    time: Option<f64>,
+    nodes: Option<u64>,
+    clock: Option<f64>,
+) -> PyResult<Option<plyforge::Limits>> {
+    let seconds = |name: &str, v: Option<f64>| match v {
+        Some(t) if !(t.is_finite() && t > 0.0) => Err(PyValueError::new_err(format!(
+            "{name}={t}: a number of seconds above 0"
+        ))),
+        Some(t) => Ok(Some(Duration::from_secs_f64(t))),
+        None => Ok(None),
+    };
+    let movetime = seconds("time", time)?;
+    let clock = seconds("clock", clock)?;
+    if movetime.is_some() && clock.is_some() {
+        return Err(PyValueError::new_err(
+            "time= and clock= together: give the time per move or the game clock, not both",
+        ));
+    }
+    if depth == Some(0) {
+        return Err(PyValueError::new_err("depth must be at least 1"));
+    }
+    Ok(
+        (depth.is_some() || movetime.is_some() || nodes.is_some() || clock.is_some()).then(|| {
+            clock
+                .map(|c| state.inner.clock_limits(c))
+                .unwrap_or_default()
+                .with_depth(depth)
+                .with_nodes(nodes)
+                .with_movetime(movetime)
+        }),
+    )
+}
+
 #[pymethods]
 impl Engine {
     /// An engine for `game` from a specification (`engine`, `alphabeta`, `paranoid`, `brs`,
@@ -489,32 +527,7 @@ impl Engine {
         on_iteration: Option<Py<PyAny>>,
         clock: Option<f64>,
     ) -> PyResult<SearchResult> {
-        let seconds = |name: &str, v: Option<f64>| match v {
-            Some(t) if !(t.is_finite() && t > 0.0) => Err(PyValueError::new_err(format!(
-                "{name}={t}: a number of seconds above 0"
-            ))),
-            Some(t) => Ok(Some(Duration::from_secs_f64(t))),
-            None => Ok(None),
-        };
-        let movetime = seconds("time", time)?;
-        let clock = seconds("clock", clock)?;
-        if movetime.is_some() && clock.is_some() {
-            return Err(PyValueError::new_err(
-                "time= and clock= together: give the time per move or the game clock, not both",
-            ));
-        }
-        if depth == Some(0) {
-            return Err(PyValueError::new_err("depth must be at least 1"));
-        }
-        let limits = (depth.is_some() || movetime.is_some() || nodes.is_some() || clock.is_some())
-            .then(|| {
-                clock
-                    .map(|c| state.inner.clock_limits(c))
-                    .unwrap_or_default()
-                    .with_depth(depth)
-                    .with_nodes(nodes)
-                    .with_movetime(movetime)
-            });
+        let limits = limits_of(state, depth, time, nodes, clock)?;
         let snapshot = state.inner.clone();
         let mut engine = self
             .inner

@@ -3,12 +3,12 @@
 //!
 //! - full mode (for people, about 10–15 minutes on 2 cores): `cargo bench -p benches` (every
 //!   criterion suite, optimised) then the report program
-//!   (`cargo run --release -p benches --example bench_report`): perft and search speed per
+//!   (`cargo run --release -p benches --bin bench-report`, `benches/report/`): perft and search speed per
 //!   game, 1- and 2-thread time to depth, the 2-thread speedup at about a second a search
 //!   (synthetic trees), the peer table against the `minimax` crate with every value checked,
 //!   the benchmark games a user would write (Connect Four, Othello, Breakthrough: this
 //!   engine, the `minimax` crate and a plain hand-written PVS, 1 and 2 threads, nodes, times,
-//!   every value checked, issue 34's targets per position), every
+//!   every value checked, the targets per position), every
 //!   game's search overhead at 1 to 16 threads, the targets, and the search signature.
 //! - `--quick` (CI smoke test, well under 2 minutes once built): the criterion suites run
 //!   once each (`cargo test -p benches --bench suites`, criterion's test mode) and the report at
@@ -56,8 +56,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 "test",
                 "-p",
                 "benches",
-                "--example",
-                "bench_report",
+                "--bin",
+                "bench-report",
                 "--",
                 "--quick",
                 "--out",
@@ -78,8 +78,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 "--release",
                 "-p",
                 "benches",
-                "--example",
-                "bench_report",
+                "--bin",
+                "bench-report",
                 "--",
                 "--out",
                 &out,

@@ -28,6 +28,8 @@ mod example;
 mod fuzz;
 mod matches;
 mod python;
+#[cfg(test)]
+mod tidy;
 mod web;
 
 fn main() -> ExitCode {

@@ -1,4 +1,4 @@
-//! The CI step of sharded matches (issue 19): the tools their tests need, the deploy files'
+//! The CI step of sharded matches: the tools their tests need, the deploy files'
 //! shape, and one real run of the Slurm job array on a one-node cluster on this machine.
 //!
 //! - Debian's `parallel` (GNU parallel runs the shards of a test in

@@ -9,7 +9,7 @@ use plyforge::search::{
 use crate::fail::{outln, Fail};
 use plyforge::agent::{Kind, SearchEngine, Spec};
 use plyforge::duration::{parse_duration, show_duration};
-use plyforge::{read_position, result_text, GameAdapter};
+use plyforge::{read_start, result_text, GameAdapter};
 
 /// The options of `arena analyse`.
 pub(crate) struct AnalyseOptions {
@@ -118,7 +118,7 @@ fn mate_search<A: GameAdapter>(
 
 /// Runs `arena analyse`.
 pub(crate) fn analyse<A: GameAdapter>(o: &AnalyseOptions) -> Result<(), Fail> {
-    let pos = read_position::<A>(&o.position)?;
+    let pos = read_start::<A>(&o.position)?;
     let record = plyforge::search::Record::<A::Pos>::new(pos);
     if let Some(r) = record.result() {
         outln!("the game is over: result: {}", result_text::<A>(r));

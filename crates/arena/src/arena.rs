@@ -5,8 +5,7 @@ use std::process::ExitCode;
 
 use plyforge::{GameAdapter, GameKind, GameVisitor};
 
-use crate::commands::{Commands, GameCommands};
-use crate::fail::Fail;
+use crate::commands::Games;
 
 /// Names the web page's routes take, which no game may have.
 const RESERVED: &[&str] = &["api", "watch", "assets", "static", "favicon.svg"];
@@ -30,7 +29,7 @@ const RESERVED: &[&str] = &["api", "watch", "assets", "static", "favicon.svg"];
 /// ([`plyforge::register`]), so that the engine specifications, the web page and match
 /// files find it by name.
 pub struct Arena {
-    games: Vec<Box<dyn GameCommands>>,
+    games: Games,
     problems: Vec<String>,
 }
 
@@ -44,7 +43,7 @@ impl Arena {
     /// An arena without games.
     pub fn new() -> Arena {
         Arena {
-            games: Vec::new(),
+            games: Games::default(),
             problems: Vec::new(),
         }
     }
@@ -76,11 +75,7 @@ impl Arena {
             return self;
         }
         match plyforge::register::<A>() {
-            Ok(kind) => {
-                if !self.games.iter().any(|g| g.kind() == kind) {
-                    self.games.push(Box::new(Commands::<A>::new()));
-                }
-            }
+            Ok(_) => self.games.add::<A>(),
             Err(e) => self.problems.push(e.to_string()),
         }
         self
@@ -88,26 +83,7 @@ impl Arena {
 
     /// The games, in order.
     pub fn kinds(&self) -> Vec<GameKind> {
-        self.games.iter().map(|g| g.kind()).collect()
-    }
-
-    /// The commands of the game of this name.
-    pub(crate) fn commands(&self, name: &str) -> Result<&dyn GameCommands, Fail> {
-        let n = name.trim().to_ascii_lowercase();
-        self.games
-            .iter()
-            .find(|g| g.kind().name() == n)
-            .map(|g| &**g)
-            .ok_or_else(|| {
-                Fail::usage(format!(
-                    "unknown game {name:?} ({})",
-                    self.kinds()
-                        .iter()
-                        .map(|k| k.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-            })
+        self.games.kinds()
     }
 
     /// Runs the program on the process's command line: prints what went wrong and returns
@@ -128,14 +104,14 @@ impl Arena {
             return ExitCode::from(2);
         }
         let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
-        let cli = match crate::cli::parse(&self, args) {
+        let cli = match crate::cli::parse(&self.kinds(), args) {
             Ok(cli) => cli,
             Err(e) => {
                 let _ = e.print();
                 return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
             }
         };
-        match crate::cli::run(&self, cli) {
+        match crate::cli::run(&self.games, cli) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("arena: {e}");

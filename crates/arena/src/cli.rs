@@ -6,9 +6,11 @@ use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use crate::arena::Arena;
+use crate::commands::Games;
 use crate::fail::Fail;
-use crate::{analyse, matchup, play, server, tune, web};
+use crate::{analyse, matchup, play, tune};
+use lab::tune::spsa;
+use net::server;
 
 /// Play, analyse, match and solve board games with one search engine.
 #[derive(Parser, Debug)]
@@ -54,7 +56,6 @@ enum Verb {
 #[derive(Args, Debug)]
 struct TuneArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// A parameter to tune, NAME or NAME=START (repeatable, or NAME,NAME); default: every
     /// parameter the game declares (and the search's own for an mcts engine). See below.
@@ -106,16 +107,16 @@ struct TuneArgs {
     shard: Option<String>,
     /// The learning rate at the end (r_end): a win more per pair then moves a parameter by
     /// this fraction of its step.
-    #[arg(long, value_name = "X", default_value_t = tune::spsa::R_END)]
+    #[arg(long, value_name = "X", default_value_t = spsa::R_END)]
     r_end: f64,
     /// Spall's alpha (the learning rate's decay).
-    #[arg(long, value_name = "X", default_value_t = tune::spsa::ALPHA)]
+    #[arg(long, value_name = "X", default_value_t = spsa::ALPHA)]
     spsa_alpha: f64,
     /// Spall's gamma (the perturbation's decay).
-    #[arg(long, value_name = "X", default_value_t = tune::spsa::GAMMA)]
+    #[arg(long, value_name = "X", default_value_t = spsa::GAMMA)]
     spsa_gamma: f64,
     /// The learning rate's delay A as a fraction of the iterations.
-    #[arg(long, value_name = "X", default_value_t = tune::spsa::A_RATIO)]
+    #[arg(long, value_name = "X", default_value_t = spsa::A_RATIO)]
     spsa_a: f64,
     /// Only the final table (no hint line).
     #[arg(long)]
@@ -124,10 +125,12 @@ struct TuneArgs {
     /// (two players) or a table (three).
     #[arg(long)]
     verify: bool,
-    /// The verification's most games (default 10000 with the test, 60 without).
+    /// The verification's most games (default 10000 for a two-player game, whose
+    /// verification is an SPRT that stops when decided; 60 for three players, a table).
     #[arg(long, value_name = "N", requires = "verify")]
     verify_games: Option<usize>,
-    /// The verification's test: H0 nElo = ELO0 against H1 nElo = ELO1.
+    /// The verification's SPRT (two-player games): H0 nElo = ELO0 against H1 nElo = ELO1
+    /// (default 0 10).
     #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true, requires = "verify")]
     verify_sprt: Option<Vec<f64>>,
     /// The verification's match file (default: the tune file's name with .verify.jsonl).
@@ -159,7 +162,6 @@ struct TuneArgs {
 #[derive(Args, Debug)]
 struct BenchArgs {
     /// The games (default: every game with a bench).
-    #[arg(value_parser = game_names())]
     games: Vec<String>,
     /// Worker threads.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -169,7 +171,6 @@ struct BenchArgs {
 #[derive(Args, Debug)]
 struct PlayArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// Side(s) played by a person: a player's letter or name (see below), `all` or `none`.
     /// Default: the first player.
@@ -195,7 +196,6 @@ struct PlayArgs {
 #[derive(Args, Debug)]
 struct AnalyseArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// The position (notation or `start`).
     #[arg(allow_hyphen_values = true)]
@@ -217,7 +217,6 @@ struct AnalyseArgs {
 #[derive(Args, Debug)]
 struct MatchArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// An engine specification; give two (or three for a three-player game). Default: a pair
     /// chosen per game.
@@ -290,6 +289,11 @@ struct MatchArgs {
     /// MOVES scores are all within +-SCORE.
     #[arg(long, value_name = "PLY,MOVES,SCORE")]
     draw: Option<String>,
+    /// A game clock: each side has T for the whole game; engines without a limit of their
+    /// own think on it (the game's clock policy), each move charged with its wall time, and
+    /// a side whose clock runs out loses (adjudicated: time).
+    #[arg(long, value_name = "T")]
+    clock: Option<String>,
 }
 
 /// How a book is walked.
@@ -314,7 +318,6 @@ struct MergeArgs {
 #[derive(Args, Debug)]
 struct SolveArgs {
     /// The game (one with an exact solver).
-    #[arg(value_parser = game_names())]
     game: String,
     /// The position (notation or `start`).
     #[arg(allow_hyphen_values = true)]
@@ -332,7 +335,6 @@ struct SolveArgs {
 #[derive(Args, Debug)]
 struct PerftArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// The position (notation or `start`).
     #[arg(allow_hyphen_values = true)]
@@ -347,7 +349,6 @@ struct PerftArgs {
 #[derive(Args, Debug)]
 struct MovesArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// The position (notation or `start`).
     #[arg(allow_hyphen_values = true)]
@@ -357,7 +358,6 @@ struct MovesArgs {
 #[derive(Args, Debug)]
 struct ApplyArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// The position (notation or `start`).
     #[arg(allow_hyphen_values = true)]
@@ -370,7 +370,6 @@ struct ApplyArgs {
 #[derive(Args, Debug)]
 struct EngineArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// Worker threads.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -383,7 +382,6 @@ struct EngineArgs {
 #[derive(Args, Debug)]
 struct ServeArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// Address to listen on (IP:PORT; port 0 picks a free port). Default 127.0.0.1:7717.
     #[arg(long, value_name = "IP:PORT")]
@@ -431,7 +429,6 @@ struct ServeArgs {
 #[derive(Args, Debug)]
 struct ConnectArgs {
     /// The game.
-    #[arg(value_parser = game_names())]
     game: String,
     /// The server's address (HOST:PORT).
     addr: String,
@@ -486,36 +483,53 @@ fn threads_ok(n: usize) -> Result<usize, Fail> {
     }
 }
 
-thread_local! {
-    /// The games' names with their lines of help, as [`game_names`] offers them: set by
-    /// [`parse`] before clap builds the command.
-    static GAMES: std::cell::RefCell<Vec<clap::builder::PossibleValue>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The values of every subcommand's game argument: the arena's games.
-fn game_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(GAMES.with(|g| g.borrow().clone()))
+/// The game arguments of the subcommands (the positional `game`, and `bench`'s `games`)
+/// take exactly the arena's games, each shown with its line of help.
+fn with_game_names(command: clap::Command, kinds: &[plyforge::GameKind]) -> clap::Command {
+    let values: Vec<clap::builder::PossibleValue> = kinds
+        .iter()
+        .map(|k| clap::builder::PossibleValue::new(k.name()).help(k.info().about))
+        .collect();
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    names.iter().fold(command, |command, name| {
+        command.mut_subcommand(name, |sub| {
+            // `mut_arg` moves the argument to the end: every argument is taken in its order,
+            // so that the positional ones keep theirs.
+            let ids: Vec<String> = sub
+                .get_arguments()
+                .map(|a| a.get_id().to_string())
+                .collect();
+            ids.iter().fold(sub, |sub, id| {
+                sub.mut_arg(id, |a| {
+                    if a.is_positional() && (id == "game" || id == "games") {
+                        a.value_parser(clap::builder::PossibleValuesParser::new(values.clone()))
+                    } else {
+                        a
+                    }
+                })
+            })
+        })
+    })
 }
 
 /// Parses the command line against the arena's games: the game argument of every
 /// subcommand takes exactly their names, and the help's examples use them.
-pub(crate) fn parse(arena: &Arena, args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
-    GAMES.with(|g| {
-        *g.borrow_mut() = arena
-            .kinds()
-            .iter()
-            .map(|k| clap::builder::PossibleValue::new(k.name()).help(k.info().about))
-            .collect()
-    });
-    let mut command = crate::help::with_help(arena, Cli::command());
+pub(crate) fn parse(
+    kinds: &[plyforge::GameKind],
+    args: Vec<std::ffi::OsString>,
+) -> Result<Cli, clap::Error> {
+    let command = with_game_names(Cli::command(), kinds);
+    let mut command = crate::help::with_help(kinds, command);
     let matches = command.try_get_matches_from_mut(args)?;
     Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
 }
 
 /// Runs the command line: one arm per subcommand, each turning clap's options into the
 /// command's own options and calling it for the game named (long as the list of commands).
-pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
+pub(crate) fn run(arena: &Games, cli: Cli) -> Result<(), Fail> {
     match cli.command {
         Verb::Moves(a) => arena.commands(&a.game)?.moves(&a.position),
         Verb::Apply(a) => arena.commands(&a.game)?.apply(&a.position, &a.moves),
@@ -546,12 +560,10 @@ pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
         }
         Verb::Match(a) => {
             let game = arena.commands(&a.game)?;
-            game.run_match(&match_options(a)?)
+            let quiet = a.quiet;
+            game.run_match(&match_settings(a)?, quiet)
         }
-        Verb::Merge(a) => matchup::merge::merge(&matchup::merge::MergeOptions {
-            files: a.files,
-            out: a.out,
-        }),
+        Verb::Merge(a) => matchup::merge(&a.files, a.out.as_ref()),
         Verb::Engine(a) => {
             let threads = threads_ok(a.threads)?;
             arena
@@ -593,20 +605,20 @@ pub(crate) fn run(arena: &Arena, cli: Cli) -> Result<(), Fail> {
             let game = arena.commands(&a.game)?;
             game.tune(&tune_command(a)?)
         }
-        Verb::Web(a) => web::web(&web::WebOptions {
+        Verb::Web(a) => Ok(web::serve(&web::WebSettings {
             addr: a.addr,
             threads: threads_ok(a.threads)?,
             max_searches: a.max_searches,
             watch: a.watch,
             solve_table: a.solve_table,
-            solve_time: a.solve_time,
+            solve_time: duration("--solve-time", &a.solve_time)?,
             games: arena.kinds(),
-        }),
+        })?),
     }
 }
 
 /// `arena solve`: the options checked against what the game's solver takes.
-fn solve(arena: &Arena, a: SolveArgs) -> Result<(), Fail> {
+fn solve(arena: &Games, a: SolveArgs) -> Result<(), Fail> {
     let game = arena.commands(&a.game)?;
     let kind = game.kind();
     let with = |want: fn(&plyforge::SolverTraits) -> bool| {
@@ -657,7 +669,7 @@ fn solve(arena: &Arena, a: SolveArgs) -> Result<(), Fail> {
 }
 
 /// `arena bench`: each game's bench, then the total over them: the signature.
-fn bench(arena: &Arena, games: &[String], threads: usize) -> Result<(), Fail> {
+fn bench(arena: &Games, games: &[String], threads: usize) -> Result<(), Fail> {
     let names: Vec<String> = if games.is_empty() {
         arena.kinds().iter().map(|k| k.name().to_string()).collect()
     } else {
@@ -672,7 +684,10 @@ fn bench(arena: &Arena, games: &[String], threads: usize) -> Result<(), Fail> {
                 seconds += t.seconds;
             }
             None if !games.is_empty() => {
-                return Err(Fail::usage(format!("{name} has no bench")));
+                return Err(Fail::usage(format!(
+                    "{name} has no bench (a game gives its bench in GameAdapter::BENCH: \
+                     `label: depth: position` lines, searched with its engine settings)"
+                )));
             }
             None => {}
         }
@@ -699,60 +714,72 @@ fn number_word(n: usize) -> String {
         .map_or_else(|| n.to_string(), |w| w.to_string())
 }
 
-/// The options of `arena match`, checked.
-fn match_options(a: MatchArgs) -> Result<matchup::MatchOptions, Fail> {
-    let adjudication = matchup::game::Adjudication {
+/// A duration option (`--time`).
+fn duration(option: &str, text: &str) -> Result<std::time::Duration, Fail> {
+    plyforge::duration::parse_duration(text).map_err(|e| Fail::usage(format!("{option}: {e}")))
+}
+
+/// A `--shard K/N` option.
+fn shard(text: Option<&str>) -> Result<Option<lab::schedule::Shard>, Fail> {
+    text.map(|s| s.parse().map_err(|e| Fail::usage(format!("--shard: {e}"))))
+        .transpose()
+}
+
+/// The settings of `arena match`, checked.
+fn match_settings(a: MatchArgs) -> Result<lab::MatchSettings, Fail> {
+    use lab::game::{Adjudication, DrawRule, Resign};
+    let adjudication = Adjudication {
         max_plies: a.max_plies,
         resign: a
             .resign
             .as_deref()
-            .map(matchup::game::Resign::parse)
+            .map(Resign::parse)
             .transpose()
             .map_err(Fail::usage)?,
         draw: a
             .draw
             .as_deref()
-            .map(matchup::game::DrawRule::parse)
+            .map(DrawRule::parse)
             .transpose()
             .map_err(Fail::usage)?,
     };
     if a.max_plies == Some(0) {
         return Err(Fail::usage("--max-plies must be at least 1"));
     }
-    Ok(matchup::MatchOptions {
+    Ok(lab::MatchSettings {
         engines: a.engine,
         games: a.games,
-        time: a.time,
+        time: duration("--time", &a.time)?,
         threads: threads_ok(a.threads)?,
         position: a.position,
         opening: a.opening,
         seed: a.seed,
         record: a.record,
-        quiet: a.quiet,
         concurrency: a.concurrency,
         book: a.book,
         book_order: match a.book_order {
-            BookOrder::Sequential => matchup::book::Order::Sequential,
-            BookOrder::Random => matchup::book::Order::Random,
+            BookOrder::Sequential => lab::book::Order::Sequential,
+            BookOrder::Random => lab::book::Order::Random,
         },
         sprt: a.sprt.map(|v| (v[0], v[1])),
         alpha: a.alpha,
         beta: a.beta,
         out: a.out,
         resume: a.resume,
-        shard: a
-            .shard
-            .as_deref()
-            .map(|s| s.parse().map_err(|e| Fail::usage(format!("--shard: {e}"))))
-            .transpose()?,
+        shard: shard(a.shard.as_deref())?,
         adjudication,
+        clock: a
+            .clock
+            .as_deref()
+            .map(|t| duration("--clock", t))
+            .transpose()?,
     })
 }
 
 /// The options of `arena tune`, checked.
 fn tune_command(a: TuneArgs) -> Result<tune::TuneCommand, Fail> {
     if !a.from_records.is_empty() {
-        return Ok(tune::TuneCommand::Texel(tune::TexelOptions {
+        return Ok(tune::TuneCommand::Texel(lab::tune::TexelSettings {
             files: a.from_records,
             params: a.param,
             engine: a.engine,
@@ -762,18 +789,18 @@ fn tune_command(a: TuneArgs) -> Result<tune::TuneCommand, Fail> {
             predict: a.predict,
         }));
     }
-    let verify = a.verify.then(|| tune::VerifyOptions {
+    let verify = a.verify.then(|| lab::tune::VerifySettings {
         games: a.verify_games,
         sprt: a.verify_sprt.map_or((0.0, 10.0), |v| (v[0], v[1])),
         out: a.verify_out,
     });
-    Ok(tune::TuneCommand::Spsa(Box::new(tune::TuneOptions {
+    let settings = lab::tune::TuneSettings {
         params: a.param,
         engine: a.engine,
         opponent: a.opponent,
         iterations: a.iterations,
         pairs: a.pairs,
-        time: a.time,
+        time: duration("--time", &a.time)?,
         threads: threads_ok(a.threads)?,
         position: a.position,
         opening: a.opening,
@@ -782,15 +809,14 @@ fn tune_command(a: TuneArgs) -> Result<tune::TuneCommand, Fail> {
         concurrency: a.concurrency,
         out: a.out,
         resume: a.resume,
-        shard: a
-            .shard
-            .as_deref()
-            .map(|s| s.parse().map_err(|e| Fail::usage(format!("--shard: {e}"))))
-            .transpose()?,
+        shard: shard(a.shard.as_deref())?,
         r_end: a.r_end,
         alpha: a.spsa_alpha,
         gamma: a.spsa_gamma,
         a_ratio: a.spsa_a,
+    };
+    Ok(tune::TuneCommand::Spsa(Box::new(tune::Spsa {
+        settings,
         quiet: a.quiet,
         verify,
         svg: a.svg,

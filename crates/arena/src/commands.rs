@@ -1,6 +1,6 @@
 //! Each game's subcommands, behind one object-safe face: [`GameCommands`] is implemented once,
-//! generically, for every game ([`Commands`]), and [`crate::Arena`] keeps one per game it
-//! was given. This is where a game's types meet the command line; everything below is
+//! generically, for every game ([`Commands`]), and [`Games`] (which [`crate::Arena`] keeps)
+//! holds one per game it was given. This is where a game's types meet the command line; everything below is
 //! written once over [`GameAdapter`].
 
 use std::marker::PhantomData;
@@ -8,7 +8,8 @@ use std::marker::PhantomData;
 use plyforge::{GameAdapter, GameKind, SolveSettings};
 
 use crate::fail::Fail;
-use crate::{analyse, bench, matchup, play, protocol, rules_cmd, server, solve, tune};
+use crate::{analyse, bench, matchup, play, rules_cmd, solve, tune};
+use net::{protocol, server};
 
 /// The subcommands of one game.
 pub(crate) trait GameCommands: Send + Sync {
@@ -27,7 +28,7 @@ pub(crate) trait GameCommands: Send + Sync {
     /// `arena play`.
     fn play(&self, o: &play::PlayOptions) -> Result<(), Fail>;
     /// `arena match`.
-    fn run_match(&self, o: &matchup::MatchOptions) -> Result<(), Fail>;
+    fn run_match(&self, o: &lab::MatchSettings, quiet: bool) -> Result<(), Fail>;
     /// `arena engine`.
     fn engine(&self, threads: usize, spec: Option<&str>) -> Result<(), Fail>;
     /// `arena serve`.
@@ -38,6 +39,43 @@ pub(crate) trait GameCommands: Send + Sync {
     fn bench(&self, threads: usize) -> Result<Option<bench::Totals>, Fail>;
     /// `arena tune`.
     fn tune(&self, c: &tune::TuneCommand) -> Result<(), Fail>;
+}
+
+/// The games of an arena, in the order they were added, each with its subcommands.
+#[derive(Default)]
+pub(crate) struct Games(Vec<Box<dyn GameCommands>>);
+
+impl Games {
+    /// Adds game `A` (once).
+    pub(crate) fn add<A: GameAdapter>(&mut self) {
+        if !self.0.iter().any(|g| g.kind() == GameKind::of::<A>()) {
+            self.0.push(Box::new(Commands::<A>::new()));
+        }
+    }
+
+    /// The games, in order.
+    pub(crate) fn kinds(&self) -> Vec<GameKind> {
+        self.0.iter().map(|g| g.kind()).collect()
+    }
+
+    /// The commands of the game of this name.
+    pub(crate) fn commands(&self, name: &str) -> Result<&dyn GameCommands, Fail> {
+        let n = name.trim().to_ascii_lowercase();
+        self.0
+            .iter()
+            .find(|g| g.kind().name() == n)
+            .map(|g| &**g)
+            .ok_or_else(|| {
+                Fail::usage(format!(
+                    "unknown game {name:?} ({})",
+                    self.kinds()
+                        .iter()
+                        .map(|k| k.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })
+    }
 }
 
 /// The subcommands of game `A`.
@@ -71,17 +109,17 @@ impl<A: GameAdapter> GameCommands for Commands<A> {
     fn play(&self, o: &play::PlayOptions) -> Result<(), Fail> {
         play::play::<A>(o)
     }
-    fn run_match(&self, o: &matchup::MatchOptions) -> Result<(), Fail> {
-        matchup::run_match::<A>(o)
+    fn run_match(&self, o: &lab::MatchSettings, quiet: bool) -> Result<(), Fail> {
+        matchup::run_match::<A>(o, quiet)
     }
     fn engine(&self, threads: usize, spec: Option<&str>) -> Result<(), Fail> {
-        protocol::serve_stdio::<A>(threads, spec)
+        Ok(protocol::serve_stdio::<A>(threads, spec)?)
     }
     fn serve(&self, o: &server::ServeOptions) -> Result<(), Fail> {
-        server::serve::<A>(o)
+        Ok(server::serve::<A>(o)?)
     }
     fn connect(&self, o: &server::ConnectOptions) -> Result<(), Fail> {
-        server::connect::<A>(o)
+        Ok(server::connect::<A>(o)?)
     }
     fn bench(&self, threads: usize) -> Result<Option<bench::Totals>, Fail> {
         bench::bench::<A>(threads)

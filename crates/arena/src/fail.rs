@@ -43,6 +43,30 @@ impl From<plyforge::Error> for Fail {
     }
 }
 
+impl From<lab::Error> for Fail {
+    /// Bad input (settings, files read) is a usage failure (exit code 2); anything else a
+    /// runtime failure (exit code 1).
+    fn from(e: lab::Error) -> Fail {
+        if e.is_bad_input() {
+            Fail::Usage(e.to_string())
+        } else {
+            Fail::Runtime(e.to_string())
+        }
+    }
+}
+
+impl From<net::Error> for Fail {
+    /// Bad input (settings, refused positions or specifications) is a usage failure (exit
+    /// code 2); anything else a runtime failure (exit code 1).
+    fn from(e: net::Error) -> Fail {
+        if e.is_bad_input() {
+            Fail::Usage(e.to_string())
+        } else {
+            Fail::Runtime(e.to_string())
+        }
+    }
+}
+
 impl fmt::Display for Fail {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -7,8 +7,6 @@
 use clap::Command;
 use plyforge::{GameKind, SolverTraits};
 
-use crate::arena::Arena;
-
 /// The games the examples use: the first game, the first with three players, the first with
 /// a solver (each the first game where there is none such).
 struct Picks {
@@ -477,30 +475,27 @@ arena tune {g} --from-records games.txt --predict greedy random --folds 0",
     out
 }
 
-/// `command` with the arena's games as the values of every subcommand's game argument and
-/// each subcommand's help made from them.
-pub(crate) fn with_help(arena: &Arena, command: Command) -> Command {
-    let kinds = arena.kinds();
-    let Some(p) = Picks::of(&kinds) else {
-        return command.after_help(games_section(&kinds));
+/// `command` with each subcommand's help made from the arena's games.
+pub(crate) fn with_help(kinds: &[GameKind], command: Command) -> Command {
+    let Some(p) = Picks::of(kinds) else {
+        return command.after_help(games_section(kinds));
     };
-    let mut command =
-        command.after_help(format!("{}\n{}", top_examples(&p), games_section(&kinds)));
+    let mut command = command.after_help(format!("{}\n{}", top_examples(&p), games_section(kinds)));
     let helps: Vec<(&str, String)> = vec![
         ("play", play_help(&p)),
         ("analyse", analyse_help(&p)),
-        ("match", match_help(&p, &kinds)),
+        ("match", match_help(&p, kinds)),
         ("merge", MERGE_HELP.to_string()),
-        ("solve", solve_help(&p, &kinds)),
+        ("solve", solve_help(&p, kinds)),
         ("perft", perft_help(&p)),
         ("moves", moves_help(&p)),
         ("apply", apply_help(&p)),
         ("engine", engine_help(&p)),
         ("serve", serve_help(&p)),
         ("connect", connect_help(&p)),
-        ("web", web_help(&kinds)),
+        ("web", web_help(kinds)),
         ("bench", bench_help(&p)),
-        ("tune", tune_help(&p, &kinds)),
+        ("tune", tune_help(&p, kinds)),
     ];
     for (name, text) in helps {
         command = command.mut_subcommand(name, |s| s.after_help(text));

@@ -1,7 +1,16 @@
 //! The `arena` program as a library: [`Arena`] runs every subcommand of the `arena` binary
-//! (`play`, `analyse`, `match`, `merge`, `solve`, `perft`, `moves`, `apply`, `engine`,
-//! `serve`, `connect`, `web`, `bench`) for the games it is given, ours and a user's own, each of
-//! which implements [`plyforge::GameAdapter`]:
+//! (`play`, `analyse`, `match`, `merge`, `tune`, `solve`, `perft`, `moves`, `apply`,
+//! `bench`, `engine`, `serve`, `connect`, `web`) for the games it is given, ours and a
+//! user's own, each of which implements [`plyforge::GameAdapter`]:
+//!
+//! ```
+//! use std::process::ExitCode;
+//! let arena = plyforge_arena::Arena::with_default_games();
+//! // `arena moves jumpy3 start`: every legal move of the start, one a line.
+//! assert_eq!(arena.run_with(["arena", "moves", "jumpy3", "start"]), ExitCode::SUCCESS);
+//! ```
+//!
+//! A user's program with its own game beside ours is one line:
 //!
 //! ```no_run
 //! # use plyforge::games::Jumpy3 as ConnectFour;
@@ -12,39 +21,28 @@
 //! }
 //! ```
 //!
-//! The modules marked hidden are the program's inside, public only for its fuzz targets
-//! and tests (the engine protocol, the match server and its record file, the match file and
-//! its test): **not a stable interface**. Programs that want the games and the engine use
-//! the `plyforge` crate; programs that drive `arena` use its command line, its engine
-//! protocol (`docs/protocol.md`) or its match server protocol (`docs/server-protocol.md`).
+//! The program is the command line over libraries that Rust programs use directly:
+//! `plyforge-lab` (`match`, `merge`, `tune`), `plyforge-net` (`engine`, `serve`, `connect`)
+//! and `plyforge-web` (`web`). Programs that drive `arena` itself use its command line,
+//! its engine protocol (`docs/protocol.md`) or its match server protocol
+//! (`docs/server-protocol.md`).
 #![deny(missing_docs)]
 
 mod analyse;
 mod arena;
+mod bars;
 mod bench;
 mod cli;
 mod commands;
 mod draw;
 mod help;
+mod matchup;
 mod play;
 mod rules_cmd;
 mod solve;
-mod web;
+mod tune;
 
-#[doc(hidden)]
-pub mod elo;
 pub mod fail;
-#[doc(hidden)]
-pub mod matchup;
-#[doc(hidden)]
-pub mod protocol;
-#[doc(hidden)]
-pub mod server;
-#[doc(hidden)]
-pub mod tune;
 
 pub use arena::Arena;
 pub use fail::Fail;
-
-#[cfg(test)]
-use plyforge::games;

@@ -12,7 +12,7 @@ use crate::fail::{out, outln, Fail};
 use plyforge::agent::{Agent, Spec};
 use plyforge::duration::{parse_duration, show_duration};
 use plyforge::{
-    legal_moves, parse_player, play_text, player_letters, read_position, result_text, result_words,
+    legal_moves, parse_player, play_text, player_letters, read_start, result_text, result_words,
     GameAdapter,
 };
 
@@ -83,7 +83,7 @@ fn side<A: GameAdapter>(p: plyforge::search::Player) -> String {
 pub(crate) fn play<A: GameAdapter>(o: &PlayOptions) -> Result<(), Fail> {
     let humans = humans::<A>(&o.human)?;
     let start = match &o.position {
-        Some(p) => read_position::<A>(p)?,
+        Some(p) => read_start::<A>(p)?,
         None => A::start(),
     };
     let mut agents = engines::<A>(o, &humans)?;

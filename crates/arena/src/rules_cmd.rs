@@ -5,11 +5,11 @@ use std::time::Instant;
 use plyforge::search::Game;
 
 use crate::fail::{outln, Fail};
-use plyforge::{legal_moves, play_list, read_position, result_text, GameAdapter};
+use plyforge::{legal_moves, play_list, read_start, result_text, GameAdapter};
 
 /// `arena moves GAME POSITION`: every legal move, one per line, in the game's order.
 pub(crate) fn moves<A: GameAdapter>(position: &str) -> Result<(), Fail> {
-    let pos = read_position::<A>(position)?;
+    let pos = read_start::<A>(position)?;
     for mv in legal_moves(&pos) {
         outln!("{mv}");
     }
@@ -22,7 +22,7 @@ pub(crate) fn moves<A: GameAdapter>(position: &str) -> Result<(), Fail> {
 /// `arena apply GAME POSITION MOVE...`: the position after the moves, then `result: ...` if the
 /// game is over. Moves go through `plyforge::search::Record`, so history rules (repetition) apply.
 pub(crate) fn apply<A: GameAdapter>(position: &str, moves: &[String]) -> Result<(), Fail> {
-    let pos = read_position::<A>(position)?;
+    let pos = read_start::<A>(position)?;
     let mut record = plyforge::search::Record::<A::Pos>::new(pos);
     let items: Vec<&str> = moves.iter().map(String::as_str).collect();
     play_list::<A>(&mut record, &items).map_err(|e| Fail::usage(e.to_string()))?;
@@ -55,7 +55,7 @@ pub(crate) fn perft_count<G: Game>(pos: &G, depth: u32) -> u64 {
 
 /// `arena perft GAME POSITION DEPTH [--divide]`.
 pub(crate) fn perft<A: GameAdapter>(position: &str, depth: u32, divide: bool) -> Result<(), Fail> {
-    let pos = read_position::<A>(position)?;
+    let pos = read_start::<A>(position)?;
     if divide {
         if depth == 0 {
             return Err(Fail::usage("perft --divide needs a depth of at least 1"));

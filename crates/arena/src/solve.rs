@@ -6,14 +6,14 @@ use indicatif::ProgressBar;
 
 use crate::analyse::join_moves;
 use crate::fail::{outln, Fail};
-use plyforge::{read_position, GameAdapter, SolveSettings};
+use plyforge::{read_start, GameAdapter, SolveSettings};
 
 /// Runs `arena solve`: `value: …`, `best: …`, `line: …`.
 pub(crate) fn solve<A: GameAdapter>(
     position: &str,
     settings: &SolveSettings<'_>,
 ) -> Result<(), Fail> {
-    let pos = read_position::<A>(position)?;
+    let pos = read_start::<A>(position)?;
     let record = plyforge::search::Record::<A::Pos>::new(pos);
     let spinner = ProgressBar::new_spinner();
     spinner.set_message(format!(

@@ -205,7 +205,7 @@ fn results_and_moves_after_the_end() {
 #[test]
 fn throne_gives_no_side_a_151st_move() {
     // The start board with Black to move at ply 299 (White's ply in a game from the start):
-    // Black's pass is its 150th move and ends the game (issue 22, defect 5).
+    // Black's pass is its 150th move and ends the game.
     let start = ok(&["apply", "throne", "start"])[0].clone();
     let board = start.split(' ').next().unwrap();
     let out = ok(&["apply", "throne", &format!("{board} b 299 0 0 0 0"), "pass"]);
@@ -235,12 +235,12 @@ fn bad_input_is_named() {
         &["move 2", "\"12\"", "12"],
     );
     bad(&["apply", "jumpy3", "start", "x"], &["move 1", "\"x\""]);
-    // The square is quoted as typed, however long (issue 22, defect 7).
+    // The square is quoted as typed, however long.
     bad(
         &["apply", "jumpy3", "start", "99999999999999999999999"],
         &["square 99999999999999999999999 is off the board"],
     );
-    // Impossible positions (issue 22, defect 6), and Throne's ply parity (defect 5).
+    // Impossible positions, and Throne's ply parity.
     bad(
         &[
             "moves",

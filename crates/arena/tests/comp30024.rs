@@ -73,7 +73,7 @@ fn course_standins_and_match_runner_agree_with_the_engine() {
     );
 }
 
-/// The strength harness `referee_match.py` (issues 28 and 33): every pair of opponents in
+/// The strength harness `referee_match.py`: every pair of opponents in
 /// every seating with the same seeded openings, the same games at any concurrency, forfeits
 /// (illegal action, exception, CPU time) counted apart, wall time over the clock reported,
 /// the course referee's command line and output; the pool's pairs and seeded sample, shards

@@ -1,4 +1,4 @@
-//! Crash safety of the match server (issue 22): the server killed with SIGKILL in the middle
+//! Crash safety of the match server: the server killed with SIGKILL in the middle
 //! of several games, then restarted on the same record file. Every finished game must be in
 //! the record, whole (every move the players saw, its end as they saw it) and readable
 //! (replayed through the rules); every unfinished one must be marked as such, not lost

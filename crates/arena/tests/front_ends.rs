@@ -1,5 +1,6 @@
-//! No front end names one of our games: `arena` (its Rust code, its web page's HTML, CSS and
-//! JavaScript) and the Python package take every game from the registry, so that a user's
+//! No front end names one of our games: `arena` and the crates behind it (engine testing,
+//! the protocols and the server, the web page's Rust, HTML, CSS and JavaScript) and the
+//! Python package take every game from the registry, so that a user's
 //! game gets all of it by registering (`plyforge::GameAdapter`). What differs between games
 //! lives in the game crates and their adapters (`crates/plyforge/src/games/`).
 //!
@@ -8,10 +9,8 @@
 //! a file), Python's docstrings. The COMP30024 player (`python/plyforge/comp30024.py`) is a
 //! course integration for Chexers, not a front end, and is left out.
 //!
-//! And the repository stands alone: no file of it (documents, comments, scripts, data)
-//! sends a reader to the folder of rules, design notes and vectors that the project's
-//! developers keep beside their checkouts, which a clone does not have. The rules are in the
-//! game crates' READMEs; the vectors are copied into the crates' `tests/data/`.
+//! That the repository stands alone (no file sends a reader to a folder a clone does not
+//! have) is one of the tidy checks (`xtask/src/tidy.rs`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -99,7 +98,9 @@ fn offences(file: &Path, code: &str) -> Vec<String> {
 fn front_end_code() -> Vec<(PathBuf, String)> {
     let root = root();
     let mut paths = Vec::new();
-    files(&root.join("crates/arena/src"), &mut paths);
+    for dir in ["arena", "lab", "net", "web"] {
+        files(&root.join("crates").join(dir).join("src"), &mut paths);
+    }
     files(&root.join("python/src"), &mut paths);
     files(&root.join("python/plyforge"), &mut paths);
     let mut out = Vec::new();
@@ -147,89 +148,4 @@ fn the_search_finds_names_in_code_and_not_in_comments() {
         offences(Path::new("a.js"), &without_c_comments(js)).len(),
         1
     );
-}
-
-/// The folder beside the checkouts that a clone does not have (spelt in two pieces so that
-/// this file does not name it).
-const OUTSIDE: [&str; 2] = ["sha", "red"];
-
-/// Every file a clone of the repository has, with its text (files that are not UTF-8 left
-/// out): the build's and the tools' own folders (`target`, hidden folders such as `.git` and
-/// the CI runner's `.ci`, Python caches, the fuzzers' corpora and findings) are not the
-/// repository's.
-fn repository_texts() -> Vec<(PathBuf, String)> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-            let p = e.expect("a directory entry").path();
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if p.is_dir() {
-                let tooling = name.starts_with('.')
-                    || name.starts_with("target")
-                    || name == "__pycache__"
-                    || (p.parent().is_some_and(|d| d.ends_with("fuzz"))
-                        && matches!(name, "corpus" | "artifacts" | "coverage"));
-                if !tooling {
-                    walk(&p, out);
-                }
-            } else if !name.starts_with('.') {
-                out.push(p);
-            }
-        }
-    }
-    let mut paths = Vec::new();
-    walk(&root(), &mut paths);
-    paths
-        .into_iter()
-        .filter_map(|p| fs::read_to_string(&p).ok().map(|text| (p, text)))
-        .collect()
-}
-
-/// `file:line: text` for each line of `text` that points to the folder beside the checkouts.
-fn outside_references(file: &Path, text: &str) -> Vec<String> {
-    let folder = OUTSIDE.concat();
-    let (parent, inside) = (format!("../{folder}"), format!("{folder}/"));
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains(&parent) || l.contains(&inside))
-        .map(|(i, l)| format!("{}:{}: {}", file.display(), i + 1, l.trim()))
-        .collect()
-}
-
-#[test]
-fn no_file_sends_a_reader_outside_the_repository() {
-    let texts = repository_texts();
-    let root = root();
-    for must in [
-        "README.md",
-        "ARCHITECTURE.md",
-        "docs/web.md",
-        "crates/jumpy3/README.md",
-    ] {
-        assert!(
-            texts.iter().any(|(p, _)| p == &root.join(must)),
-            "{must} is searched"
-        );
-    }
-    assert!(texts.len() > 300, "the whole repository: {}", texts.len());
-    let found: Vec<String> = texts
-        .iter()
-        .flat_map(|(p, t)| outside_references(p.strip_prefix(&root).unwrap_or(p), t))
-        .collect();
-    assert!(
-        found.is_empty(),
-        "these lines point outside the repository, where a clone has nothing (point to the \
-         game crates' READMEs, or bring what is needed into docs/):\n{}",
-        found.join("\n")
-    );
-}
-
-#[test]
-fn the_search_finds_paths_outside_the_repository() {
-    let folder = OUTSIDE.concat();
-    let text = format!(
-        "see `../{folder}/rules/`\nthe {folder} table\nrules in {folder}/rules/x.md\nwasm-bindgen-{folder}\n"
-    );
-    let found = outside_references(Path::new("a.md"), &text);
-    assert_eq!(found.len(), 2, "{found:?}");
-    assert!(found[0].starts_with("a.md:1: ") && found[1].starts_with("a.md:3: "));
 }

@@ -1,5 +1,5 @@
 //! The match server's limits on what a client controls, and its seating of agents that have
-//! left (issue 22): each refusal is a clear `error` line (docs/server-protocol.md, "Limits"),
+//! left: each refusal is a clear `error` line (docs/server-protocol.md, "Limits"),
 //! a dead connection is not seated, and a game that never started is not a result.
 
 mod common;

@@ -790,3 +790,88 @@ fn bad_options_are_named() {
     bad(&jumpy3_args(&["--games", "0"]), &["--games"]);
     bad(&["merge"], &["FILES"]);
 }
+
+#[test]
+fn files_of_a_match_say_what_is_wrong_with_them() {
+    let dir = scratch("files");
+    // A folder that does not exist is bad input, named.
+    let missing = dir.join("no-such-folder").join("m.jsonl");
+    bad(
+        &jumpy3_args(&["--games", "2", "--out", s(&missing)]),
+        &["--out", "no-such-folder", "does not exist"],
+    );
+    let record = dir.join("no-such-folder").join("games.txt");
+    bad(
+        &jumpy3_args(&["--games", "2", "--record", s(&record)]),
+        &["--record", "does not exist"],
+    );
+    // Resuming a file that is not there yet plays the match into a new one, and says so.
+    let fresh = dir.join("fresh.jsonl");
+    let out = ok(&jumpy3_args(&[
+        "--games",
+        "2",
+        "--out",
+        s(&fresh),
+        "--resume",
+        "--quiet",
+    ]));
+    assert!(out.contains("no such file to resume: a new one"), "{out}");
+    assert_eq!(read_match(&fresh).1.len(), 2);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_game_clock_runs_out() {
+    let dir = scratch("clock");
+    // A clock of a microsecond: the first move of the side to move takes longer, and it
+    // loses on time; with three players it alone loses and the others share first place.
+    let file = dir.join("c.jsonl");
+    let out = ok(&[
+        "match",
+        "chexers",
+        "--engine",
+        "engine,eval=greedy",
+        "--engine",
+        "greedy",
+        "--games",
+        "3",
+        "--opening",
+        "0",
+        "--clock",
+        "0.001ms",
+        "--out",
+        s(&file),
+    ]);
+    assert!(out.contains("clock a side"), "{out}");
+    let (header, games) = read_match(&file);
+    assert!(header["settings"].as_str().unwrap().contains("clock="));
+    assert_eq!(games.len(), 3);
+    for g in games.values() {
+        assert_eq!(g["outcome"], "loss", "{g}");
+        assert_eq!(g["loser_seat"], 0, "{g}");
+        assert_eq!(g["result"], "loss r", "{g}");
+        assert_eq!(g["adjudicated"], "time", "{g}");
+        assert_eq!(g["places"], serde_json::json!([3, 1, 1]), "{g}");
+    }
+    // Two players: the other side wins.
+    let out = ok(&[
+        "match",
+        "throne",
+        "--engine",
+        "engine",
+        "--engine",
+        "greedy",
+        "--games",
+        "2",
+        "--opening",
+        "0",
+        "--clock",
+        "0.001ms",
+    ]);
+    assert!(
+        out.contains("winner w") && out.contains("[adjudicated: time]"),
+        "{out}"
+    );
+    bad(&jumpy3_args(&["--clock", "0s"]), &["--clock"]);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,4 +1,4 @@
-//! The engine protocol (`arena engine`) tried as a hostile user would (issue 22): bytes that
+//! The engine protocol (`arena engine`) tried as a hostile user would: bytes that
 //! are not UTF-8, `quit` during a search, `go infinite` on a finished game, `go` without a
 //! position, `stop` without a search, huge times and table sizes. Each is an `info string
 //! error` answer (and a `go` is always answered by one `bestmove`), never a crash or a hang.

@@ -1,4 +1,4 @@
-//! A soak of the match server (issue 22): 200 games at once on loopback between random
+//! A soak of the match server: 200 games at once on loopback between random
 //! clients, one in five of them misbehaving (garbage, half lines, disconnects mid-game,
 //! stalls until the clock runs out, illegal moves, floods without reading), beside
 //! connections that never say hello and agents that leave as soon as they have said it.

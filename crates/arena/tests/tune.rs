@@ -539,3 +539,33 @@ fn a_fit_to_a_player_s_moves_predicts_them() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_tune_file_that_disagrees_with_its_run_is_refused_at_its_line() {
+    let dir = scratch("tampered");
+    let file = dir.join("t.jsonl");
+    ok(&throne_args(&["--out", s(&file)]));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // The values a game was played with, changed: the run computes others for it.
+    let mut v: Value = serde_json::from_str(lines[3]).unwrap();
+    v["plus"][0] = serde_json::json!(v["plus"][0].as_f64().unwrap() + 7.0);
+    let mut tampered: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    tampered[3] = v.to_string();
+    std::fs::write(&file, tampered.join("\n") + "\n").unwrap();
+    bad(
+        &throne_args(&["--out", s(&file), "--resume"]),
+        &["line 4", "played with other values"],
+    );
+    // A result that contradicts its game: refused as the line is read.
+    let mut v: Value = serde_json::from_str(lines[3]).unwrap();
+    let d = v["diff"].as_f64().unwrap();
+    v["diff"] = serde_json::json!(if d == 1.0 { -1.0 } else { 1.0 });
+    tampered[3] = v.to_string();
+    std::fs::write(&file, tampered.join("\n") + "\n").unwrap();
+    bad(
+        &throne_args(&["--out", s(&file), "--resume"]),
+        &["line 4", "contradicts its game"],
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

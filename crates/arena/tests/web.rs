@@ -918,3 +918,36 @@ fn watch_reads_the_record_format_and_a_replaced_file() {
     assert_eq!(m["type"], "gone");
     let _ = std::fs::remove_file(&record);
 }
+
+#[test]
+fn watch_reports_a_record_line_it_cannot_follow() {
+    let record = temp_file("unknown-event");
+    std::fs::write(
+        &record,
+        "server 1 jumpy3 1700000000 time=5000 moves=150\n\
+         1 game jumpy3 5000 150 ann bob\n\
+         1 start Wwww........bbbB w\n\
+         1 teleport w 100 4\n\
+         2 move w 100 4\n",
+    )
+    .unwrap();
+    let web = Web::start(&["--watch", record.to_str().unwrap()]);
+    let mut list = web.socket("/api/watch/socket");
+    let deadline = Instant::now() + TIMEOUT;
+    let error = loop {
+        let m = next(&mut list);
+        if let Some(e) = m["files"][0]["error"].as_str() {
+            break e.to_string();
+        }
+        assert!(Instant::now() < deadline, "{m}");
+    };
+    // The first line the server's reader refuses, with its number; the game goes on.
+    assert!(
+        error.contains("line 4") && error.contains("teleport"),
+        "{error}"
+    );
+    let (_, body) = web.get("/api/watch");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["games"][0]["id"], 1, "{v}");
+    let _ = std::fs::remove_file(&record);
+}

@@ -3,6 +3,7 @@
 
 mod eval;
 mod memo;
+mod notation;
 mod position;
 mod reach;
 pub mod solve;
@@ -10,9 +11,8 @@ pub mod solve;
 pub use search;
 
 pub use eval::{Choice, DefaultEval, Engine, WeightedEval, Weights};
-pub use position::{
-    owner, walk_target, Field, Move, ParseMoveError, ParsePositionError, Position, EVEN, ODD,
-};
+pub use notation::{Field, ParseMoveError, ParsePositionError};
+pub use position::{owner, walk_target, Move, Position, EVEN, ODD};
 pub use reach::may_complete;
 
 /// The positions of the sample game of the game's original README, start first (each after the move

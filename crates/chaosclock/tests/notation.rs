@@ -99,7 +99,7 @@ fn position_errors_name_the_field() {
             text: "y".into()
         }
     );
-    // Issue 22, defect 6: the piece moved last (6) is in a hand, which no move leaves it in.
+    // The piece moved last (6) is in a hand, which no move leaves it in.
     assert_eq!(
         err("8,0,1,11,9,10,12,7,4,2,3,5;1;6"),
         ParsePositionError::LastNotOnBoard(6)

@@ -3,7 +3,7 @@
 
 use search::{DrawKind, Evaluator, Game, Scores, MAX_EVAL};
 
-use crate::board::{hex_distance, Bits, ADJACENT, CELLS, DISTANCE, NEIGHBOUR, NONE};
+use crate::board::{Bits, ADJACENT, CELLS, DISTANCE, NEIGHBOUR, NONE};
 use crate::position::{Position, EXITS_TO_WIN, PLAYERS};
 
 /// Weights of the evaluation's terms, in evaluation points.
@@ -27,7 +27,7 @@ use crate::position::{Position, EXITS_TO_WIN, PLAYERS};
 /// - threats: own pieces an opponent can convert with one jump now (`threatened`, more with
 ///   `threatened_next` when that opponent moves next), each `short_threat` more when short.
 ///
-/// The race's leader ([`DefaultEval::race_leader`]: first to its fourth exit by the race
+/// The race's leader ([`race_leader`](crate::race_leader): first to its fourth exit by the race
 /// table, nobody able to reach its pieces in time) gets `race_lead` more.
 ///
 /// The relative score adds *material*: `material` per piece of force (pieces on the board
@@ -91,12 +91,12 @@ pub struct Weights {
     pub near: i32,
     /// The work below which [`near`](Weights::near) counts.
     pub near_work: i32,
-    /// For the player who wins the race ([`DefaultEval::race_leader`]: first to its fourth
+    /// For the player who wins the race ([`race_leader`](crate::race_leader): first to its fourth
     /// exit by the race table, turn order counted) when no other piece can reach one of its
     /// pieces in time: the race is its to lose, and the others should know it. 400 by
     /// default ([`Weights::plain`] and the greedy weights: 0).
     pub race_lead: i32,
-    /// Whether the race leader's work ([`DefaultEval::race_leader`]) is counted exactly, by
+    /// Whether the race leader's work ([`race_leader`](crate::race_leader)) is counted exactly, by
     /// the race table ([`crate::race_actions`], leapfrogs included) whatever
     /// [`race`](Weights::race) says: once nobody can reach its pieces, the race is what is
     /// left of its game. 0 (off) by default.
@@ -596,7 +596,7 @@ impl DefaultEval {
             self.absolute(pos, 2),
         ];
         if w.race_lead != 0 || w.leader_race != 0 {
-            if let Some(p) = DefaultEval::race_leader(pos) {
+            if let Some(p) = crate::race::race_leader(pos) {
                 if w.leader_race != 0 && w.race == 0 {
                     let t = Terms::measure(pos, p, true, w.cohesion != 0, w.hopeless != 0);
                     raw[p] = w.value(&t);
@@ -605,97 +605,6 @@ impl DefaultEval {
             }
         }
         raw
-    }
-
-    /// The player who wins the race from `pos`, if nobody can stop it: by the race table
-    /// ([`crate::race_to_win`], each player alone on the board) it makes its fourth exit
-    /// first, the turn order counted (the player to move first), and no other player's piece
-    /// can reach one of its pieces and jump it before then: a piece `d` steps away needs at
-    /// least `⌈(d − 1) / 2⌉` actions to stand beside it (two steps an action at best) and
-    /// one more to jump, and its player has fewer actions than that before the leader's
-    /// last exit. (Its pieces move too, toward their exits; a piece standing in their way is
-    /// not counted.) `None` when the leader can be reached.
-    ///
-    /// ```
-    /// use plyforge_chexers::{DefaultEval, Position};
-    /// // At the start everyone's race is 18 actions long: plenty of time to meet.
-    /// assert_eq!(DefaultEval::race_leader(&Position::start()), None);
-    /// ```
-    pub fn race_leader(pos: &Position) -> Option<usize> {
-        use search::Game;
-        if pos.outcome().is_some() {
-            return None;
-        }
-        let first = pos.to_move();
-        let offset = |p: usize| ((p + PLAYERS - first) % PLAYERS) as u32;
-        // The ply (from now) of each player's fourth exit, alone on the board.
-        let finish = |p: usize| -> Option<u32> {
-            let r = crate::race::race_to_win(pos, p)?;
-            Some(offset(p) + PLAYERS as u32 * r.saturating_sub(1))
-        };
-        let times = [finish(0), finish(1), finish(2)];
-        // Players' offsets differ, so the times never tie.
-        let leader = (0..PLAYERS)
-            .filter(|&p| times[p].is_some())
-            .min_by_key(|&p| times[p])?;
-        let end = times[leader]?;
-        let own = pos.pieces(leader);
-        for q in (0..PLAYERS).filter(|&q| q != leader) {
-            // q's actions before the leader's last exit.
-            let actions = if offset(q) < end {
-                (end - offset(q) - 1) / PLAYERS as u32 + 1
-            } else {
-                0
-            };
-            for o in Bits(pos.pieces(q)) {
-                for c in Bits(own) {
-                    if (hex_distance(o, c) - 1).div_ceil(2) < actions {
-                        return None;
-                    }
-                }
-            }
-        }
-        Some(leader)
-    }
-
-    /// The race table's move for the race leader: when the player to move leads the race
-    /// ([`DefaultEval::race_leader`]), a legal move that wins at once, else the move after
-    /// which its race by the race table ([`crate::race_to_win`]) is shortest and it still
-    /// leads (the first such in the order of [`Game::legal_moves`]). An action takes one
-    /// action off the race at best with its own pieces alone; a jump over another player's
-    /// piece, which converts it, can take more. `None` otherwise (no leader, another
-    /// leader, or every move losing the lead).
-    ///
-    /// ```
-    /// use plyforge_chexers::{DefaultEval, Position};
-    /// // Red, alone in front, three exits made: it exits.
-    /// let pos: Position = "..../...../....gr/b....../....../...../g... r 3,0,0 30".parse().unwrap();
-    /// assert_eq!(DefaultEval::race_move(&pos).unwrap().to_string(), "EXIT 3 -1");
-    /// assert_eq!(DefaultEval::race_move(&Position::start()), None);
-    /// ```
-    pub fn race_move(pos: &Position) -> Option<crate::Move> {
-        let me = pos.to_move();
-        if DefaultEval::race_leader(pos) != Some(me) {
-            return None;
-        }
-        let mut best: Option<(u32, crate::Move)> = None;
-        for m in pos.moves() {
-            let mut child = pos.clone();
-            child.play(m);
-            if child.outcome().is_some() {
-                return Some(m);
-            }
-            if DefaultEval::race_leader(&child) != Some(me) {
-                continue;
-            }
-            if let Some(r) = crate::race::race_to_win(&child, me) {
-                match best {
-                    Some((b, _)) if b <= r => {}
-                    _ => best = Some((r, m)),
-                }
-            }
-        }
-        best.map(|(_, m)| m)
     }
 
     /// The scores from the absolute values: each player's own value less the opponents'

@@ -6,61 +6,36 @@ pub use search;
 mod action;
 pub mod board;
 mod eval;
+mod notation;
 pub mod players;
 mod position;
 mod race;
+mod rules;
 
 pub use action::{Move, ParseMoveError};
 pub use board::Hex;
 pub use eval::{remaining_work, DefaultEval, Terms, WeightError, Weights};
+pub use notation::{player_letter, player_name, ParsePositionError};
 pub use position::{
-    player_letter, player_name, ParsePositionError, Position, CONTACT_DISTANCE, EXITS_TO_WIN,
-    PLAYERS, REPETITION_LIMIT, TURN_KEY_WINDOW, TURN_LIMIT,
+    Position, CONTACT_DISTANCE, EXITS_TO_WIN, PLAYERS, REPETITION_LIMIT, TURN_KEY_WINDOW,
+    TURN_LIMIT,
 };
-pub use race::{race_actions, race_to_win, RACE_PIECES};
+pub use race::{race_actions, race_leader, race_move, race_to_win, RACE_PIECES};
 
 /// The recommended engine settings for Chexers: paranoid search, one thread, 32 MiB table,
 /// no quiescence, and max^n's second opinion before a move that repeats a position
 /// ([`search::Config::repetition_check`]). The race leader's race-table move
-/// ([`DefaultEval::race_move`]) is played without a search ([`search::Config::table_moves`],
-/// on as in every configuration): in the screen of 54 course-referee games at 200,000 nodes
-/// it changed our moves in 13 games and no result.
+/// ([`race_move`]) is played without a search ([`search::Config::table_moves`], on as in
+/// every configuration).
 ///
-/// The repetition check: paranoid search assumes that both opponents attack us, so in a
-/// standoff every way out looks worse than the repetition, and the games ended in the
-/// referee's repetition draw; the course's agents each play for themselves, as max^n
-/// models them. Screened in the course referee at 200,000 nodes an action (seed 33, six
-/// games a pair, the same openings): against the five pairs with `flying_solo`, 20 wins, 5
-/// repetition draws, 5 losses in 30 games, where without it 15, 12 and 3; against the four
-/// other pairs with `max`, 20, 0 and 4 of 24 against 19, 1 and 4 (`docs/chexers-strength.md`
-/// in the repository).
-///
-/// Match figures behind it (the project's Chexers match program, one thread, on 2 shared and busy cores,
-/// 3 random opening plies; "per seat" = wins / games played):
-///
-/// | match | paranoid | best-reply | max^n |
-/// |---|---|---|---|
-/// | vs two greedy players, 100 ms/move, 100 games | **97%** | 96% | 93% |
-/// | vs two greedy players, 30,000 nodes/move, 150 games | **98.7%** | 98.0% | 88.0% |
-/// | vs two random players, 100 ms/move, 100 games | 100% | | |
-/// | three-way, all seat orders, 660 games at 100 ms or 30k nodes | 213 wins | **224 wins** | 102 wins |
-/// | head to head (1 v 2 and 2 v 1 seats), 480 games (240 distinct), per seat | **27.8%** | 21.4% | |
-/// | course referee vs the pairs with `flying_solo`, 200,000 nodes, 30 games | **66.7%** | 63.3% | 48.3% |
-///
-/// Paranoid search with MP-Mix's directed offensive against a leader 600 points ahead
-/// ([`search::Config::offensive`]) won 33.3% of that last match: it is off.
-///
-/// At the course's 60 s clock these settings (with [`Weights`]' defaults, before the race
-/// table's moves) won 179 of 234
-/// course-referee games against 12 pairs of public agents (77.2%; 116 of 148 played out
-/// against the pairs with `flying_solo`, 78.4%), with 20 repetition draws (8.5%, none while
-/// ahead in exits) and the worst pair at 50% (`max` + `H1`).
-///
-/// Paranoid and best-reply are close; paranoid wins the head-to-head games and against the
-/// greedy players, best-reply edges the three-way games within noise; max^n (no table, no
-/// pruning) is clearly weaker. Quiescence over converting jumps lost at equal node budgets
-/// (92.7% against 98.7% against greedy players, 150 games at 30,000 nodes) and its tree
-/// explodes without pruning under max^n, so it is off.
+/// Why: paranoid search won the most against greedy players and head to head, best-reply
+/// is close, max^n clearly weaker; quiescence over converting jumps lost at equal node
+/// budgets; paranoid search assumes both opponents attack us, so in a standoff it repeats,
+/// and the second opinion of max^n (the course's agents each play for themselves) turned
+/// repetition draws into wins against the course's public agents. At the course's 60 s clock
+/// these settings won 77% of 234 course-referee games against 12 pairs of public agents. The
+/// matches behind each choice are in the repository's `docs/chexers-strength.md`
+/// ("Engine settings").
 pub fn engine_config() -> search::Config {
     search::Config::default()
         .with_algorithm(search::Algorithm::Paranoid)

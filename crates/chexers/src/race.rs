@@ -14,8 +14,13 @@
 
 use std::sync::OnceLock;
 
-use crate::board::{index_of, Bits, CELLS, COORDS, DISTANCE, EXIT_HEXES, LANDING, NEIGHBOUR, NONE};
-use crate::position::{Position, EXITS_TO_WIN};
+use search::Game;
+
+use crate::action::Move;
+use crate::board::{
+    hex_distance, index_of, Bits, CELLS, COORDS, DISTANCE, EXIT_HEXES, LANDING, NEIGHBOUR, NONE,
+};
+use crate::position::{Position, EXITS_TO_WIN, PLAYERS};
 
 /// The most pieces of one player the table covers; of a player with more pieces on the
 /// board, [`race_actions`] counts its [`RACE_PIECES`] pieces closest to the exit edge.
@@ -265,4 +270,94 @@ pub fn race_actions(player: usize, pieces: u64, exits: u32) -> Option<u32> {
 pub fn race_to_win(pos: &Position, player: usize) -> Option<u32> {
     let need = (EXITS_TO_WIN as u32).saturating_sub(pos.exits(player));
     race_actions(player, pos.pieces(player), need)
+}
+
+/// The player who wins the race from `pos`, if nobody can stop it: by the race table
+/// ([`crate::race_to_win`], each player alone on the board) it makes its fourth exit
+/// first, the turn order counted (the player to move first), and no other player's piece
+/// can reach one of its pieces and jump it before then: a piece `d` steps away needs at
+/// least `⌈(d − 1) / 2⌉` actions to stand beside it (two steps an action at best) and
+/// one more to jump, and its player has fewer actions than that before the leader's
+/// last exit. (Its pieces move too, toward their exits; a piece standing in their way is
+/// not counted.) `None` when the leader can be reached.
+///
+/// ```
+/// use plyforge_chexers::{race_leader, Position};
+/// // At the start everyone's race is 18 actions long: plenty of time to meet.
+/// assert_eq!(race_leader(&Position::start()), None);
+/// ```
+pub fn race_leader(pos: &Position) -> Option<usize> {
+    if pos.outcome().is_some() {
+        return None;
+    }
+    let first = pos.to_move();
+    let offset = |p: usize| ((p + PLAYERS - first) % PLAYERS) as u32;
+    // The ply (from now) of each player's fourth exit, alone on the board.
+    let finish = |p: usize| -> Option<u32> {
+        let r = race_to_win(pos, p)?;
+        Some(offset(p) + PLAYERS as u32 * r.saturating_sub(1))
+    };
+    let times = [finish(0), finish(1), finish(2)];
+    // Players' offsets differ, so the times never tie.
+    let leader = (0..PLAYERS)
+        .filter(|&p| times[p].is_some())
+        .min_by_key(|&p| times[p])?;
+    let end = times[leader]?;
+    let own = pos.pieces(leader);
+    for q in (0..PLAYERS).filter(|&q| q != leader) {
+        // q's actions before the leader's last exit.
+        let actions = if offset(q) < end {
+            (end - offset(q) - 1) / PLAYERS as u32 + 1
+        } else {
+            0
+        };
+        for o in Bits(pos.pieces(q)) {
+            for c in Bits(own) {
+                if (hex_distance(o, c) - 1).div_ceil(2) < actions {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(leader)
+}
+
+/// The race table's move for the race leader: when the player to move leads the race
+/// ([`race_leader`]), a legal move that wins at once, else the move after
+/// which its race by the race table ([`crate::race_to_win`]) is shortest and it still
+/// leads (the first such in the order of [`Game::legal_moves`]). An action takes one
+/// action off the race at best with its own pieces alone; a jump over another player's
+/// piece, which converts it, can take more. `None` otherwise (no leader, another
+/// leader, or every move losing the lead).
+///
+/// ```
+/// use plyforge_chexers::{race_move, Position};
+/// // Red, alone in front, three exits made: it exits.
+/// let pos: Position = "..../...../....gr/b....../....../...../g... r 3,0,0 30".parse().unwrap();
+/// assert_eq!(race_move(&pos).unwrap().to_string(), "EXIT 3 -1");
+/// assert_eq!(race_move(&Position::start()), None);
+/// ```
+pub fn race_move(pos: &Position) -> Option<Move> {
+    let me = pos.to_move();
+    if race_leader(pos) != Some(me) {
+        return None;
+    }
+    let mut best: Option<(u32, Move)> = None;
+    for m in pos.moves() {
+        let mut child = pos.clone();
+        child.play(m);
+        if child.outcome().is_some() {
+            return Some(m);
+        }
+        if race_leader(&child) != Some(me) {
+            continue;
+        }
+        if let Some(r) = race_to_win(&child, me) {
+            match best {
+                Some((b, _)) if b <= r => {}
+                _ => best = Some((r, m)),
+            }
+        }
+    }
+    best.map(|(_, m)| m)
 }

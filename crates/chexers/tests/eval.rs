@@ -1,4 +1,4 @@
-//! The evaluation knows what a win needs (issue 20): exits count only while exits plus
+//! The evaluation knows what a win needs: exits count only while exits plus
 //! pieces can still make four, a hopeless player is scored as such, no search exits its last
 //! pieces into a position that cannot win, and draws are scored from each player's standing,
 //! with the searches still equal to their brute-force definitions through repetitions.
@@ -7,8 +7,8 @@ use plyforge_chexers::search::{
     reference, Algorithm, DrawKind, Evaluator, Game, Limits, Record, Search,
 };
 use plyforge_chexers::{
-    engine_config, race_actions, race_to_win, remaining_work, DefaultEval, Hex, Move, Position,
-    Terms, WeightError, Weights,
+    engine_config, race_actions, race_leader, race_move, race_to_win, remaining_work, DefaultEval,
+    Hex, Move, Position, Terms, WeightError, Weights,
 };
 
 const ALGOS: [Algorithm; 3] = [Algorithm::Paranoid, Algorithm::BestReply, Algorithm::MaxN];
@@ -49,7 +49,7 @@ fn no_search_exits_the_last_piece_into_a_position_that_cannot_win() {
             assert_eq!(p.why_illegal(got), None);
         }
     }
-    // The evaluation before issue 20 counts the exit whatever is left: it takes it.
+    // The earlier evaluation counts the exit whatever is left: it takes it.
     assert_eq!(
         best(Algorithm::Paranoid, Weights::plain(), &p, 1),
         Some(exit)
@@ -202,7 +202,7 @@ fn draws_are_scored_from_each_players_standing() {
         assert!(d[2] > e[2], "{w:?}: {d:?} {e:?}");
     }
     let p = pos("..../...../.....r/..g..../....../..b../g... r 3,1,0 201");
-    // The evaluation before issue 20 scores every draw 0.
+    // The earlier evaluation scores every draw 0.
     let plain = DefaultEval::with_weights(Weights::plain());
     assert_eq!(plain.draw_scores(&p, DrawKind::Repetition), [0; 3]);
     // The standing is relative even where the evaluation is not.
@@ -491,31 +491,31 @@ fn the_race_leader_is_first_to_its_fourth_exit_and_out_of_everyone_s_reach() {
     // whoever stands beside it.
     let red_first = pos("..../...../....gr/b....../....../...../g... r 3,0,0 30");
     assert_eq!(race_to_win(&red_first, 0), Some(1));
-    assert_eq!(DefaultEval::race_leader(&red_first), Some(0));
+    assert_eq!(race_leader(&red_first), Some(0));
     // Two exits to make from (3, -1) and (3, 0): Red's last exit is three plies away, so
     // Green and Blue act once each before it. A Green piece two steps away cannot stand
     // beside a Red piece and jump it in one action ...
     let two = pos("..../...../...g.r/b.....r/....../...../.... r 2,0,0 30");
     assert_eq!(race_to_win(&two, 0), Some(2));
-    assert_eq!(DefaultEval::race_leader(&two), Some(0));
+    assert_eq!(race_leader(&two), Some(0));
     // ... one beside it can.
     let beside = pos("..../...../....gr/b.....r/....../...../.... r 2,0,0 30");
-    assert_eq!(DefaultEval::race_leader(&beside), None);
+    assert_eq!(race_leader(&beside), None);
     // Green one action from its fourth exit, Red two: Green's exit comes on the next ply,
     // Red's three plies from now; Red, to move, is six steps from Green's piece.
     let green = pos("..../...../.....r/b.....r/....../...../g... r 2,3,0 30");
     assert_eq!(race_to_win(&green, 1), Some(1));
-    assert_eq!(DefaultEval::race_leader(&green), Some(1));
+    assert_eq!(race_leader(&green), Some(1));
     // The same with Blue to move first and one action from its fourth exit: Blue leads.
     let blue = pos("..../...../.....r/b.....r/....../...../g... b 2,3,3 32");
-    assert_eq!(DefaultEval::race_leader(&blue), Some(2));
+    assert_eq!(race_leader(&blue), Some(2));
     // A player without the pieces its exits need has no race.
     let short = pos("..../...../.....r/......./....../...../g... g 0,3,0 31");
     assert_eq!(race_to_win(&short, 0), None);
-    assert_eq!(DefaultEval::race_leader(&short), Some(1));
+    assert_eq!(race_leader(&short), Some(1));
     // Long races leave time to meet: at the start nobody leads.
     let start = Position::start();
-    assert_eq!(DefaultEval::race_leader(&start), None);
+    assert_eq!(race_leader(&start), None);
 
     // `race_lead` adds to the leader's relative score and never to the others'.
     assert_eq!(Weights::default().race_lead, 400);
@@ -576,7 +576,7 @@ fn leader_race_counts_the_leader_s_work_by_the_race_table() {
             let moves = p.moves();
             p.play(moves[rng.below(moves.len())]);
             let (a, b) = (off.evaluate(&p), on.evaluate(&p));
-            match DefaultEval::race_leader(&p) {
+            match race_leader(&p) {
                 None => assert_eq!(a, b, "{p}: no leader, no change"),
                 Some(l) => {
                     let t = Terms::of(&p, l);
@@ -616,8 +616,8 @@ fn the_race_leader_plays_the_race_table_s_move() {
         let mut p = Position::start();
         while p.outcome().is_none() && p.turns() < 300 {
             let me = p.to_move();
-            let leads = DefaultEval::race_leader(&p) == Some(me);
-            match DefaultEval::race_move(&p) {
+            let leads = race_leader(&p) == Some(me);
+            match race_move(&p) {
                 None => blocked += usize::from(leads),
                 Some(m) => {
                     assert!(leads, "{p}: a race move without the lead");
@@ -628,12 +628,12 @@ fn the_race_leader_plays_the_race_table_s_move() {
                         let now = race_to_win(&p, me).unwrap();
                         let after = race_to_win(&child, me).unwrap();
                         assert!(after < now, "{p}: {m}");
-                        assert_eq!(DefaultEval::race_leader(&child), Some(me), "{p}: {m}");
+                        assert_eq!(race_leader(&child), Some(me), "{p}: {m}");
                         for other in p.moves() {
                             let mut c = p.clone();
                             c.play(other);
                             assert!(c.outcome().is_none(), "{p}: {other} wins at once");
-                            if DefaultEval::race_leader(&c) == Some(me) {
+                            if race_leader(&c) == Some(me) {
                                 assert!(race_to_win(&c, me).unwrap() >= after, "{p}: {other}");
                             }
                         }

@@ -106,7 +106,7 @@ fn invalid_positions_name_the_field() {
             TooManyPieces { count: 13 },
             "board:",
         ),
-        // Impossible positions (issue 22, defect 6): no pieces and no exits; more exits than
+        // Impossible positions: no pieces and no exits; more exits than
         // turns taken; a winner that was not the last to move.
         (
             "..../...../....../......./....../...../.... r 0,0,0 0",

@@ -4,11 +4,13 @@
 pub use search;
 
 pub mod eval;
+mod notation;
 mod position;
 pub mod solve;
 
 pub use eval::{DefaultEval, Estimate};
-pub use position::{Move, ParseMoveError, ParsePositionError, Position, BLACK, SQUARES, WHITE};
+pub use notation::{ParseMoveError, ParsePositionError};
+pub use position::{Move, Position, BLACK, SQUARES, WHITE};
 
 /// The letter of a player in result lines and notation: `w` for White (0), `b` for Black (1).
 ///
@@ -43,7 +45,7 @@ pub fn player_name(p: search::Player) -> &'static str {
 /// [`search::Game::noisy_moves`], scored 50% against none at equal nodes). The noisy moves
 /// are not ordered first ([`search::Config::noisy_first`] off): the evaluations' move hint,
 /// the king first, orders better, and generating the noisy moves at every node cost 12% a
-/// node (issue 34: from the start at depth 24 with the sheet's estimate, 6% slower with
+/// node (measured from the start at depth 24 with the sheet's estimate: 6% slower with
 /// them first; the bench as fast).
 pub fn engine_config() -> search::Config {
     search::Config::default()

@@ -302,7 +302,7 @@ fn bad_moves_name_the_problem() {
         "17".parse::<Move>().unwrap_err(),
         ParseMoveError::OutOfRange("17".into())
     );
-    // The message quotes what was typed, however long (issue 22, defect 7).
+    // The message quotes what was typed, however long.
     let long = "99999999999999999999999";
     let err = long.parse::<Move>().unwrap_err();
     assert_eq!(err, ParseMoveError::OutOfRange(long.into()));

@@ -11,8 +11,7 @@ use std::time::Duration;
 use search::{Clock, Config, Evaluator, Game, Limits, MaxnBounds, Outcome, Player, Record};
 
 use crate::draw::Paint;
-use crate::encoding::Encoded;
-use crate::view::Viewed;
+use crate::view::picture::{Fact, Layout, Piece, Spot};
 use crate::Error;
 
 /// An exact value from a game's solver.
@@ -269,7 +268,8 @@ pub trait GameAdapter: Send + Sync + 'static {
     }
     /// A seeded start that favours neither side, for games whose rules start at random and
     /// can prove it (Chaos Clock: the first of a seeded sequence of random starts that the
-    /// exact solver proves to be "both win"). `None` for games without one.
+    /// exact solver proves to be "both win"). The work is bounded: `None` for games without
+    /// fair starts, and for a seed without one within the game's bound.
     fn fair_start(_seed: u64) -> Option<Self::Pos> {
         None
     }
@@ -549,8 +549,8 @@ pub fn player_letters<A: GameAdapter>() -> String {
 }
 
 /// Reads a position: the notation, or the word `start` (and for games that start at random,
-/// `random` or `random:SEED`, and where the game has them `fair` or `fair:SEED`, see
-/// [`GameAdapter::fair_start`]).
+/// `random` or `random:SEED`). Cheap, whatever the text: a fair start (`fair`, `fair:SEED`)
+/// is solved, not read, and only [`read_start`] takes it.
 pub fn read_position<A: GameAdapter>(text: &str) -> Result<A::Pos, Error> {
     let t = text.trim();
     let bad = |reason: String| Error::position(t, reason);
@@ -573,15 +573,38 @@ pub fn read_position<A: GameAdapter>(text: &str) -> Result<A::Pos, Error> {
             ))
         });
     }
-    if let Some(seed) = fair_seed(t).map_err(|e| bad(e.to_string()))? {
-        return A::fair_start(seed).ok_or_else(|| {
-            bad(format!(
-                "{} has no fair start (give a position or `start`)",
-                A::TITLE
-            ))
-        });
+    if fair_seed(t).map_err(|e| bad(e.to_string()))?.is_some() {
+        return Err(bad(
+            "a fair start is solved, not read: the commands that take starts take it \
+             (`arena match --position fair`, a book's `fair:SEED` line, `arena apply`)"
+                .to_string(),
+        ));
     }
     parsed(t)
+}
+
+/// Reads a start: a position as [`read_position`] reads it, or where the game has them a
+/// fair start, `fair` or `fair:SEED` ([`GameAdapter::fair_start`]). A fair start is solved,
+/// so reading one is not cheap; the game bounds the work, and a seed without a fair start
+/// within the bound is an error.
+pub fn read_start<A: GameAdapter>(text: &str) -> Result<A::Pos, Error> {
+    let t = text.trim();
+    let bad = |reason: String| Error::position(t, reason);
+    let Some(seed) = fair_seed(t).map_err(|e| bad(e.to_string()))? else {
+        return read_position::<A>(t);
+    };
+    if !A::HAS_FAIR_START {
+        return Err(bad(format!(
+            "{} has no fair start (give a position or `start`)",
+            A::TITLE
+        )));
+    }
+    A::fair_start(seed).ok_or_else(|| {
+        bad(format!(
+            "no fair start of {} found from seed {seed} within the game's bound (try another seed)",
+            A::TITLE
+        ))
+    })
 }
 
 /// The seed of `fair` (1) or `fair:SEED`; `None` for other text.
@@ -740,4 +763,119 @@ pub fn legal_moves<G: Game>(pos: &G) -> search::MoveList<G::Move> {
         pos.legal_moves(&mut out);
     }
     out
+}
+
+// The two optional parts of a game, which `GameAdapter` hands over as handles: action numbers
+// and observations (re-exported from `crate::encoding`), and a board's picture (re-exported
+// from `crate::view`). They live here, beside the trait that names them, so that the
+// modules that use them depend on this one and not the other way round.
+
+/// The action numbers and the observation tensor of a game. A game that implements it
+/// returns `Some(Encoded::new())` from [`GameAdapter::encoding`].
+pub trait Encoding: GameAdapter {
+    /// The number of distinct actions: every action number is below it.
+    const ACTIONS: usize;
+    /// The shape of an observation tensor (row-major, the last index fastest).
+    const SHAPE: &'static [usize];
+
+    /// The action number of a move, in `0..ACTIONS`; `None` for a value of the move type that
+    /// is no move of the game anywhere (a Chexers `MOVE` between hexes that are not
+    /// neighbours). Every legal move has a number.
+    fn action(mv: Self::Move) -> Option<usize>;
+
+    /// The move of an action number, if the number names one (the move need not be legal
+    /// anywhere; numbers that name no move of the game give `None`).
+    fn decode(action: usize) -> Option<Self::Move>;
+
+    /// Writes `pos` as seen by `player` into `out` (of the size of [`Encoding::SHAPE`],
+    /// zeroed by the caller). `player` is below [`GameAdapter::PLAYERS`].
+    fn observe(pos: &Self::Pos, player: Player, out: &mut [f32]);
+
+    /// The number of entries of an observation tensor.
+    fn observation_size() -> usize {
+        Self::SHAPE.iter().product()
+    }
+}
+
+/// A game's [`Encoding`] as [`GameAdapter::encoding`] hands it to the registry.
+pub struct Encoded<A: GameAdapter> {
+    /// [`Encoding::ACTIONS`].
+    pub actions: usize,
+    /// [`Encoding::SHAPE`].
+    pub shape: &'static [usize],
+    pub(crate) action: fn(A::Move) -> Option<usize>,
+    pub(crate) decode: fn(usize) -> Option<A::Move>,
+    pub(crate) observe: fn(&A::Pos, Player, &mut [f32]),
+}
+
+impl<E: Encoding> Encoded<E> {
+    /// The encoding of `E`.
+    pub fn new() -> Encoded<E> {
+        Encoded {
+            actions: E::ACTIONS,
+            shape: E::SHAPE,
+            action: E::action,
+            decode: E::decode,
+            observe: E::observe,
+        }
+    }
+}
+
+impl<E: Encoding> Default for Encoded<E> {
+    fn default() -> Self {
+        Encoded::new()
+    }
+}
+
+/// What a picture needs of a game, beyond its [`GameAdapter`]. A game that implements it
+/// returns `Some(Viewed::new())` from [`GameAdapter::view`].
+pub trait BoardView: GameAdapter {
+    /// How the board is drawn.
+    fn layout() -> Layout;
+    /// Every spot (the same for every position).
+    fn spots() -> Vec<Spot>;
+    /// The CSS colour of each player's pieces, in turn order.
+    fn colours() -> &'static [&'static str];
+    /// Every piece of the position, on the board and off it.
+    fn pieces(pos: &Self::Pos) -> Vec<Piece>;
+    /// The spots a move leaves and reaches, in the position before it (`(None, None)` for a
+    /// pass).
+    fn move_spots(pos: &Self::Pos, mv: Self::Move) -> (Option<String>, Option<String>);
+    /// Status lines for people.
+    fn facts(_pos: &Self::Pos) -> Vec<Fact> {
+        Vec::new()
+    }
+}
+
+/// The spots a move leaves and reaches ([`BoardView::move_spots`]).
+pub type FromTo = (Option<String>, Option<String>);
+
+/// A game's [`BoardView`] as [`GameAdapter::view`] hands it to the front ends.
+pub struct Viewed<A: GameAdapter> {
+    pub(crate) layout: fn() -> Layout,
+    pub(crate) spots: fn() -> Vec<Spot>,
+    pub(crate) colours: fn() -> &'static [&'static str],
+    pub(crate) pieces: fn(&A::Pos) -> Vec<Piece>,
+    pub(crate) move_spots: fn(&A::Pos, A::Move) -> FromTo,
+    pub(crate) facts: fn(&A::Pos) -> Vec<Fact>,
+}
+
+impl<V: BoardView> Viewed<V> {
+    /// The view of `V`.
+    pub fn new() -> Viewed<V> {
+        Viewed {
+            layout: V::layout,
+            spots: V::spots,
+            colours: V::colours,
+            pieces: V::pieces,
+            move_spots: V::move_spots,
+            facts: V::facts,
+        }
+    }
+}
+
+impl<V: BoardView> Default for Viewed<V> {
+    fn default() -> Self {
+        Viewed::new()
+    }
 }

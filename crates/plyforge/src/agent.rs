@@ -221,6 +221,24 @@ fn model_named(key: &str, value: &str) -> Result<Option<Algorithm>, String> {
     }
 }
 
+/// The kind of player a specification's first word names.
+fn kind_named(word: &str) -> Result<Kind, String> {
+    Ok(match word.to_ascii_lowercase().as_str() {
+        "engine" | "default" | "search" => Kind::Search(None),
+        "greedy" => Kind::Greedy,
+        "random" => Kind::Random,
+        "" => return Err("an empty engine specification".to_string()),
+        other => match algorithm_named(other) {
+            Some(a) => Kind::Search(Some(a)),
+            None => {
+                return Err(format!(
+                    "unknown engine kind {other:?} (engine, alphabeta, paranoid, brs, maxn, mcts, greedy, random)"
+                ))
+            }
+        },
+    })
+}
+
 fn on_off(key: &str, v: &str) -> Result<bool, String> {
     match v {
         "on" | "true" | "yes" | "1" => Ok(true),
@@ -288,161 +306,191 @@ impl Spec {
     fn parse_reason<A: GameAdapter>(text: &str) -> Result<Spec, String> {
         let text = text.trim();
         let mut parts = text.split(',').map(str::trim);
-        let kind_word = parts.next().unwrap_or("");
         let mut spec = Spec::default_engine();
         spec.text = text.to_string();
-        spec.kind = match kind_word.to_ascii_lowercase().as_str() {
-            "engine" | "default" | "search" => Kind::Search(None),
-            "greedy" => Kind::Greedy,
-            "random" => Kind::Random,
-            "" => return Err("an empty engine specification".to_string()),
-            other => match algorithm_named(other) {
-                Some(a) => Kind::Search(Some(a)),
-                None => {
-                    return Err(format!(
-                        "unknown engine kind {other:?} (engine, alphabeta, paranoid, brs, maxn, mcts, greedy, random)"
-                    ))
-                }
-            },
-        };
+        spec.kind = kind_named(parts.next().unwrap_or(""))?;
         for part in parts {
             let (key, value) = part
                 .split_once('=')
                 .ok_or_else(|| format!("{part:?}: expected KEY=VALUE"))?;
             let (key, value) = (key.trim(), value.trim());
-            match key {
-                "depth" | "d" => spec.depth = Some(number(key, value)?),
-                "time" | "t" | "movetime" => {
-                    spec.time = Some(parse_duration(value).map_err(|e| e.to_string())?)
-                }
-                "nodes" | "n" | "iterations" | "iters" => spec.nodes = Some(number(key, value)?),
-                "threads" => {
-                    let n: usize = number(key, value)?;
-                    if n == 0 || n > 256 {
-                        return Err(format!("threads={value}: between 1 and 256"));
-                    }
-                    spec.threads = Some(n)
-                }
-                "eval" | "e" => {
-                    if let Err(problem) = A::evaluator(value) {
-                        return Err(format!("eval={value}: {problem}"));
-                    }
-                    spec.eval = Some(value.to_string())
-                }
-                "tt" => {
-                    let mib: usize = number(key, value)?;
-                    crate::memory::check_table_mib(mib).map_err(|e| format!("tt={value}: {e}"))?;
-                    spec.tt_mib = Some(mib)
-                }
-                "ordering" => spec.ordering = Some(on_off(key, value)?),
-                "aspiration" => spec.aspiration = Some(on_off(key, value)?),
-                "quiescence" | "qs" => spec.quiescence = Some(on_off(key, value)?),
-                "repetition" => spec.repetition = Some(model_named(key, value)?),
-                "apart" => spec.apart = Some(model_named(key, value)?),
-                "tables" => spec.tables = Some(on_off(key, value)?),
-                "mode" => {
-                    spec.selective = Some(match value {
-                        "exact" => false,
-                        "selective" => true,
-                        _ => return Err(format!("mode={value}: exact or selective")),
-                    })
-                }
-                k if SELECTIVE_SWITCHES.contains(&k) => {
-                    let on = on_off(key, value)?;
-                    spec.set_selectivity(k, i32::from(on));
-                }
-                k if SELECTIVE_NUMBERS.iter().any(|(name, ..)| *name == k) => {
-                    let (name, min, max) = SELECTIVE_NUMBERS
-                        .iter()
-                        .copied()
-                        .find(|(name, ..)| *name == k)
-                        .expect("just found");
-                    let v: i32 = number(key, value)?;
-                    if !(min..=max).contains(&v) {
-                        return Err(format!("{key}={value}: between {min} and {max}"));
-                    }
-                    spec.set_selectivity(name, v);
-                }
-                "offensive" => {
-                    spec.offensive = Some(match value.to_ascii_lowercase().as_str() {
-                        "off" | "none" | "no" => None,
-                        _ => Some(value.parse().map_err(|_| {
-                            format!("offensive={value}: off or a whole number (evaluation points)")
-                        })?),
-                    })
-                }
-                "seed" => spec.seed = Some(number(key, value)?),
-                "c" | "exploration" => spec.exploration = Some(real(key, value)?),
-                "bias" => spec.bias = Some(real(key, value)?),
-                "scale" => {
-                    let x = real(key, value)?;
-                    if x < 1.0 {
-                        return Err(format!("scale={value}: at least 1 (evaluation points)"));
-                    }
-                    spec.scale = Some(x)
-                }
-                "playout" => spec.playout = Some(number(key, value)?),
-                "parallel" => {
-                    spec.parallel = Some(match value {
-                        "tree" => MctsParallel::Tree,
-                        "root" => MctsParallel::Root,
-                        _ => return Err(format!("parallel={value}: tree or root")),
-                    })
-                }
-                "reuse" => spec.reuse = Some(on_off(key, value)?),
-                "tree" => {
-                    let mib: usize = number(key, value)?;
-                    if mib == 0 {
-                        return Err(format!("tree={value}: at least 1 MiB"));
-                    }
-                    spec.tree_mib = Some(mib)
-                }
-                _ => match A::params().into_iter().find(|p| p.name == key) {
-                    Some(p) => {
-                        let v = p.parse(value)?;
-                        spec.params.retain(|(name, _)| *name != p.name);
-                        spec.params.push((p.name, v));
-                    }
-                    None => {
-                        let params: Vec<&str> = A::params().iter().map(|p| p.name).collect();
-                        return Err(format!(
-                            "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, repetition, offensive, apart, tables, mode, seed; for mode=selective also lmr, null, futility, lmp, iir, ext, lmr_base, lmr_divisor, null_base, rfp_margin; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
-                            if params.is_empty() {
-                                format!("{} has no evaluation parameters", A::TITLE)
-                            } else {
-                                format!("the evaluation's parameters: {}", params.join(", "))
-                            }
-                        ));
-                    }
-                },
+            if !spec.set_search(key, value)?
+                && !spec.set_selective(key, value)?
+                && !spec.set_mcts(key, value)?
+            {
+                spec.set_other::<A>(key, value)?;
             }
         }
-        if !spec.params.is_empty() {
-            let name = spec
+        spec.check::<A>(text)?;
+        Ok(spec)
+    }
+
+    /// Sets a key of the search (`depth`, `eval`, `tt`, …); false for another key.
+    fn set_search(&mut self, key: &str, value: &str) -> Result<bool, String> {
+        match key {
+            "depth" | "d" => self.depth = Some(number(key, value)?),
+            "time" | "t" | "movetime" => {
+                self.time = Some(parse_duration(value).map_err(|e| e.to_string())?)
+            }
+            "nodes" | "n" | "iterations" | "iters" => self.nodes = Some(number(key, value)?),
+            "threads" => {
+                let n: usize = number(key, value)?;
+                if n == 0 || n > 256 {
+                    return Err(format!("threads={value}: between 1 and 256"));
+                }
+                self.threads = Some(n)
+            }
+            "tt" => {
+                let mib: usize = number(key, value)?;
+                crate::memory::check_table_mib(mib).map_err(|e| format!("tt={value}: {e}"))?;
+                self.tt_mib = Some(mib)
+            }
+            "ordering" => self.ordering = Some(on_off(key, value)?),
+            "aspiration" => self.aspiration = Some(on_off(key, value)?),
+            "quiescence" | "qs" => self.quiescence = Some(on_off(key, value)?),
+            "repetition" => self.repetition = Some(model_named(key, value)?),
+            "apart" => self.apart = Some(model_named(key, value)?),
+            "tables" => self.tables = Some(on_off(key, value)?),
+            "offensive" => {
+                self.offensive = Some(match value.to_ascii_lowercase().as_str() {
+                    "off" | "none" | "no" => None,
+                    _ => Some(value.parse().map_err(|_| {
+                        format!("offensive={value}: off or a whole number (evaluation points)")
+                    })?),
+                })
+            }
+            "seed" => self.seed = Some(number(key, value)?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Sets a key of the selective search (`mode`, the technique switches, the constants);
+    /// false for another key.
+    fn set_selective(&mut self, key: &str, value: &str) -> Result<bool, String> {
+        match key {
+            "mode" => {
+                self.selective = Some(match value {
+                    "exact" => false,
+                    "selective" => true,
+                    _ => return Err(format!("mode={value}: exact or selective")),
+                })
+            }
+            k if SELECTIVE_SWITCHES.contains(&k) => {
+                let on = on_off(key, value)?;
+                self.set_selectivity(k, i32::from(on));
+            }
+            k => {
+                let Some((name, min, max)) = SELECTIVE_NUMBERS
+                    .iter()
+                    .copied()
+                    .find(|(name, ..)| *name == k)
+                else {
+                    return Ok(false);
+                };
+                let v: i32 = number(key, value)?;
+                if !(min..=max).contains(&v) {
+                    return Err(format!("{key}={value}: between {min} and {max}"));
+                }
+                self.set_selectivity(name, v);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Sets a key of Monte Carlo tree search (`c`, `bias`, …); false for another key.
+    fn set_mcts(&mut self, key: &str, value: &str) -> Result<bool, String> {
+        match key {
+            "c" | "exploration" => self.exploration = Some(real(key, value)?),
+            "bias" => self.bias = Some(real(key, value)?),
+            "scale" => {
+                let x = real(key, value)?;
+                if x < 1.0 {
+                    return Err(format!("scale={value}: at least 1 (evaluation points)"));
+                }
+                self.scale = Some(x)
+            }
+            "playout" => self.playout = Some(number(key, value)?),
+            "parallel" => {
+                self.parallel = Some(match value {
+                    "tree" => MctsParallel::Tree,
+                    "root" => MctsParallel::Root,
+                    _ => return Err(format!("parallel={value}: tree or root")),
+                })
+            }
+            "reuse" => self.reuse = Some(on_off(key, value)?),
+            "tree" => {
+                let mib: usize = number(key, value)?;
+                if mib == 0 {
+                    return Err(format!("tree={value}: at least 1 MiB"));
+                }
+                self.tree_mib = Some(mib)
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Sets `eval` or one of the game's evaluation parameters; any other key is refused,
+    /// naming the keys there are.
+    fn set_other<A: GameAdapter>(&mut self, key: &str, value: &str) -> Result<(), String> {
+        if matches!(key, "eval" | "e") {
+            if let Err(problem) = A::evaluator(value) {
+                return Err(format!("eval={value}: {problem}"));
+            }
+            self.eval = Some(value.to_string());
+            return Ok(());
+        }
+        match A::params().into_iter().find(|p| p.name == key) {
+            Some(p) => {
+                let v = p.parse(value)?;
+                self.params.retain(|(name, _)| *name != p.name);
+                self.params.push((p.name, v));
+                Ok(())
+            }
+            None => {
+                let params: Vec<&str> = A::params().iter().map(|p| p.name).collect();
+                Err(format!(
+                    "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, repetition, offensive, apart, tables, mode, seed; for mode=selective also lmr, null, futility, lmp, iir, ext, lmr_base, lmr_divisor, null_base, rfp_margin; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
+                    if params.is_empty() {
+                        format!("{} has no evaluation parameters", A::TITLE)
+                    } else {
+                        format!("the evaluation's parameters: {}", params.join(", "))
+                    }
+                ))
+            }
+        }
+    }
+
+    /// The keys together: the parameters make an evaluation, MCTS's keys go with MCTS, the
+    /// players that do not search take no limit (and the random player no evaluation).
+    fn check<A: GameAdapter>(&self, text: &str) -> Result<(), String> {
+        if !self.params.is_empty() {
+            let name = self
                 .eval
                 .as_deref()
                 .unwrap_or_else(|| A::evaluator_names()[0]);
-            if let Err(problem) = A::evaluator_with(name, &spec.params) {
+            if let Err(problem) = A::evaluator_with(name, &self.params) {
                 return Err(format!("eval={name}: {problem}"));
             }
         }
-        let mcts_keys = spec.exploration.is_some()
-            || spec.bias.is_some()
-            || spec.scale.is_some()
-            || spec.playout.is_some()
-            || spec.parallel.is_some()
-            || spec.reuse.is_some()
-            || spec.tree_mib.is_some();
-        let algorithm = match spec.kind {
+        let mcts_keys = self.exploration.is_some()
+            || self.bias.is_some()
+            || self.scale.is_some()
+            || self.playout.is_some()
+            || self.parallel.is_some()
+            || self.reuse.is_some()
+            || self.tree_mib.is_some();
+        let algorithm = match self.kind {
             Kind::Search(Some(a)) => Some(a),
             Kind::Search(None) => Some(A::engine_config().algorithm),
             _ => None,
         };
-        let selective = spec
+        let selective = self
             .selective
             .unwrap_or(A::engine_config().selective.is_some());
-        if !spec.selectivity.is_empty() && !selective {
-            let keys: Vec<&str> = spec.selectivity.iter().map(|(k, _)| *k).collect();
+        if !self.selectivity.is_empty() && !selective {
+            let keys: Vec<&str> = self.selectivity.iter().map(|(k, _)| *k).collect();
             return Err(format!(
                 "{text:?}: {} apply to the selective search only (add mode=selective)",
                 keys.join(", ")
@@ -453,17 +501,17 @@ impl Spec {
                 "{text:?}: c, bias, scale, playout, parallel, reuse and tree apply to mcts only"
             ));
         }
-        if matches!(spec.kind, Kind::Greedy | Kind::Random)
-            && (spec.depth.is_some() || spec.time.is_some() || spec.nodes.is_some())
+        if matches!(self.kind, Kind::Greedy | Kind::Random)
+            && (self.depth.is_some() || self.time.is_some() || self.nodes.is_some())
         {
             return Err(format!(
                 "{text:?}: depth, time and nodes apply to the search engine only"
             ));
         }
-        if spec.kind == Kind::Random && spec.eval.is_some() {
+        if self.kind == Kind::Random && self.eval.is_some() {
             return Err(format!("{text:?}: the random player uses no evaluation"));
         }
-        Ok(spec)
+        Ok(())
     }
 
     /// Records a change to the selective search's settings (the last of a key stands).

@@ -31,8 +31,8 @@ pub mod view;
 
 pub use adapter::{
     legal_moves, parse_player, play_list, play_text, player_letters, proof_search, read_position,
-    result_text, result_words, CratePlayer, EvalError, ExactValue, GameAdapter, Solution,
-    SolveSettings, SolverTraits,
+    read_start, result_text, result_words, CratePlayer, EvalError, ExactValue, GameAdapter,
+    Solution, SolveSettings, SolverTraits,
 };
 pub use cache::cache_dir;
 pub use dynamic::{Engine, SearchInfo, SolutionText, State};

@@ -33,17 +33,20 @@ fn move_limits_and_their_results() {
 #[test]
 fn fair_starts_where_the_game_has_them() {
     use plyforge::games::ChaosClock;
-    use plyforge::read_position;
+    use plyforge::{read_position, read_start};
     const { assert!(ChaosClock::HAS_FAIR_START && !Jumpy3::HAS_FAIR_START) };
     assert_eq!(Jumpy3::fair_start(1), None);
-    let e = read_position::<Throne>("fair:3").unwrap_err().to_string();
+    let e = read_start::<Throne>("fair:3").unwrap_err().to_string();
     assert!(e.contains("no fair start"), "{e}");
-    let e = read_position::<ChaosClock>("fair:three")
+    let e = read_start::<ChaosClock>("fair:three")
         .unwrap_err()
         .to_string();
     assert!(e.contains("fair:"), "{e}");
+    // Reading a position stays cheap: a fair start is solved, and only `read_start` solves.
+    let e = read_position::<ChaosClock>("fair").unwrap_err().to_string();
+    assert!(e.contains("solved, not read"), "{e}");
     // A fair start is a "both win" deal (result code 3).
-    let fair = read_position::<ChaosClock>("fair").unwrap();
+    let fair = read_start::<ChaosClock>("fair").unwrap();
     let solved = plyforge::chaosclock::solve::solve(&fair);
     assert_eq!(solved.value.code(), 3);
 }

@@ -38,7 +38,7 @@ pub fn player_name(p: search::Player) -> &'static str {
 /// The recommended engine settings for Throne: alpha-beta with the table, move ordering,
 /// aspiration windows and quiescence over imprisoning moves, one thread. Imprisoning moves
 /// are not ordered first ([`search::Config::noisy_first`] off): many of them are poor, and
-/// ahead of the killers they cost the bench 6% more nodes and a third more time (issue 34).
+/// ahead of the killers they cost the bench 6% more nodes and a third more time.
 pub fn engine_config() -> search::Config {
     search::Config::default()
         .with_algorithm(search::Algorithm::AlphaBeta)

@@ -1,4 +1,4 @@
-//! A side to move that disagrees with the parity of the ply count (issue 22, defect 5).
+//! A side to move that disagrees with the parity of the ply count.
 //!
 //! Such positions are accepted (74 of the 200 shared Throne vectors have them, and the
 //! conformance tool must keep agreeing on every vector); instead each side's moves are counted

@@ -1,7 +1,7 @@
 //! What the robustness tests of the match server share (`crash.rs`, `limits.rs`,
 //! `soak.rs`): a server process on a free loopback port, a raw protocol client with read
 //! timeouts, a random player, and the record file read back through the server's own reader
-//! (`plyforge_arena::server::reader`) and replayed through the rules.
+//! (`net::server::reader`) and replayed through the rules.
 //!
 //! Deadlines on every read and on every server turn a hang into a failure.
 
@@ -16,9 +16,9 @@ use std::sync::mpsc::{channel, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use net::server::reader::{self, RecordFile, RecordedGame};
 use plyforge::games::{ChaosClock, Chexers, Jumpy3, Throne};
 use plyforge::GameAdapter;
-use plyforge_arena::server::reader::{self, RecordFile, RecordedGame};
 
 /// Longest a client waits for a line.
 pub const READ_TIMEOUT: Duration = Duration::from_secs(30);

@@ -40,67 +40,11 @@
 //! A game without action numbers ([`GameAdapter::encoding`] is `None`) answers
 //! [`Error::NoEncoding`] to all of these.
 
-use search::{Game, Player, Record};
+use search::{Game, Record};
 
 use crate::adapter::{result_text, GameAdapter};
+pub use crate::adapter::{Encoded, Encoding};
 use crate::{Error, GameKind, State};
-
-/// The action numbers and the observation tensor of a game. A game that implements it
-/// returns `Some(Encoded::new())` from [`GameAdapter::encoding`].
-pub trait Encoding: GameAdapter {
-    /// The number of distinct actions: every action number is below it.
-    const ACTIONS: usize;
-    /// The shape of an observation tensor (row-major, the last index fastest).
-    const SHAPE: &'static [usize];
-
-    /// The action number of a move, in `0..ACTIONS`; `None` for a value of the move type that
-    /// is no move of the game anywhere (a Chexers `MOVE` between hexes that are not
-    /// neighbours). Every legal move has a number.
-    fn action(mv: Self::Move) -> Option<usize>;
-
-    /// The move of an action number, if the number names one (the move need not be legal
-    /// anywhere; numbers that name no move of the game give `None`).
-    fn decode(action: usize) -> Option<Self::Move>;
-
-    /// Writes `pos` as seen by `player` into `out` (of the size of [`Encoding::SHAPE`],
-    /// zeroed by the caller). `player` is below [`GameAdapter::PLAYERS`].
-    fn observe(pos: &Self::Pos, player: Player, out: &mut [f32]);
-
-    /// The number of entries of an observation tensor.
-    fn observation_size() -> usize {
-        Self::SHAPE.iter().product()
-    }
-}
-
-/// A game's [`Encoding`] as [`GameAdapter::encoding`] hands it to the registry.
-pub struct Encoded<A: GameAdapter> {
-    /// [`Encoding::ACTIONS`].
-    pub actions: usize,
-    /// [`Encoding::SHAPE`].
-    pub shape: &'static [usize],
-    action: fn(A::Move) -> Option<usize>,
-    decode: fn(usize) -> Option<A::Move>,
-    observe: fn(&A::Pos, Player, &mut [f32]),
-}
-
-impl<E: Encoding> Encoded<E> {
-    /// The encoding of `E`.
-    pub fn new() -> Encoded<E> {
-        Encoded {
-            actions: E::ACTIONS,
-            shape: E::SHAPE,
-            action: E::action,
-            decode: E::decode,
-            observe: E::observe,
-        }
-    }
-}
-
-impl<E: Encoding> Default for Encoded<E> {
-    fn default() -> Self {
-        Encoded::new()
-    }
-}
 
 /// The encoding of `A`, or the error that it has none.
 fn encoding<A: GameAdapter>() -> Result<Encoded<A>, Error> {

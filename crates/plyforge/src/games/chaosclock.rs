@@ -54,7 +54,7 @@ impl GameAdapter for ChaosClock {
         Some(Position::random(seed))
     }
     fn fair_start(seed: u64) -> Option<Position> {
-        Some(fair_start(seed))
+        fair_start(seed)
     }
     fn parse_move(_pos: &Position, text: &str) -> Result<Move, chaosclock::ParseMoveError> {
         let t = text.trim();
@@ -184,19 +184,20 @@ impl GameAdapter for ChaosClock {
     }
 }
 
+/// The most random starts a fair start looks at.
+const FAIR_TRIES: usize = 64;
+
 /// The fair start of `seed`: the rules' author suggests starting from random deals proven to
 /// be "both win" (result code 3), so that neither side is favoured. The candidates are the
 /// random starts [`Position::random`] of the seeds that [`search::rng::XorShift64Star`] seeded
 /// with `seed` draws, one after another; the first that the exact solver values "both win"
-/// is the fair start.
-fn fair_start(seed: u64) -> Position {
+/// is the fair start; none among the first [`FAIR_TRIES`] candidates: no fair start (each
+/// candidate is an exact solve, so the work is bounded).
+fn fair_start(seed: u64) -> Option<Position> {
     let mut seeds = search::rng::XorShift64Star::seeded(seed);
-    loop {
-        let candidate = Position::random(seeds.next_u64());
-        if chaosclock::solve::solve(&candidate).value == chaosclock::solve::Value::BothWin {
-            return candidate;
-        }
-    }
+    (0..FAIR_TRIES)
+        .map(|_| Position::random(seeds.next_u64()))
+        .find(|c| chaosclock::solve::solve(c).value == chaosclock::solve::Value::BothWin)
 }
 
 fn solve(record: &Record<Position>, settings: &SolveSettings<'_>) -> Result<Solution<Move>, Error> {

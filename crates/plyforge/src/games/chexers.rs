@@ -68,132 +68,32 @@ impl GameAdapter for Chexers {
     /// `race` are left to `eval=NAME:KEY=0|1`), defaults as [`Weights::default`].
     fn params() -> Vec<Param> {
         let d = Weights::default();
-        let int = |name, default: i32, min, max, step, about| {
-            Param::int(name, i64::from(default), min, max, step, about)
-        };
-        vec![
-            int(
-                "step",
-                d.step,
-                20,
-                400,
-                10,
-                "per action of work left to the exits",
-            ),
-            int(
-                "missing_steps",
-                d.missing_steps,
-                0,
-                40,
-                2,
-                "steps charged per piece needed but not owned",
-            ),
-            int(
-                "spare",
-                d.spare,
-                0,
-                400,
-                15,
-                "per piece owned beyond the exits needed",
-            ),
-            int(
-                "short_piece",
-                d.short_piece,
-                0,
-                1000,
-                30,
-                "while short of pieces: per piece fewer than three",
-            ),
-            int(
-                "hopeless",
-                d.hopeless,
-                0,
-                10_000,
-                300,
-                "the value of a player that can no longer make four exits",
-            ),
-            int(
-                "threatened",
-                d.threatened,
-                0,
-                400,
-                15,
-                "per own piece an opponent can jump now",
-            ),
-            int(
-                "threatened_next",
-                d.threatened_next,
-                0,
-                400,
-                15,
-                "extra when that opponent moves next",
-            ),
-            int(
-                "short_threat",
-                d.short_threat,
-                0,
-                500,
-                20,
-                "extra per threatened piece while short",
-            ),
-            int("mobility", d.mobility, 0, 30, 1, "per legal action"),
-            int(
-                "draw_standing",
-                d.draw_standing,
-                0,
-                100,
-                8,
-                "a draw's value, in percent of the standing, negated",
-            ),
-            int(
-                "contempt",
-                d.contempt,
-                -1000,
-                3000,
-                100,
-                "subtracted from every player's value of a draw",
-            ),
-            int(
-                "material",
-                d.material,
-                0,
-                1500,
-                40,
-                "per piece of force above the opponents' mean",
-            ),
-            int(
-                "material_best",
-                d.material_best,
-                0,
-                1000,
-                40,
-                "per piece of force above the strongest opponent's",
-            ),
-            int(
-                "cohesion",
-                d.cohesion,
-                0,
-                200,
-                8,
-                "per pair of own pieces side by side",
-            ),
-            int(
-                "near",
-                d.near,
-                0,
-                300,
-                15,
-                "per action of work below near_work, on top of step",
-            ),
-            int(
-                "near_work",
-                d.near_work,
-                0,
-                40,
-                2,
-                "the work below which near counts",
-            ),
-        ]
+        // name, default, min, max, step, what it weighs (a table: one parameter a line)
+        #[rustfmt::skip]
+        let table: [(&'static str, i32, i64, i64, i64, &'static str); 16] = [
+            ("step", d.step, 20, 400, 10, "per action of work left to the exits"),
+            ("missing_steps", d.missing_steps, 0, 40, 2, "steps charged per piece needed but not owned"),
+            ("spare", d.spare, 0, 400, 15, "per piece owned beyond the exits needed"),
+            ("short_piece", d.short_piece, 0, 1000, 30, "while short of pieces: per piece fewer than three"),
+            ("hopeless", d.hopeless, 0, 10_000, 300, "the value of a player that can no longer make four exits"),
+            ("threatened", d.threatened, 0, 400, 15, "per own piece an opponent can jump now"),
+            ("threatened_next", d.threatened_next, 0, 400, 15, "extra when that opponent moves next"),
+            ("short_threat", d.short_threat, 0, 500, 20, "extra per threatened piece while short"),
+            ("mobility", d.mobility, 0, 30, 1, "per legal action"),
+            ("draw_standing", d.draw_standing, 0, 100, 8, "a draw's value, in percent of the standing, negated"),
+            ("contempt", d.contempt, -1000, 3000, 100, "subtracted from every player's value of a draw"),
+            ("material", d.material, 0, 1500, 40, "per piece of force above the opponents' mean"),
+            ("material_best", d.material_best, 0, 1000, 40, "per piece of force above the strongest opponent's"),
+            ("cohesion", d.cohesion, 0, 200, 8, "per pair of own pieces side by side"),
+            ("near", d.near, 0, 300, 15, "per action of work below near_work, on top of step"),
+            ("near_work", d.near_work, 0, 40, 2, "the work below which near counts"),
+        ];
+        table
+            .into_iter()
+            .map(|(name, default, min, max, step, about)| {
+                Param::int(name, i64::from(default), min, max, step, about)
+            })
+            .collect()
     }
     fn evaluator_with(
         name: &str,

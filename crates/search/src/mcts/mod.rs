@@ -435,12 +435,182 @@ fn decided<M: Copy>(
     (first - second) as f64 > left
 }
 
-/// One Monte Carlo tree search from `game` (see the module documentation).
-///
-/// Long by design: one run in order (the kept trees found or new roots, the shared `Run`,
-/// the threads' loop of iterations with the main thread's polling and reports, the final
-/// report and the trees kept for the next search); the loop's closures share the run's
-/// state, and an iteration itself lives in `worker`.
+/// The roots of this search's trees: each kept tree that holds `game` (its subtree at
+/// `game`), new roots for the rest; and the forest they came from.
+fn kept_roots<G: Game>(
+    kept: &mut Option<Forest<G>>,
+    config: &Config,
+    game: &G,
+    seen: &FxHashSet<u64>,
+    n_trees: usize,
+    limits: &Limits,
+) -> (Forest<G>, Vec<Node<G::Move>>) {
+    let mut forest = match kept.take() {
+        Some(f)
+            if f.reusable && f.config == *config && config.mcts.reuse && limits.depth.is_none() =>
+        {
+            f
+        }
+        _ => Forest::new(config),
+    };
+    let mut roots: Vec<Node<G::Move>> = Vec::with_capacity(n_trees);
+    for t in std::mem::take(&mut forest.trees) {
+        if roots.len() == n_trees {
+            break;
+        }
+        if let Some(path) = find(&t, game, seen) {
+            if let Some(n) = take(t.root, &path) {
+                roots.push(n);
+            }
+        }
+    }
+    while roots.len() < n_trees {
+        roots.push(Node::new(game.to_move()));
+    }
+    (forest, roots)
+}
+
+/// The final report of a run (the last one made, if the root's statistics give none);
+/// stopped before the root was expanded, the first move with the static evaluation.
+fn final_report<G: Game, E: Evaluator<G>>(
+    run: &Run<'_, G, E>,
+    roots: &[Node<G::Move>],
+    game: &G,
+    start: Instant,
+    last: Option<Report<G::Move>>,
+    on_iteration: &mut impl FnMut(&Report<G::Move>),
+) -> Report<G::Move> {
+    let roots_ref: Vec<&Node<G::Move>> = roots.iter().collect();
+    let iterations = run.iterations.load(Relaxed);
+    match report(run, &roots_ref, game, start).or(last) {
+        Some(mut r) => {
+            r.nodes = iterations;
+            r.elapsed = start.elapsed();
+            r.nps = nps(iterations, r.elapsed);
+            on_iteration(&r);
+            r
+        }
+        None => {
+            let moves = game.moves();
+            unsearched(
+                game,
+                run.eval,
+                moves.first().copied(),
+                iterations,
+                start.elapsed(),
+            )
+        }
+    }
+}
+
+/// The trees kept for the next search, with the run's statistics.
+fn keep_forest<G: Game, E: Evaluator<G>>(
+    mut forest: Forest<G>,
+    run: &Run<'_, G, E>,
+    roots: Vec<Node<G::Move>>,
+    (game, seen): (&G, &FxHashSet<u64>),
+    (config, limits, reused_visits): (&Config, &Limits, u64),
+) -> Forest<G> {
+    forest.stats = MctsStats {
+        reused_visits,
+        iterations: run.iterations.load(Relaxed),
+        tree_bytes: run.memory.load(Relaxed),
+        proven: roots.iter().any(|r| r.proven.get().is_some()),
+    };
+    forest.reusable = config.mcts.reuse && limits.depth.is_none();
+    forest.config = config.clone();
+    forest.trees = roots
+        .into_iter()
+        .map(|root| Tree {
+            root,
+            pos: game.clone(),
+            seen: seen.clone(),
+        })
+        .collect();
+    forest
+}
+
+/// The shared state of one run: the settings, the limits, the counters.
+fn new_run<'a, G: Game, E: Evaluator<G>>(
+    eval: &'a E,
+    config: &Config,
+    game: &G,
+    (history_set, memory): (FxHashSet<u64>, usize),
+    limits: &Limits,
+    start: Instant,
+    user_stop: &'a AtomicBool,
+) -> Run<'a, G, E> {
+    let cfg = config.mcts;
+    let threads = config.threads.max(1);
+    let root_parallel = threads > 1 && cfg.parallel == MctsParallel::Root;
+    Run {
+        eval,
+        cfg,
+        players: game.players(),
+        rule: game.repetition_rule().map(|(_, o)| o),
+        history: history_set,
+        cap: limits
+            .depth
+            .map_or(MAX_PLY, |d| (d as usize).clamp(1, MAX_PLY)),
+        exhaustive: limits.depth.is_some(),
+        time: TimeManager::new(limits, start),
+        node_limit: limits.nodes,
+        iterations: AtomicU64::new(0),
+        user_stop,
+        abort: AtomicBool::new(false),
+        memory: AtomicUsize::new(memory),
+        budget: cfg.tree_mib.max(1) << 20,
+        virtual_loss: if threads > 1 && !root_parallel {
+            cfg.virtual_loss
+        } else {
+            0
+        },
+        _game: std::marker::PhantomData,
+    }
+}
+
+/// One thread's iterations on `root` until the run stops, the root is proven or a limit is
+/// reached; the main thread (`id` 0) polls `main` now and then, which ends the run when it
+/// says so. The thread's iteration count.
+fn work<G: Game, E: Evaluator<G>>(
+    run: &Run<'_, G, E>,
+    game: &G,
+    (id, root_parallel): (usize, bool),
+    root: &Node<G::Move>,
+    main: &mut dyn FnMut(&Run<'_, G, E>) -> bool,
+) -> u64 {
+    let mut w = TreeWorker::new(run, game, id, root_parallel && id > 0);
+    loop {
+        if run.stopped() {
+            break;
+        }
+        if root.proven.get().is_some() && !root_parallel {
+            run.abort.store(true, Relaxed);
+            break;
+        }
+        if root.proven.get().is_some() {
+            break;
+        }
+        w.iterate(root, game);
+        let total = run.iterations.fetch_add(1, Relaxed) + 1;
+        if let Some(limit) = run.node_limit {
+            if total >= limit {
+                run.abort.store(true, Relaxed);
+                break;
+            }
+        }
+        if id == 0 && (w.iterations % POLL == 0 || total.is_power_of_two()) && main(run) {
+            run.abort.store(true, Relaxed);
+            break;
+        }
+    }
+    w.iterations
+}
+
+/// One Monte Carlo tree search from `game` (see the module documentation): the kept trees
+/// found or new roots, the shared `Run`, the threads' loop of iterations with the main
+/// thread's polling and reports, the final report and the trees kept for the next search.
+/// An iteration itself lives in `worker`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<G: Game, E: Evaluator<G>>(
     config: &Config,
@@ -458,89 +628,27 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
     let threads = config.threads.max(1);
     let root_parallel = threads > 1 && cfg.parallel == MctsParallel::Root;
     let n_trees = if root_parallel { threads } else { 1 };
-    let players = game.players();
-    let cap = limits
-        .depth
-        .map_or(MAX_PLY, |d| (d as usize).clamp(1, MAX_PLY));
     let history_set: FxHashSet<u64> = history.iter().copied().collect();
     let mut seen = history_set.clone();
     seen.insert(game.repetition_key());
-
-    // The kept trees, where they hold this position.
-    let mut forest = match kept.take() {
-        Some(f) if f.reusable && f.config == *config && cfg.reuse && limits.depth.is_none() => f,
-        _ => Forest::new(config),
-    };
-    let mut roots: Vec<Node<G::Move>> = Vec::with_capacity(n_trees);
-    for t in std::mem::take(&mut forest.trees) {
-        if roots.len() == n_trees {
-            break;
-        }
-        if let Some(path) = find(&t, game, &seen) {
-            if let Some(n) = take(t.root, &path) {
-                roots.push(n);
-            }
-        }
-    }
-    while roots.len() < n_trees {
-        roots.push(Node::new(game.to_move()));
-    }
+    let (forest, roots) = kept_roots(kept, config, game, &seen, n_trees, &limits);
     let reused_visits = u64::from(roots[0].visits.load(Relaxed));
     let memory: usize = roots.iter().map(tree_bytes).sum();
-
-    let run = Run {
+    let run = new_run(
         eval,
-        cfg,
-        players,
-        rule: game.repetition_rule().map(|(_, o)| o),
-        history: history_set,
-        cap,
-        exhaustive: limits.depth.is_some(),
-        time: TimeManager::new(&limits, start),
-        node_limit: limits.nodes,
-        iterations: AtomicU64::new(0),
+        config,
+        game,
+        (history_set, memory),
+        &limits,
+        start,
         user_stop,
-        abort: AtomicBool::new(false),
-        memory: AtomicUsize::new(memory),
-        budget: cfg.tree_mib.max(1) << 20,
-        virtual_loss: if threads > 1 && !root_parallel {
-            cfg.virtual_loss
-        } else {
-            0
-        },
-        _game: std::marker::PhantomData,
-    };
+    );
     let target = run.time.target();
     let mut next_report = 64u64;
     let mut last: Option<Report<G::Move>> = None;
 
     let work = |id: usize, root: &Node<G::Move>, main: &mut dyn FnMut(&Run<'_, G, E>) -> bool| {
-        let mut w = TreeWorker::new(&run, game, id, root_parallel && id > 0);
-        loop {
-            if run.stopped() {
-                break;
-            }
-            if root.proven.get().is_some() && !root_parallel {
-                run.abort.store(true, Relaxed);
-                break;
-            }
-            if root.proven.get().is_some() {
-                break;
-            }
-            w.iterate(root, game);
-            let total = run.iterations.fetch_add(1, Relaxed) + 1;
-            if let Some(limit) = run.node_limit {
-                if total >= limit {
-                    run.abort.store(true, Relaxed);
-                    break;
-                }
-            }
-            if id == 0 && (w.iterations % POLL == 0 || total.is_power_of_two()) && main(&run) {
-                run.abort.store(true, Relaxed);
-                break;
-            }
-        }
-        w.iterations
+        work(&run, game, (id, root_parallel), root, main)
     };
 
     let roots_ref: Vec<&Node<G::Move>> = roots.iter().collect();
@@ -590,46 +698,8 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
         }
     }
 
-    let roots_ref: Vec<&Node<G::Move>> = roots.iter().collect();
-    let mut final_report = report(&run, &roots_ref, game, start).or(last);
-    let iterations = run.iterations.load(Relaxed);
-    let proven = roots.iter().any(|r| r.proven.get().is_some());
-    let report = match final_report.take() {
-        Some(mut r) => {
-            r.nodes = iterations;
-            r.elapsed = start.elapsed();
-            r.nps = nps(iterations, r.elapsed);
-            on_iteration(&r);
-            r
-        }
-        None => {
-            // Stopped before the root was expanded: the first move, the static evaluation.
-            let moves = game.moves();
-            unsearched(
-                game,
-                eval,
-                moves.first().copied(),
-                iterations,
-                start.elapsed(),
-            )
-        }
-    };
-    forest.stats = MctsStats {
-        reused_visits,
-        iterations,
-        tree_bytes: run.memory.load(Relaxed),
-        proven,
-    };
-    forest.reusable = cfg.reuse && limits.depth.is_none();
-    forest.config = config.clone();
-    forest.trees = roots
-        .into_iter()
-        .map(|root| Tree {
-            root,
-            pos: game.clone(),
-            seen: seen.clone(),
-        })
-        .collect();
-    *kept = Some(forest);
+    let report = final_report(&run, &roots, game, start, last, &mut on_iteration);
+    let limits_kept = (config, &limits, reused_visits);
+    *kept = Some(keep_forest(forest, &run, roots, (game, &seen), limits_kept));
     report
 }

@@ -1,0 +1,177 @@
+//! The progress bars of `match` and `tune`: an [`Observer`] of the lab's runs that draws a
+//! bar of games or iterations, prints each finished game (unless quiet), and says what a
+//! worker waits for.
+
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use lab::matchfile::{Ending, GameLine};
+use lab::{Observer, Progress};
+use plyforge::params::{show_number, Param};
+use plyforge::GameAdapter;
+
+use crate::draw::{paint, Paint};
+use crate::fail::outln;
+
+/// A progress bar over `len` of `unit` (`games`, `iterations`); its message is cut to the
+/// terminal's width.
+fn progress_bar(len: u64, unit: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} [{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {unit}  {{wide_msg}}"
+        ))
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// The line a finished game of a match prints (without `--quiet`).
+fn game_text<A: GameAdapter>(line: &GameLine, games: u64) -> String {
+    let seats: Vec<String> = line
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(p, &s)| format!("{}={}", A::player_letter(p), s + 1))
+        .collect();
+    let who = match line.ending {
+        Ending::Win(seat) => format!(" (engine {})", line.seats[seat] + 1),
+        Ending::Loss(seat) => format!(" (engine {} lost)", line.seats[seat] + 1),
+        _ => String::new(),
+    };
+    let adjudicated = line
+        .adjudicated
+        .as_ref()
+        .map_or(String::new(), |a| format!(" [adjudicated: {a}]"));
+    format!(
+        "game {:>3}/{}  seats {}  {}{}{}  {} plies",
+        line.game + 1,
+        games,
+        seats.join(" "),
+        paint(&line.result, Paint::Bold),
+        who,
+        adjudicated,
+        line.opening_moves.len() + line.moves.len()
+    )
+}
+
+/// The values as `name=value` pairs for the bar.
+fn values_text(params: &[Param], theta: &[f64]) -> String {
+    params
+        .iter()
+        .zip(theta)
+        .map(|(p, &v)| {
+            let v = if p.integer {
+                format!("{v:.1}")
+            } else {
+                show_number(v)
+            };
+            format!("{}={v}", p.name)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The bar of a match or a tuning run of game `A`.
+pub(crate) struct Bars<A: GameAdapter> {
+    bar: Option<ProgressBar>,
+    /// Print each game of a match.
+    games: bool,
+    /// A tuning run's parameters (the bar shows their values).
+    params: Vec<Param>,
+    /// How long a waiting worker has said it waits.
+    said: Duration,
+    game: std::marker::PhantomData<A>,
+}
+
+impl<A: GameAdapter> Bars<A> {
+    /// A match's bar; each game printed unless `quiet`.
+    pub(crate) fn for_match(quiet: bool) -> Self {
+        Bars {
+            bar: None,
+            games: !quiet,
+            params: Vec::new(),
+            said: Duration::ZERO,
+            game: std::marker::PhantomData,
+        }
+    }
+
+    /// A tuning run's bar, with its parameters' values.
+    pub(crate) fn for_tuning(params: &[Param]) -> Self {
+        Bars {
+            params: params.to_vec(),
+            ..Bars::for_match(true)
+        }
+    }
+}
+
+impl<A: GameAdapter> Observer for Bars<A> {
+    fn progress(&mut self, event: Progress<'_>) {
+        match event {
+            Progress::Begin { total, unit } => self.bar = Some(progress_bar(total, unit)),
+            Progress::Game { line, of } => {
+                if let Some(bar) = &self.bar {
+                    if self.games {
+                        let text = game_text::<A>(line, of);
+                        bar.suspend(|| outln!("{text}"));
+                    }
+                    if self.params.is_empty() {
+                        bar.inc(1);
+                    }
+                }
+            }
+            Progress::Decided { pairs } => {
+                if let Some(bar) = &self.bar {
+                    bar.set_message(format!(
+                        "SPRT decided after {pairs} pairs: finishing the games under way"
+                    ));
+                }
+            }
+            Progress::Iteration { done, values } => {
+                self.said = Duration::ZERO;
+                if let Some(bar) = &self.bar {
+                    bar.set_message(values_text(&self.params, values));
+                    bar.set_position(done);
+                }
+            }
+            Progress::Waiting {
+                workers,
+                of,
+                iteration,
+                since,
+            } => self.waiting(workers, of, iteration, since),
+            Progress::End => {
+                if let Some(bar) = self.bar.take() {
+                    bar.finish_and_clear();
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl<A: GameAdapter> Bars<A> {
+    /// Which workers a worker waits for, on the bar, and once a minute as a line (a worker
+    /// that is not running holds every other one here).
+    fn waiting(&mut self, workers: &[u64], of: u64, iteration: u64, since: Duration) {
+        let text = format!(
+            "waiting for worker {} (games of iteration {iteration})",
+            workers
+                .iter()
+                .map(|w| format!("{w}/{of}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        let Some(bar) = &self.bar else {
+            return;
+        };
+        bar.set_message(text.clone());
+        if since >= self.said + Duration::from_secs(60) {
+            self.said += Duration::from_secs(60);
+            let shown = plyforge::duration::show_duration(since);
+            bar.suspend(|| eprintln!("arena: {text} for {shown}"));
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! `arena match` and `arena merge`: the lab's matches ([`lab::Match`]) and merges
+//! ([`lab::merge`]) with what the program says before, during and after them.
+
+use std::path::PathBuf;
+
+use lab::jsonl::Opened;
+use lab::matches::{Match, MatchReport, MatchSettings};
+use lab::merge::Merged;
+use plyforge::agent::Kind;
+use plyforge::duration::show_duration;
+use plyforge::GameAdapter;
+
+use crate::bars::Bars;
+use crate::draw::{paint, Paint};
+use crate::fail::{out, outln, Fail};
+
+/// Bold on a terminal that takes it.
+pub(crate) fn bold(text: &str) -> String {
+    paint(text, Paint::Bold)
+}
+
+/// Runs `arena match`: says what will be played, plays it with a bar (each game printed
+/// unless `quiet`), prints the table.
+pub(crate) fn run_match<A: GameAdapter>(o: &MatchSettings, quiet: bool) -> Result<(), Fail> {
+    let m = Match::<A>::new(o)?;
+    announce(&m);
+    let report = m.run(&mut Bars::<A>::for_match(quiet))?;
+    print_report(&report, o.record.as_ref());
+    Ok(())
+}
+
+/// Says what is about to happen: the engines, the openings, the shard, the match file, the
+/// games at once (with a warning when they need more cores than there are).
+fn announce<A: GameAdapter>(m: &Match<A>) {
+    let (o, plan) = (m.settings(), m.plan());
+    let time = match o.clock {
+        Some(c) => format!("a {} clock a side", show_duration(c)),
+        None => format!("{} per move", show_duration(o.time)),
+    };
+    outln!(
+        "{} match, {}{} games, {time} unless the spec says otherwise",
+        bold(A::TITLE),
+        if plan.sprt.is_some() { "at most " } else { "" },
+        plan.games,
+    );
+    for (i, s) in plan.specs.iter().enumerate() {
+        outln!("  engine {}: {}", i + 1, s.text);
+    }
+    if let (Some(path), lab::book::Starts::Book { positions, .. }) = (&o.book, &plan.starts) {
+        outln!(
+            "  openings: {} ({} positions, {} order){}",
+            path.display(),
+            positions.len(),
+            match o.book_order {
+                lab::book::Order::Sequential => "sequential",
+                lab::book::Order::Random => "random",
+            },
+            if plan.opening > 0 {
+                format!(", then {} random plies", plan.opening)
+            } else {
+                String::new()
+            }
+        );
+    }
+    if let Some(s) = o.shard {
+        outln!(
+            "  shard {s}: {} of the {} games",
+            plan.schedule.games_for(o.shard).len(),
+            plan.games
+        );
+    }
+    if let Some(path) = &o.out {
+        let id = &plan.header.match_id;
+        match m.opened() {
+            Some(Opened::Resumed(n)) if n > 0 => outln!(
+                "  games to {} (match {id}; {n} games there already)",
+                path.display()
+            ),
+            Some(Opened::NothingToResume) => outln!(
+                "  games to {} (match {id}; no such file to resume: a new one)",
+                path.display()
+            ),
+            _ => outln!("  games to {} (match {id})", path.display()),
+        }
+    }
+    cores(o, m);
+}
+
+/// The games at once, and a warning when they need more cores than there are.
+fn cores<A: GameAdapter>(o: &MatchSettings, m: &Match<A>) {
+    let threads_per_game = m
+        .plan()
+        .specs
+        .iter()
+        .filter(|s| matches!(s.kind, Kind::Search(_)))
+        .map(|s| s.threads.unwrap_or(o.threads))
+        .max()
+        .unwrap_or(1);
+    let threads = |n: usize| format!("{n} thread{}", if n == 1 { "" } else { "s" });
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if o.concurrency > 1 {
+        outln!(
+            "  {} games at once, each using up to {} while an engine thinks",
+            o.concurrency,
+            threads(threads_per_game)
+        );
+    }
+    if o.concurrency * threads_per_game > cores {
+        eprintln!(
+            "arena: warning: --concurrency {} x {} per engine needs {} cores, and {} \
+             are available: games share cores, so timed engines think less than asked",
+            o.concurrency,
+            threads(threads_per_game),
+            o.concurrency * threads_per_game,
+            cores
+        );
+    }
+}
+
+/// The table: this match's games (for a shard, with its siblings' when it looked).
+fn print_report(r: &MatchReport, record: Option<&PathBuf>) {
+    let f = r.figures();
+    outln!();
+    outln!(
+        "{} games in {} ({} plies, {:.1} per game)",
+        f.games,
+        show_duration(r.elapsed),
+        f.plies,
+        f.plies as f64 / f.games.max(1) as f64
+    );
+    if r.earlier > 0 || r.from_siblings > 0 {
+        outln!(
+            "  of which played now {}, earlier (in the file) {}, by other shards {}",
+            r.played,
+            r.earlier,
+            r.from_siblings
+        );
+    }
+    if let Some(speed) = r.speed() {
+        outln!("{speed}");
+    }
+    out!("{}", r.table(&bold));
+    if let Some(path) = record {
+        outln!("games written to {}", path.display());
+    }
+}
+
+/// Runs `arena merge`: the match files of a match's shards as one table (and one file).
+pub(crate) fn merge(files: &[PathBuf], out: Option<&PathBuf>) -> Result<(), Fail> {
+    let m = lab::merge::merge(files)?;
+    describe(&m, files.len());
+    let f = m.figures();
+    outln!();
+    let ms: f64 = m.games.values().map(|g| g.wall_ms).sum();
+    outln!(
+        "{} games ({} plies, {:.1} per game; {:.1} s of game time)",
+        f.games,
+        f.plies,
+        f.plies as f64 / f.games.max(1) as f64,
+        ms / 1000.0
+    );
+    out!("{}", m.table(&bold));
+    if let Some(path) = out {
+        m.write(path)?;
+        outln!("merged match written to {}", path.display());
+    }
+    Ok(())
+}
+
+/// The match, its engines, and what was odd in its files.
+fn describe(m: &Merged, files: usize) {
+    let header = &m.header;
+    outln!(
+        "{} match {}: {} games from {} file{}",
+        bold(m.kind.title()),
+        header.match_id,
+        m.games.len(),
+        files,
+        if files == 1 { "" } else { "s" }
+    );
+    for (i, s) in header.engines.iter().enumerate() {
+        outln!("  engine {}: {}", i + 1, s);
+    }
+    outln!("  settings: {}", header.settings);
+    if m.duplicates > 0 {
+        outln!("  {} games found twice or more, counted once", m.duplicates);
+    }
+    if m.differing > 0 {
+        outln!(
+            "  {} of them differ between files (engines that are not deterministic, \
+             such as timed ones): the first file's game is kept",
+            m.differing
+        );
+    }
+    if m.cut_short > 0 {
+        outln!(
+            "  {} files end in a line cut short (a process killed while writing): left out",
+            m.cut_short
+        );
+    }
+    if m.missing() > 0 && header.sprt.is_none() {
+        outln!(
+            "  {} games of the match are in none of these files",
+            m.missing()
+        );
+    }
+}

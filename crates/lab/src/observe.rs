@@ -1,0 +1,75 @@
+//! Progress: what a match or a tuning run tells its [`Observer`] while it works. The lab
+//! draws nothing and prints nothing; `arena` draws its progress bars from these events.
+
+use std::time::Duration;
+
+use crate::matchfile::GameLine;
+
+/// One thing a run reports while it works, always on the thread that called `run`.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Progress<'a> {
+    /// The games begin: `total` units of work, counted in `unit` (`"games"` for a match,
+    /// `"iterations"` for a tuning run).
+    Begin {
+        /// Units to do.
+        total: u64,
+        /// Their name.
+        unit: &'static str,
+    },
+    /// A game finished (a match's, or one of a tuning iteration's).
+    Game {
+        /// The game, as the match file keeps it.
+        line: &'a GameLine,
+        /// The most games of the match.
+        of: u64,
+    },
+    /// The test is decided after `pairs` game pairs: the games under way finish, and no
+    /// new one starts.
+    Decided {
+        /// The pairs the verdict counts.
+        pairs: u64,
+    },
+    /// A tuning iteration is done (`done` of them; 0 at the start), and these are the
+    /// values after it.
+    Iteration {
+        /// Iterations done.
+        done: u64,
+        /// The parameters' values (θ), unrounded.
+        values: &'a [f64],
+    },
+    /// A worker of a sharded tuning run waits for games of iteration `iteration` (from 1)
+    /// that other workers play.
+    Waiting {
+        /// The workers waited for (from 1).
+        workers: &'a [u64],
+        /// The number of workers.
+        of: u64,
+        /// The iteration.
+        iteration: u64,
+        /// How long it has waited.
+        since: Duration,
+    },
+    /// The games are over (finished, stopped by the test, or cut short by an error).
+    End,
+}
+
+/// Receives a run's [`Progress`]. Every method has a default that ignores it.
+pub trait Observer {
+    /// Something happened.
+    fn progress(&mut self, event: Progress<'_>) {
+        let _ = event;
+    }
+}
+
+/// An observer that ignores everything.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Silent;
+
+impl Observer for Silent {}
+
+impl<F: FnMut(Progress<'_>)> Observer for F {
+    fn progress(&mut self, event: Progress<'_>) {
+        self(event)
+    }
+}
