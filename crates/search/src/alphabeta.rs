@@ -40,7 +40,7 @@ use crate::types::{MATE, MATE_BOUND};
 const ASPIRATION_DEPTH: u32 = 4;
 /// Nodes with less remaining depth neither probe nor store the table, and nodes with this
 /// depth (best-reply search's: the others take [`Worker::frontier`]) only if they have more
-/// than [`SMALL_BRANCHING`] moves. Measured (issue 29): probing from depth 2 on saved 14% of
+/// than [`SMALL_BRANCHING`] moves. Measured: probing from depth 2 on saved 14% of
 /// Jumpy3's nodes, 17% of Chexers', 24% of Throne's and 28% of Connect Four's against
 /// probing from depth 3 on.
 const TT_MIN_DEPTH: i32 = 1;
@@ -48,10 +48,10 @@ const TT_MIN_DEPTH: i32 = 1;
 const SMALL_BRANCHING: usize = 0;
 /// Killer moves are tried early only at nodes with at least this many moves. With few moves
 /// the game's own order (with the table's move and history) is as good, and a killer that
-/// does not refute costs a subtree: measured (issue 29), killers everywhere cost Connect
+/// does not refute costs a subtree: measured, killers everywhere cost Connect
 /// Four (7 moves) 1.6 times the nodes and Jumpy3 (4 moves) 5%, and saved Chexers and Throne
 /// (dozens of moves) 30% and 45%; from eight moves on they cost 6×6 Othello (about ten)
-/// up to 15% at a position (issue 34), from twelve on nothing.
+/// up to 15% at a position, from twelve on nothing.
 const KILLER_MIN_MOVES: usize = 12;
 /// Positions with at most this depth are not announced as busy.
 const BUSY_DEPTH: i32 = 3;
@@ -471,36 +471,41 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             tt_move: e.tt_move,
             singular: usize::MAX,
         };
+        let best = self.node_moves::<BRS>(cx, &e, share);
+        if self.sh.rule.is_some() {
+            self.pop_path();
+        }
+        best
+    }
+
+    /// The moves of a node whose entry checks are done and whose path is pushed: the
+    /// children made up front (and the enhanced transposition cutoff), the singular test,
+    /// the moves searched in order, the table store. `share`: whether the node announces
+    /// itself as busy.
+    #[inline(always)]
+    fn node_moves<const BRS: bool>(
+        &mut self,
+        mut cx: NodeCtx<'_, G>,
+        e: &NodeEntry,
+        share: bool,
+    ) -> i32 {
+        let (alpha, beta, ply, depth) = (e.alpha, e.beta, cx.ply, cx.depth);
         let mut children = std::mem::take(&mut self.local.children[ply]);
         let mut keys = std::mem::take(&mut self.local.keys[ply]);
-        if let Some((i, s)) = self.prepare_children(&cx, &mut children, &mut keys, e.tt_move, beta)
-        {
+        let early = match self.prepare_children(&cx, &mut children, &mut keys, e.tt_move, beta) {
             // An enhanced transposition cutoff.
-            if self.sh.rule.is_some() {
-                self.pop_path();
+            Some((i, s)) => {
+                if let Some(table) = self.sh.table {
+                    self.store(table, e.key, s, depth, ply, i, Bound::Lower);
+                }
+                Some(s)
             }
+            None => self.singular_step(&mut cx, e).err(),
+        };
+        if let Some(v) = early {
             self.local.children[ply] = children;
             self.local.keys[ply] = keys;
-            if let Some(table) = self.sh.table {
-                self.store(table, e.key, s, depth, ply, i, Bound::Lower);
-            }
-            return s;
-        }
-        let mut cx = cx;
-        if let Some(hint) = e.hint.filter(|_| (e.tt_move as usize) < n) {
-            let tt = e.tt_move as usize;
-            match self.singular(pos, &node, moves, tt, hint, depth, ply, beta, side) {
-                Ok(true) => cx.singular = tt,
-                Ok(false) => {}
-                Err(v) => {
-                    if self.sh.rule.is_some() {
-                        self.pop_path();
-                    }
-                    self.local.children[ply] = children;
-                    self.local.keys[ply] = keys;
-                    return v;
-                }
-            }
+            return v;
         }
         let announced = share && self.sh.busy.announce(e.key, depth);
         if share && !announced {
@@ -511,9 +516,6 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         self.local.keys[ply] = keys;
         if announced {
             self.sh.busy.withdraw(e.key, depth);
-        }
-        if self.sh.rule.is_some() {
-            self.pop_path();
         }
         if self.stopped {
             return 0;
@@ -529,6 +531,24 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             self.store(table, e.key, best, depth, ply, best_i, bound);
         }
         best
+    }
+
+    /// The selective search's singular test of the table's move, where the node has one
+    /// with a usable entry: marks it to be extended, or (`Err`) the node's value by a
+    /// multi-cut.
+    #[inline(always)]
+    fn singular_step(&mut self, cx: &mut NodeCtx<'_, G>, e: &NodeEntry) -> Result<(), i32> {
+        let Some(hint) = e.hint.filter(|_| (e.tt_move as usize) < cx.moves.len()) else {
+            return Ok(());
+        };
+        let tt = e.tt_move as usize;
+        let (pos, node, moves) = (cx.pos, cx.node, cx.moves);
+        if self.singular(
+            pos, node, moves, tt, hint, cx.depth, cx.ply, e.beta, cx.side,
+        )? {
+            cx.singular = tt;
+        }
+        Ok(())
     }
 
     /// A node's entry checks: its value at once (`Err`) where the game ends or repeats, at
@@ -747,8 +767,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     ) -> (i32, usize) {
         let (pos, moves, ply) = (cx.pos, cx.moves, cx.ply);
         let n = moves.len();
-        let mut best = -INF;
-        let mut best_i = usize::MAX;
+        let mut best = (-INF, usize::MAX);
         let mut tried: SmallVec<[(Player, G::Move); 32]> = SmallVec::new();
         let mut deferred: SmallVec<[(usize, u64, bool); 16]> = SmallVec::new();
         let mut searched = 0;
@@ -758,26 +777,10 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             // and whether it may be put off.
             let (i, quiet, may_defer) = if picked < n {
                 picked += 1;
-                let (i, quiet) = if cx.ordering {
-                    let (i, key) = pick(keys).expect("a move is left");
-                    (i, !is_noisy_key(key))
-                } else {
-                    (picked - 1, true)
-                };
+                let (i, quiet) = next_move(cx, keys, picked);
                 (i, quiet, cx.defer && searched > 0)
             } else if !deferred.is_empty() {
-                let d = cx.depth - 1;
-                let free = deferred
-                    .iter()
-                    .position(|&(_, k, _)| !self.sh.busy.is_busy(k, d))
-                    .unwrap_or(0);
-                let (i, k, quiet) = deferred.remove(free);
-                // Whether the wait paid: the other thread's entry is there to be used.
-                if let Some(t) = self.sh.table {
-                    if t.entries(k).any(|e| e.depth as i32 == d) {
-                        self.local.smp.deferred_found += 1;
-                    }
-                }
+                let (i, quiet) = self.take_deferred(cx, &mut deferred);
                 (i, quiet, false)
             } else {
                 break;
@@ -800,97 +803,21 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                     continue;
                 }
             }
-            let child_side = child.to_move() == self.sh.hero;
-            let mut d = cx.depth - 1;
-            // The selective search: the late quiet moves pruned or searched shallower.
-            let mut r = 0;
-            if let Some(sel) = cx.sel {
-                let forcing = cx.node.at(pos, i).is_forcing(mv);
-                let late = quiet
-                    && !forcing
-                    && searched > 0
-                    && i != cx.tt_move as usize
-                    && self.local.heur.killer_rank(ply, &mv) == 0;
-                if late && cx.prune && best > -MATE_BOUND {
-                    let count = picked - deferred.len();
-                    if sel.on.late_move_pruning
-                        && cx.depth <= PRUNE_DEPTH
-                        && count > Selective::late_move_limit(cx.depth)
-                    {
-                        continue;
-                    }
-                    if sel.on.futility
-                        && cx.depth <= PRUNE_DEPTH
-                        && alpha.abs() < MATE_BOUND
-                        && cx.static_eval + sel.futility_margin(cx.depth) <= alpha
-                    {
-                        continue;
-                    }
-                }
-                if i == cx.singular {
-                    d += 1;
-                }
-                if late && sel.on.reductions && cx.depth >= LMR_DEPTH {
-                    let count = picked - deferred.len();
-                    r = (sel.reduction(cx.depth, count) - cx.pv_node as i32).clamp(0, d - 1);
-                }
-                self.local.flags[ply + 1] = if forcing { FORCED } else { 0 };
-            }
-            let side = cx.side;
-            let score = if searched == 0 {
-                self.child_value::<BRS>(child, d, ply + 1, alpha, beta, side, child_side)
-            } else {
-                let mut s = self.child_value::<BRS>(
-                    child,
-                    d - r,
-                    ply + 1,
-                    alpha,
-                    alpha + 1,
-                    side,
-                    child_side,
-                );
-                if s > alpha && r > 0 && !self.stopped {
-                    // A reduced move that beats alpha: at full depth.
-                    s = self.child_value::<BRS>(
-                        child,
-                        d,
-                        ply + 1,
-                        alpha,
-                        alpha + 1,
-                        side,
-                        child_side,
-                    );
-                }
-                if s > alpha && s < beta && !self.stopped {
-                    self.child_value::<BRS>(child, d, ply + 1, alpha, beta, side, child_side)
-                } else {
-                    s
-                }
+            let count = picked - deferred.len();
+            let first = searched == 0;
+            let Some((d, r)) = self.depth_of_move(cx, i, quiet, first, count, alpha, best.0) else {
+                continue;
             };
+            let score = self.pvs_child::<BRS>(cx, child, d, r, first, alpha, beta);
             searched += 1;
             if self.stopped {
                 break;
             }
-            if score > best {
-                best = score;
-                best_i = i;
+            if score > best.0 {
+                best = (score, i);
                 if score > alpha {
                     alpha = score;
-                    if cx.pv_node {
-                        let (head, tail) = self.local.pv.split_at_mut(ply + 1);
-                        let line = &mut head[ply];
-                        line.clear();
-                        line.push(mv);
-                        line.extend_from_slice(&tail[0]);
-                        if ply == 0 {
-                            // What this iteration has established so far, should the clock
-                            // stop it before it completes.
-                            self.root_best = Some(Iteration {
-                                score,
-                                pv: line.clone(),
-                            });
-                        }
-                    }
+                    self.record_line(cx, i, score);
                     if score >= beta {
                         if cx.ordering && quiet {
                             let mover = cx.node.at(pos, i).to_move();
@@ -904,7 +831,132 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                 tried.push((cx.node.at(pos, i).to_move(), mv));
             }
         }
-        (best, best_i)
+        best
+    }
+
+    /// A child put off because another thread was searching it, taken up: the first no
+    /// longer busy, else the first; its index and whether it is quiet.
+    fn take_deferred(
+        &mut self,
+        cx: &NodeCtx<'_, G>,
+        deferred: &mut SmallVec<[(usize, u64, bool); 16]>,
+    ) -> (usize, bool) {
+        let d = cx.depth - 1;
+        let free = deferred
+            .iter()
+            .position(|&(_, k, _)| !self.sh.busy.is_busy(k, d))
+            .unwrap_or(0);
+        let (i, k, quiet) = deferred.remove(free);
+        // Whether the wait paid: the other thread's entry is there to be used.
+        if let Some(t) = self.sh.table {
+            if t.entries(k).any(|e| e.depth as i32 == d) {
+                self.local.smp.deferred_found += 1;
+            }
+        }
+        (i, quiet)
+    }
+
+    /// The depth a move is searched to and its reduction, or `None` where the selective
+    /// search prunes it: late quiet moves are pruned (late-move and futility pruning, at a
+    /// node that may prune) or searched shallower (late-move reductions); the singular move
+    /// a ply deeper. `count`: the move's number in the order; `best`: the node's best so
+    /// far. Sets the child's flags.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn depth_of_move(
+        &mut self,
+        cx: &NodeCtx<'_, G>,
+        i: usize,
+        quiet: bool,
+        first: bool,
+        count: usize,
+        alpha: i32,
+        best: i32,
+    ) -> Option<(i32, i32)> {
+        let d = cx.depth - 1;
+        let Some(sel) = cx.sel else {
+            return Some((d, 0));
+        };
+        let mv = cx.moves[i];
+        let forcing = cx.node.at(cx.pos, i).is_forcing(mv);
+        let late = quiet
+            && !forcing
+            && !first
+            && i != cx.tt_move as usize
+            && self.local.heur.killer_rank(cx.ply, &mv) == 0;
+        if late && cx.prune && best > -MATE_BOUND && cx.depth <= PRUNE_DEPTH {
+            if sel.on.late_move_pruning && count > Selective::late_move_limit(cx.depth) {
+                return None;
+            }
+            if sel.on.futility
+                && alpha.abs() < MATE_BOUND
+                && cx.static_eval + sel.futility_margin(cx.depth) <= alpha
+            {
+                return None;
+            }
+        }
+        let d = if i == cx.singular { d + 1 } else { d };
+        let mut r = 0;
+        if late && sel.on.reductions && cx.depth >= LMR_DEPTH {
+            r = (sel.reduction(cx.depth, count) - cx.pv_node as i32).clamp(0, d - 1);
+        }
+        self.local.flags[cx.ply + 1] = if forcing { FORCED } else { 0 };
+        Some((d, r))
+    }
+
+    /// One child searched by principal-variation search: the first with the full window;
+    /// the others with a null window at `d − r`, again at `d` where a reduced one beats
+    /// alpha, and with the full window where it lands inside it. The value from the node's
+    /// side.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn pvs_child<const BRS: bool>(
+        &mut self,
+        cx: &NodeCtx<'_, G>,
+        child: &G,
+        d: i32,
+        r: i32,
+        first: bool,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let (ply, side) = (cx.ply + 1, cx.side);
+        let child_side = child.to_move() == self.sh.hero;
+        if first {
+            return self.child_value::<BRS>(child, d, ply, alpha, beta, side, child_side);
+        }
+        let mut s = self.child_value::<BRS>(child, d - r, ply, alpha, alpha + 1, side, child_side);
+        if s > alpha && r > 0 && !self.stopped {
+            // A reduced move that beats alpha: at full depth.
+            s = self.child_value::<BRS>(child, d, ply, alpha, alpha + 1, side, child_side);
+        }
+        if s > alpha && s < beta && !self.stopped {
+            self.child_value::<BRS>(child, d, ply, alpha, beta, side, child_side)
+        } else {
+            s
+        }
+    }
+
+    /// A new best move `i` above alpha: at a principal-variation node its line (the move
+    /// and the child's line); at the root also what the iteration has established so far,
+    /// should the clock stop it before it completes.
+    #[inline(always)]
+    fn record_line(&mut self, cx: &NodeCtx<'_, G>, i: usize, score: i32) {
+        if !cx.pv_node {
+            return;
+        }
+        let ply = cx.ply;
+        let (head, tail) = self.local.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(cx.moves[i]);
+        line.extend_from_slice(&tail[0]);
+        if ply == 0 {
+            self.root_best = Some(Iteration {
+                score,
+                pv: line.clone(),
+            });
+        }
     }
 
     /// Quiescence search: stand pat or play a noisy move.
@@ -1025,6 +1077,17 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                 beta = INF;
             }
         }
+    }
+}
+
+/// The next move of a node in its order (the `picked`-th): its index and whether it is quiet.
+#[inline(always)]
+fn next_move<G: Game>(cx: &NodeCtx<'_, G>, keys: &mut [i32], picked: usize) -> (usize, bool) {
+    if cx.ordering {
+        let (i, key) = pick(keys).expect("a move is left");
+        (i, !is_noisy_key(key))
+    } else {
+        (picked - 1, true)
     }
 }
 

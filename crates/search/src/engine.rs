@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::busy::Busy;
-use crate::game::{Evaluator, Game, MoveList, Player};
+use crate::game::{Evaluator, Game, MoveList, Outcome, Player};
 use crate::iterate::single;
 use crate::maxn::{Maxn, MaxnBounds, Split};
 use crate::mcts::{self, Forest, MctsStats};
@@ -284,23 +284,12 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         game: &G,
         history: &[u64],
         limits: Limits,
-        mut on_iteration: impl FnMut(&Report<G::Move>),
+        on_iteration: impl FnMut(&Report<G::Move>),
     ) -> Report<G::Move> {
         let start = Instant::now();
         self.stop.store(false, Relaxed);
         if let Some(o) = game.outcome() {
-            let players = game.players();
-            return Report {
-                best: None,
-                score: end_score(&self.evaluator, game, o, game.to_move(), 0),
-                scores: end_scores(&self.evaluator, game, o, players, 0),
-                depth: 0,
-                nodes: 0,
-                nps: 0,
-                elapsed: start.elapsed(),
-                pv: Vec::new(),
-                tt_hit_rate: 0.0,
-            };
+            return self.finished(game, o, start);
         }
         if self.config.algorithm == Algorithm::Mcts {
             let threads = self.config.threads.max(1);
@@ -320,16 +309,12 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             );
         }
         let maxn = self.config.algorithm == Algorithm::MaxN;
-        let root = game.to_move();
-        let mut use_tt = self.config.use_tt && !maxn;
-        if use_tt && self.table.as_ref().map(Table::mib) != Some(self.config.tt_mib) {
-            // The old table goes first, so that both are never held at once; a size the
-            // memory cannot hold searches without a table rather than abort (see `try_new`).
-            self.table = None;
-            self.table = Table::try_new(self.config.tt_mib).ok();
-            use_tt = self.table.is_some();
-        }
-        let hero = if maxn { root } else { self.hero(game) };
+        let use_tt = !maxn && self.ready_table();
+        let hero = if maxn {
+            game.to_move()
+        } else {
+            self.hero(game)
+        };
         if !maxn && game.players() > 2 && self.last_hero.is_some_and(|h| h != hero) {
             // With three players the table's values hold for one player maximised (two
             // players' values are each other's negation, and hold for both).
@@ -352,7 +337,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             eval: &self.evaluator,
             table: if use_tt { self.table.as_ref() } else { None },
             age: self.age,
-            root_player: root,
+            root_player: game.to_move(),
             hero,
             rule: game.repetition_rule().map(|(_, o)| o),
             history: history.iter().copied().collect(),
@@ -366,66 +351,66 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             main_depth: Padded(AtomicU32::new(0)),
             main_score: Padded(AtomicI32::new(NO_SCORE)),
             brs: self.config.algorithm == Algorithm::BestReply,
-            // Two players and paranoid search (best-reply search and max^n stay exact).
-            selective: self
-                .config
-                .selective
-                .filter(|_| {
-                    matches!(
-                        self.config.algorithm,
-                        Algorithm::AlphaBeta | Algorithm::Paranoid
-                    )
-                })
-                .map(|on| Selective::new(on, self.evaluator.margin())),
+            selective: self.selective(),
             max_depth: limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)),
             busy: Busy::new(threads),
             helper_done: Padded(AtomicU64::new(0)),
             helper_results: Mutex::new(Vec::new()),
             _game: PhantomData,
         };
-        let mut last: Option<Report<G::Move>> = None;
-        // The root moves of an iteration the limits stopped, where they beat the last one.
-        let mut partial: Option<Iteration<G::Move>> = None;
-        let mut emit = |r: Report<G::Move>| {
-            on_iteration(&r);
-            last = Some(r);
-        };
         let pool = self.pool.as_ref().filter(|_| threads > 1);
         let locals = &mut self.locals[..threads];
-        let players = game.players();
-        if maxn {
-            let bounds = self.maxn_bounds;
-            let per_thread: Vec<Padded<AtomicU64>> =
-                (0..threads).map(|_| Padded(AtomicU64::new(0))).collect();
-            let split = pool.map(|pool| Split {
-                pool,
-                per_thread: &per_thread,
-            });
-            let mut m = Maxn::new(&sh, bounds, players, split);
-            m.iterate(game, |scores, pv, depth| {
-                emit(maxn_report(&sh, scores, pv, depth, players))
-            });
-            if split.is_some() {
-                for (l, n) in locals.iter_mut().zip(&per_thread) {
-                    l.nodes = n.load(Relaxed);
-                }
-            } else {
-                locals[0].nodes = m.nodes;
-            }
+        let (last, partial) = if maxn {
+            (
+                search_maxn(&sh, self.maxn_bounds, pool, locals, game, on_iteration),
+                None,
+            )
         } else {
-            let emit_ab = |it: &Iteration<G::Move>, d, complete| {
-                if complete {
-                    emit(report(&sh, it, d, 0, players));
-                } else {
-                    partial = Some(it.clone());
-                }
-            };
-            match pool {
-                Some(pool) => smp::lazy_smp(pool, &sh, locals, game, emit_ab),
-                None => single(&sh, &mut locals[0], game, emit_ab),
-            }
-        }
+            search_alpha_beta(&sh, pool, locals, game, on_iteration)
+        };
         self.final_report(&sh, game, start, last, partial)
+    }
+
+    /// The report on a game that is over (`outcome`): no move, depth 0, the outcome's score.
+    fn finished(&self, game: &G, outcome: Outcome, start: Instant) -> Report<G::Move> {
+        Report {
+            best: None,
+            score: end_score(&self.evaluator, game, outcome, game.to_move(), 0),
+            scores: end_scores(&self.evaluator, game, outcome, game.players(), 0),
+            depth: 0,
+            nodes: 0,
+            nps: 0,
+            elapsed: start.elapsed(),
+            pv: Vec::new(),
+            tt_hit_rate: 0.0,
+        }
+    }
+
+    /// Whether the run has its table: the configured size allocated (the old table goes
+    /// first, so that both are never held at once; a size the memory cannot hold searches
+    /// without a table rather than abort, see `try_new`).
+    fn ready_table(&mut self) -> bool {
+        if !self.config.use_tt {
+            return false;
+        }
+        if self.table.as_ref().map(Table::mib) != Some(self.config.tt_mib) {
+            self.table = None;
+            self.table = Table::try_new(self.config.tt_mib).ok();
+        }
+        self.table.is_some()
+    }
+
+    /// The selective search's tables where the configuration asks for it (two players and
+    /// paranoid search: best-reply search and max^n stay exact).
+    fn selective(&self) -> Option<Selective> {
+        let family = matches!(
+            self.config.algorithm,
+            Algorithm::AlphaBeta | Algorithm::Paranoid
+        );
+        self.config
+            .selective
+            .filter(|_| family)
+            .map(|on| Selective::new(on, self.evaluator.margin()))
     }
 
     /// The player an alpha-beta search of `game` maximises: the player to move, or under
@@ -542,6 +527,74 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             }
         }
     }
+}
+
+/// A max^n search of `game` (in the pool's threads, sharing out the tree, where there is a
+/// pool): the last completed iteration's report.
+fn search_maxn<G: Game, E: Evaluator<G>>(
+    sh: &Shared<'_, G, E>,
+    bounds: Option<MaxnBounds>,
+    pool: Option<&rayon::ThreadPool>,
+    locals: &mut [Local<G>],
+    game: &G,
+    mut on_iteration: impl FnMut(&Report<G::Move>),
+) -> Option<Report<G::Move>> {
+    let players = game.players();
+    let per_thread: Vec<Padded<AtomicU64>> = (0..locals.len())
+        .map(|_| Padded(AtomicU64::new(0)))
+        .collect();
+    let split = pool.map(|pool| Split {
+        pool,
+        per_thread: &per_thread,
+    });
+    let mut last = None;
+    let mut m = Maxn::new(sh, bounds, players, split);
+    m.iterate(game, |scores, pv, depth| {
+        let r = maxn_report(sh, scores, pv, depth, players);
+        on_iteration(&r);
+        last = Some(r);
+    });
+    if split.is_some() {
+        for (l, n) in locals.iter_mut().zip(&per_thread) {
+            l.nodes = n.load(Relaxed);
+        }
+    } else {
+        locals[0].nodes = m.nodes;
+    }
+    last
+}
+
+/// What a search leaves for the final report: the last completed iteration's report, and
+/// the root moves of an iteration the limits stopped where they beat the last one.
+type Outcomes<M> = (Option<Report<M>>, Option<Iteration<M>>);
+
+/// An alpha-beta search of `game` (Lazy SMP where there is a pool): the last completed
+/// iteration's report, and the root moves of an iteration the limits stopped where they
+/// beat the last one.
+fn search_alpha_beta<G: Game, E: Evaluator<G>>(
+    sh: &Shared<'_, G, E>,
+    pool: Option<&rayon::ThreadPool>,
+    locals: &mut [Local<G>],
+    game: &G,
+    mut on_iteration: impl FnMut(&Report<G::Move>),
+) -> Outcomes<G::Move> {
+    let players = game.players();
+    let mut last = None;
+    let mut partial = None;
+    let emit = |it: &Iteration<G::Move>, d, complete| {
+        if complete {
+            let r = report(sh, it, d, 0, players);
+            on_iteration(&r);
+            last = Some(r);
+        } else {
+            partial = Some(it.clone());
+        }
+    };
+    match pool {
+        Some(pool) => smp::lazy_smp(pool, sh, locals, game, emit),
+        None => single(sh, &mut locals[0], game, emit),
+    }
+    (last, partial)
 }
 
 impl<G: Game, E: Evaluator<G> + std::fmt::Debug> std::fmt::Debug for Search<G, E> {

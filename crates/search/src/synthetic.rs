@@ -103,7 +103,7 @@ impl Default for Spec {
 }
 
 impl Spec {
-    /// The tree of the parallel-speedup measurements (`examples/smp_speedup.rs` and the
+    /// The tree of the parallel-speedup measurements (the
     /// report of `cargo xtask bench`): two players, 4 to 8 moves, 2¹⁴ ids per level, 200
     /// levels, 1% terminal positions, and the defaults' extra, long, pass and noisy moves.
     /// Depth 17 takes about a second on one thread.

@@ -323,15 +323,15 @@ pub struct Config {
     /// first after the table's move (among moves of equal hint, after the noisy moves: see
     /// [`Config::noisy_first`]), at
     /// nodes with many moves (twelve or more). At nodes with fewer the game's own order is
-    /// kept: there a killer that does not refute costs a subtree (issue 29: Connect Four's
-    /// centre-first order with killers everywhere took 1.6 times the nodes; issue 34: 6×6
+    /// kept: there a killer that does not refute costs a subtree (measured: Connect Four's
+    /// centre-first order with killers everywhere took 1.6 times the nodes; 6×6
     /// Othello, about ten moves a node, 1.15 times at one position). On by default.
     pub killers: bool,
     /// Search the game's noisy moves ([`Game::noisy_moves`](crate::Game::noisy_moves):
     /// captures and the like) right after the table's move, before the killers and the
     /// history order, in the game's order; the killers and the history heuristic then learn
     /// from the other (quiet) moves only, as chess engines order captures. Where a game has
-    /// no noisy moves this changes nothing. On by default: measured (issue 34, with killers
+    /// no noisy moves this changes nothing. On by default: measured (with killers
     /// from twelve moves) on 6×6 Breakthrough, captures as noisy moves, the benchmark
     /// positions took 0.55 times the nodes and Chexers' bench 0.83; Throne's engine settings
     /// turn it off (1.06 times the nodes, and slower), and Jumpy3's (its evaluations' move
