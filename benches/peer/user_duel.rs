@@ -2,12 +2,12 @@
 //! 6×6 Breakthrough): this engine against the `minimax` crate (its default and its
 //! strongest options for the game) and against itself in another mode, at equal time per
 //! move, one thread each, from seeded random openings, each opening played twice with the
-//! colours swapped (a game pair). Shared by the example `peer_games` and the report of
-//! `cargo xtask bench` (`#[path]`-included: `minimax` is a dev-dependency).
+//! colours swapped (a game pair). The players, the openings and the games; the report's
+//! section `peer-games` (`report/peer_games.rs`) plays them and judges them with the lab's
+//! SPRT.
 
 #![allow(dead_code)]
 
-use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use minimax::{IterativeOptions, IterativeSearch, Strategy};
@@ -16,7 +16,7 @@ use plyforge::search::{
     Config, Game, Limits, MoveList, Outcome, Search, Selectivity, SideToMove, SideToMoveEval,
 };
 
-use crate::user_peer::{Eval, PeerGame, Rules};
+use crate::user_peer::{Eval, PeerGame};
 
 /// Table size of every player, MiB.
 pub const TABLE_MIB: usize = 64;
@@ -327,52 +327,3 @@ fn play<G: Game>(
         _ => 0.5,
     }
 }
-
-/// The Elo difference of a score, with a 95% interval from the variance of the game pairs'
-/// points (`None` for a score of 0 or 1).
-pub fn elo(d: &Duel) -> Option<(f64, f64)> {
-    let n = d.pairs.len() as f64;
-    if n < 2.0 {
-        return None;
-    }
-    let mean = d.pairs.iter().sum::<f64>() / (2.0 * n);
-    let var = d
-        .pairs
-        .iter()
-        .map(|p| (p / 2.0 - mean).powi(2))
-        .sum::<f64>()
-        / n;
-    let se = (var / n).sqrt();
-    let e = |s: f64| -400.0 * (1.0 / s - 1.0).log10();
-    if mean <= 0.0 || mean >= 1.0 {
-        return None;
-    }
-    let lo = e((mean - 1.96 * se).max(1e-6));
-    let hi = e((mean + 1.96 * se).min(1.0 - 1e-6));
-    Some((e(mean), (hi - lo) / 2.0))
-}
-
-/// One line of the table: the players, W/D/L, score, Elo, depths and times.
-pub fn row(game: &str, first: &str, second: &str, d: &Duel) -> String {
-    let mut s = String::new();
-    let elo = elo(d).map_or("-".to_string(), |(e, pm)| format!("{e:+.0} ± {pm:.0}"));
-    let _ = write!(
-        s,
-        "| {game} | {first} | {second} | {} / {} / {} | {:.1}% | {elo} | {:.1} / {:.1} | {:.1} / {:.1} |",
-        d.wdl[0],
-        d.wdl[1],
-        d.wdl[2],
-        100.0 * d.score(),
-        d.first.mean_depth(),
-        d.second.mean_depth(),
-        d.first.mean_time().as_secs_f64() * 1000.0,
-        d.second.mean_time().as_secs_f64() * 1000.0,
-    );
-    s
-}
-
-/// The header of [`row`]'s table.
-pub const HEADER: &str = "| game | plyforge | opponent | W / D / L | score | Elo (95%) | depth (ours / theirs) | ms a move (ours / theirs) |\n|---|---|---|---|---|---|---|---|";
-
-/// Keeps the types of this module's players nameable by the users of [`duel`].
-pub type PeerRules<G> = Rules<G, false>;

@@ -1,14 +1,16 @@
 //! The benchmark report of `cargo xtask bench`: measures and writes `target/bench-report.md`
 //! (and prints it). A program of its own (`cargo xtask bench` builds it optimised), one
-//! module per kind of section: `perf` (the signature, the games, the engine, the speedup,
-//! the overhead), `peer` (Jumpy3 against the `minimax` crate), `user_games` (the games a
+//! module per kind of section: `perf` (the signature, the games, the engine, the speedup),
+//! `scaling` (how the threads share the search), `peer` (Jumpy3 against the `minimax`
+//! crate), `peer_games` (games at a clock against it), `user_games` (the games a
 //! user would write), `user` (whole `arena` processes), `targets`. A section is a function
 //! of the [`Report`]; [`SECTIONS`] lists them in the order they run.
 //!
 //! ```text
 //! cargo run --release -p benches --bin bench-report [-- --quick] [--out PATH] [--arena PATH]
 //!     [--only SECTION,...]   (signature, games, engine, speedup, peer, peer-options,
-//!                             user-games, overhead, user)
+//!                             user-games, overhead, peer-games, user)
+//!     [--peer-games N]       (games per pairing of the games against the peer)
 //! ```
 //!
 //! - the search signature: the fixed bench suite's total node count (`benches::signature`);
@@ -23,7 +25,12 @@
 //! - the benchmark games a user would write (Connect Four, Othello,
 //!   Breakthrough): this engine, the `minimax` crate and a plain hand-written alpha-beta,
 //!   nodes, times, nodes per second, ratios, values checked, 1 and 2 threads;
-//! - the search overhead: every game's fixed bench at 1 to 16 threads, total nodes;
+//! - how the threads share the search: every game and benchmark game at 1 to 16 threads,
+//!   node overhead, speedup, nodes per second, the largest thread's share, the parallel
+//!   search's counters, values against one thread;
+//! - games at a clock against the peer (`peer_games`): the benchmark games a user would
+//!   write, the selective search against the `minimax` crate's default and strongest
+//!   options and against the exact search, W/D/L with Elo and the SPRT;
 //! - the figures as a user meets them (`user.rs`): whole `arena` processes (`--arena
 //!   PATH`) against the peer, the time to the proof of Jumpy3's start, `arena solve jumpy3`
 //!   once its table is cached, 2-thread speedups in `arena analyse`, and the Chaos Clock
@@ -39,11 +46,15 @@
 #[path = "../peer/jumpy3_peer.rs"]
 mod jumpy3_peer;
 mod peer;
+mod peer_games;
 mod perf;
+mod scaling;
 mod targets;
 mod user;
 #[path = "../peer/user_compare.rs"]
 mod user_compare;
+#[path = "../peer/user_duel.rs"]
+mod user_duel;
 mod user_games;
 #[path = "../peer/user_peer.rs"]
 mod user_peer;
@@ -63,6 +74,8 @@ struct Opts {
     arena: Option<PathBuf>,
     /// Only these sections (`--only`), or all.
     only: Option<Vec<String>>,
+    /// Games per pairing of the games against the peer (`--peer-games N`).
+    peer_games: Option<usize>,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -74,6 +87,7 @@ fn parse_args() -> Result<Opts, String> {
             .join("bench-report.md"),
         arena: None,
         only: None,
+        peer_games: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -98,10 +112,22 @@ fn parse_args() -> Result<Opts, String> {
                 }
                 opts.only = Some(names);
             }
+            "--peer-games" => {
+                let n = args.next().ok_or("--peer-games needs a number of games")?;
+                match n.parse::<usize>() {
+                    Ok(n) if n > 0 && n % 2 == 0 => opts.peer_games = Some(n),
+                    _ => {
+                        return Err(format!(
+                            "--peer-games {n:?}: an even number of games (pairs)"
+                        ))
+                    }
+                }
+            }
             "--bench" => {} // passed by `cargo bench`; harmless
             other => {
                 return Err(format!(
-                    "unknown option `{other}` (expected --quick, --out PATH, --arena PATH)"
+                    "unknown option `{other}` (expected --quick, --out PATH, --arena PATH, \
+                     --only SECTION,..., --peer-games N)"
                 ))
             }
         }
@@ -185,7 +211,7 @@ type Section = fn(&mut Report, &Opts);
 
 /// The sections, in the order they run, by the names `--only` takes. A new section is a
 /// function of the report in a module of its own and one line here.
-const SECTIONS: [(&str, Section); 9] = [
+const SECTIONS: [(&str, Section); 10] = [
     ("signature", |rep, _| perf::signature_section(rep)),
     ("games", |rep, _| perf::games_section(rep)),
     ("engine", |rep, _| perf::engine_section(rep)),
@@ -193,7 +219,10 @@ const SECTIONS: [(&str, Section); 9] = [
     ("peer", |rep, _| peer::peer_section(rep)),
     ("peer-options", |rep, _| peer::peer_options_section(rep)),
     ("user-games", |rep, _| user_games::user_games_section(rep)),
-    ("overhead", |rep, _| perf::overhead_section(rep)),
+    ("overhead", |rep, _| scaling::overhead_section(rep)),
+    ("peer-games", |rep, opts| {
+        peer_games::peer_games_section(rep, opts.peer_games)
+    }),
     ("user", |rep, opts| {
         user::section(rep, opts.arena.as_deref())
     }),

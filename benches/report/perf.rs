@@ -12,7 +12,7 @@ use benches::peer::TABLE_MIB;
 use benches::{perft, signature};
 use plyforge::search::synthetic::{Spec, Synthetic, SyntheticEval};
 use plyforge::search::{Config, Limits, Search};
-use plyforge::{chaosclock, chexers, jumpy3, search, throne};
+use plyforge::{chaosclock, chexers, jumpy3, throne};
 
 use crate::{ratio, runs, table, Report};
 
@@ -339,96 +339,4 @@ pub(crate) fn speedup_section(rep: &mut Report) {
         ],
         &rows,
     );
-}
-
-/// Total nodes of each game's fixed bench (each game crate's `BENCH`, `connect_four::BENCH`;
-/// quick mode: four plies less) at 1, 2, 4, 8 and 16 threads: the parallel search's overhead
-/// (threads beyond the cores are fine for a node count).
-pub(crate) fn overhead_section(rep: &mut Report) {
-    use search::bench::{parse_list, run, BenchPosition};
-    fn totals<G: search::Game, E: search::Evaluator<G> + Clone>(
-        list: &[BenchPosition<G>],
-        eval: E,
-        config: &Config,
-        quick: bool,
-    ) -> Vec<u64> {
-        let list: Vec<BenchPosition<G>> = list
-            .iter()
-            .map(|p| BenchPosition {
-                depth: if quick {
-                    p.depth.saturating_sub(4).max(1)
-                } else {
-                    p.depth
-                },
-                ..p.clone()
-            })
-            .collect();
-        [1, 2, 4, 8, 16]
-            .iter()
-            .map(|&t| run(&list, eval.clone(), &config.clone().with_threads(t)).nodes)
-            .collect()
-    }
-    fn ours<G: BenchGame>(text: &str, quick: bool) -> Vec<u64>
-    where
-        <G as std::str::FromStr>::Err: std::fmt::Display,
-        benches::games::EvalOf<G>: Clone,
-    {
-        let list = parse_list::<G>(text).expect("the bench list parses");
-        totals(&list, G::eval(), &G::config(), quick)
-    }
-    let q = rep.quick;
-    let c4 = parse_list::<connect_four::Position>(connect_four::BENCH).expect("parses");
-    let rows: Vec<(&str, Vec<u64>)> = vec![
-        ("jumpy3", ours::<jumpy3::Position>(jumpy3::BENCH, q)),
-        ("chexers", ours::<chexers::Position>(chexers::BENCH, q)),
-        ("throne", ours::<throne::Position>(throne::BENCH, q)),
-        (
-            "chaosclock",
-            ours::<chaosclock::Position>(chaosclock::BENCH, q),
-        ),
-        (
-            "connect_four",
-            totals(
-                &c4,
-                search::SideToMove(connect_four::DefaultEval),
-                &connect_four::engine_config(),
-                q,
-            ),
-        ),
-    ];
-    let md = &mut rep.md;
-    let _ = writeln!(md, "## Search overhead by threads\n");
-    let _ = writeln!(
-        md,
-        "Each game's fixed bench (the positions and depths of `arena bench`: \
-         each game crate's `BENCH`, `connect_four::BENCH`{}), total nodes with the \
-         game's engine settings at 1 to 16 threads, and the ratio to 1 thread (target at 16 \
-         threads: ≤ 1.5×).\n",
-        if q {
-            "; quick mode: four plies less"
-        } else {
-            ""
-        }
-    );
-    let table_rows: Vec<Vec<String>> = rows
-        .iter()
-        .map(|(g, n)| {
-            let mut r = vec![g.to_string()];
-            r.extend(
-                n.iter()
-                    .map(|&x| format!("{x} ({:.2}×)", x as f64 / n[0].max(1) as f64)),
-            );
-            r
-        })
-        .collect();
-    table(md, &["game", "1 thread", "2", "4", "8", "16"], &table_rows);
-    for (g, n) in &rows {
-        let r = n[4] as f64 / n[0].max(1) as f64;
-        rep.targets.user_games.push((
-            format!("{g}: search overhead, nodes at 16 threads / 1 thread"),
-            format!("{r:.2}×"),
-            "≤ 1.5×",
-            r <= 1.5,
-        ));
-    }
 }

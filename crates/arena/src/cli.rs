@@ -166,6 +166,15 @@ struct BenchArgs {
     /// Worker threads.
     #[arg(long, value_name = "N", default_value_t = 1)]
     threads: usize,
+    /// How the threads share the search: the bench at 1, 2, 4, 8 and 16 threads, each
+    /// against one thread (node overhead, speedup, nodes per second, the largest thread's
+    /// share, the parallel search's counters, the values).
+    #[arg(long, conflicts_with = "threads")]
+    scaling: bool,
+    /// With --scaling: search each position this many plies deeper than the bench does
+    /// (longer searches show the overhead of a real search better).
+    #[arg(long, value_name = "PLIES", default_value_t = 0, requires = "scaling")]
+    deeper: u32,
 }
 
 #[derive(Args, Debug)]
@@ -600,6 +609,7 @@ pub(crate) fn run(arena: &Games, cli: Cli) -> Result<(), Fail> {
             };
             arena.commands(&a.game)?.connect(&opts)
         }
+        Verb::Bench(a) if a.scaling => bench_scaling(arena, &a.games, a.deeper),
         Verb::Bench(a) => bench(arena, &a.games, threads_ok(a.threads)?),
         Verb::Tune(a) => {
             let game = arena.commands(&a.game)?;
@@ -704,6 +714,21 @@ fn bench(arena: &Games, games: &[String], threads: usize) -> Result<(), Fail> {
             0
         }
     );
+    Ok(())
+}
+
+/// `arena bench --scaling`: the games' benches at 1 to 16 threads.
+fn bench_scaling(arena: &Games, games: &[String], deeper: u32) -> Result<(), Fail> {
+    let names: Vec<String> = if games.is_empty() {
+        arena.kinds().iter().map(|k| k.name().to_string()).collect()
+    } else {
+        games.to_vec()
+    };
+    for name in &names {
+        if !arena.commands(name)?.bench_scaling(deeper)? && !games.is_empty() {
+            return Err(Fail::usage(format!("{name} has no bench to measure")));
+        }
+    }
     Ok(())
 }
 

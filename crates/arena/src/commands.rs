@@ -37,6 +37,8 @@ pub(crate) trait GameCommands: Send + Sync {
     fn connect(&self, o: &server::ConnectOptions) -> Result<(), Fail>;
     /// `arena bench` (`None`: the game has no bench).
     fn bench(&self, threads: usize) -> Result<Option<bench::Totals>, Fail>;
+    /// `arena bench --scaling` (`false`: the game has no bench).
+    fn bench_scaling(&self, deeper: u32) -> Result<bool, Fail>;
     /// `arena tune`.
     fn tune(&self, c: &tune::TuneCommand) -> Result<(), Fail>;
 }
@@ -123,6 +125,9 @@ impl<A: GameAdapter> GameCommands for Commands<A> {
     }
     fn bench(&self, threads: usize) -> Result<Option<bench::Totals>, Fail> {
         bench::bench::<A>(threads)
+    }
+    fn bench_scaling(&self, deeper: u32) -> Result<bool, Fail> {
+        bench::scaling::<A>(deeper)
     }
     fn tune(&self, c: &tune::TuneCommand) -> Result<(), Fail> {
         tune::tune::<A>(c)

@@ -872,3 +872,34 @@ fn bench_signature_is_pinned() {
     );
     bad(&["bench", "chess"], &["invalid value 'chess'"]);
 }
+
+/// How the threads share the search, for a game by name: a line per thread count, the one
+/// thread first, every one with the values of one thread; max^n (Chaos Clock) searches the
+/// same nodes at every thread count.
+#[test]
+fn bench_scaling_measures_the_threads() {
+    let out = ok(&["bench", "chaosclock", "--scaling"]);
+    let lines: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("chaosclock "))
+        .collect();
+    let threads: Vec<&str> = lines
+        .iter()
+        .map(|l| {
+            l.split("threads")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(threads, ["1", "2", "4", "8", "16"], "{out:?}");
+    assert!(lines.iter().all(|l| l.contains("values same")), "{out:?}");
+    assert!(lines.iter().all(|l| l.contains("(1.00x)  time")), "{out:?}");
+    bad(
+        &["bench", "chaosclock", "--scaling", "--threads", "2"],
+        &["cannot be used with"],
+    );
+    bad(&["bench", "--deeper", "2"], &["--scaling"]);
+}

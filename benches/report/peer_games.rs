@@ -1,0 +1,232 @@
+//! The section `peer-games`: games at a clock on the benchmark games a user would write
+//! (`user_duel`): this engine (its selective search) against the `minimax` crate in its
+//! default and in its strongest options for the game, and against its own exact search, at
+//! equal time per move, one thread each, seeded openings played with the colours swapped.
+//! W/D/L, score, Elo and normalised Elo with their 95% intervals, and the SPRT of
+//! nElo [0, 10] on the game pairs where it decides.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use benches::breakthrough::{Breakthrough, BreakthroughEval};
+use benches::othello::{Othello, OthelloEval};
+use lab::sprt::{estimate, Sprt, Verdict};
+use plyforge::search::SideToMoveEval;
+
+use crate::user_duel::{duel, openings, our_config, peer_options, Duel, Ours, Peer, Player};
+use crate::user_peer::PeerGame;
+use crate::{table, Report};
+
+/// The `minimax` options that played best for each game, with how they were chosen:
+/// each option set against its default, 200 games at 25 ms a move, the same openings.
+const STRONGEST: [(&str, &str, &str); 3] = [
+    (
+        "breakthrough",
+        "q4",
+        "quiescence 4 scored 53.0% against the default (null move 2: 34.5%, singular extension: 50.5%, countermoves and their history: 44.0%, all five: 41.0%)",
+    ),
+    (
+        "othello",
+        "se+cm+cmh",
+        "singular extension with countermoves and their history scored 51.0% (singular extension alone: 50.5%, countermoves alone: 47.8%; Othello has no noisy moves and no pass that is not a move)",
+    ),
+    (
+        "connect_four",
+        "se+cm+cmh",
+        "singular extension with countermoves and their history scored 56.8% (singular extension alone: 47.2%, countermoves alone: 49.8%; Connect Four has no noisy moves and no pass)",
+    ),
+];
+
+/// The games per pairing, the time per move and the openings of a run.
+pub(crate) struct PeerGames {
+    /// Games per pairing (an even number: pairs).
+    pub games: usize,
+    /// Time per move of both players.
+    pub movetime: Duration,
+}
+
+impl PeerGames {
+    /// The run of the report: 20 games a pairing at 100 ms (quick: 2 at 10 ms), unless
+    /// `--peer-games N` says otherwise.
+    pub fn new(quick: bool, games: Option<usize>) -> Self {
+        PeerGames {
+            games: games.unwrap_or(if quick { 2 } else { 20 }),
+            movetime: Duration::from_millis(if quick { 10 } else { 100 }),
+        }
+    }
+}
+
+type Boxed<G> = Box<dyn Player<G>>;
+
+/// A player by its name: `minimax:OPTIONS` (the peer) or this engine's configuration.
+fn player<G: PeerGame + 'static, E: SideToMoveEval<G> + Copy + 'static>(
+    spec: &str,
+    eval: E,
+    movetime: Duration,
+) -> Boxed<G> {
+    match spec.strip_prefix("minimax:") {
+        Some(options) => Box::new(Peer::<G>::new(
+            peer_options(options).expect("the report's option sets parse"),
+            movetime,
+        )),
+        None => Box::new(Ours::new(
+            our_config(spec).expect("the report's configurations parse"),
+            eval,
+            movetime,
+        )),
+    }
+}
+
+/// One pairing of one game: `first` against `second` from `pairs` openings.
+fn pairing<G: PeerGame + PartialEq + 'static, E: SideToMoveEval<G> + Copy + 'static>(
+    start: G,
+    eval: E,
+    plies: usize,
+    run: &PeerGames,
+    first: &str,
+    second: &str,
+) -> Duel {
+    let list = openings(&start, plies, run.games / 2, 1);
+    let mut a = player::<G, E>(first, eval, run.movetime);
+    let mut b = player::<G, E>(second, eval, run.movetime);
+    duel(&mut *a, &mut *b, &list, |_, _, _| {})
+}
+
+/// The row of a pairing, and whether its Elo reached `target`.
+fn row(game: &str, opponent: &str, d: &Duel, target: f64) -> (Vec<String>, Option<f64>) {
+    let counts = d.pentanomial().map(u64::from);
+    let est = estimate(&counts);
+    let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).expect("valid bounds");
+    let verdict = match est.map(|_| sprt.verdict(sprt.llr(&counts))) {
+        Some(Verdict::H1) => "H1 (nElo ≥ 10)",
+        Some(Verdict::H0) => "H0 (nElo ≤ 0)",
+        _ => "undecided",
+    };
+    let elo = est.map(|e| e.elo);
+    let show = |v: Option<f64>, pm: Option<f64>| match (v, pm) {
+        (Some(v), Some(pm)) if v.is_finite() => format!("{:+.0} ± {pm:.0}", v + 0.0),
+        (Some(v), None) if v.is_finite() => format!("{:+.0}", v + 0.0),
+        _ => "-".to_string(),
+    };
+    let cells = vec![
+        game.to_string(),
+        opponent.to_string(),
+        format!("{} / {} / {}", d.wdl[0], d.wdl[1], d.wdl[2]),
+        format!("{:.1}%", 100.0 * d.score()),
+        show(elo, est.and_then(|e| e.elo95)),
+        show(est.and_then(|e| e.nelo), est.map(|e| e.nelo95)),
+        verdict.to_string(),
+        format!("{:.1} / {:.1}", d.first.mean_depth(), d.second.mean_depth()),
+        format!(
+            "{:.0} / {:.0}",
+            d.first.mean_time().as_secs_f64() * 1000.0,
+            d.second.mean_time().as_secs_f64() * 1000.0
+        ),
+        format!("{target:+.0}"),
+    ];
+    (cells, elo.filter(|e| e.is_finite()))
+}
+
+/// The pairings of one game: against the peer's default and strongest options, and the
+/// exact search; the rows and the targets.
+fn game_rows<G: PeerGame + PartialEq + 'static, E: SideToMoveEval<G> + Copy + 'static>(
+    rep: &mut Report,
+    run: &PeerGames,
+    name: &str,
+    start: G,
+    eval: E,
+    plies: usize,
+) -> Vec<Vec<String>> {
+    let strongest = STRONGEST
+        .iter()
+        .find(|(g, ..)| *g == name)
+        .map_or("default", |s| s.1);
+    let against_peer = if name == "connect_four" { 50.0 } else { 150.0 };
+    let opponents = [
+        (format!("minimax:{strongest}"), against_peer),
+        ("minimax:default".to_string(), against_peer),
+        ("exact".to_string(), 50.0),
+    ];
+    let mut rows = Vec::new();
+    for (opponent, target) in opponents {
+        let d = pairing(start, eval, plies, run, "selective", &opponent);
+        let (cells, elo) = row(name, &opponent, &d, target);
+        rep.targets.user_games.push((
+            format!(
+                "{name}: selective against {opponent}, {} games at {} ms",
+                d.games(),
+                run.movetime.as_millis()
+            ),
+            elo.map_or("-".to_string(), |e| format!("{e:+.0} Elo")),
+            if target >= 100.0 {
+                "≥ +150 Elo"
+            } else {
+                "≥ +50 Elo"
+            },
+            elo.is_some_and(|e| e >= target),
+        ));
+        rows.push(cells);
+    }
+    rows
+}
+
+/// The section.
+pub(crate) fn peer_games_section(rep: &mut Report, games: Option<usize>) {
+    let run = PeerGames::new(rep.quick, games);
+    let mut rows = game_rows(
+        rep,
+        &run,
+        "breakthrough",
+        Breakthrough::start(),
+        BreakthroughEval,
+        4,
+    );
+    rows.extend(game_rows(
+        rep,
+        &run,
+        "othello",
+        Othello::start(),
+        OthelloEval,
+        6,
+    ));
+    rows.extend(game_rows(
+        rep,
+        &run,
+        "connect_four",
+        connect_four::Position::start(),
+        connect_four::DefaultEval,
+        4,
+    ));
+    let md = &mut rep.md;
+    let _ = writeln!(md, "## Games at a clock against the peer\n");
+    let _ = writeln!(
+        md,
+        "This engine with its selective search (`Config::selective`) against the `minimax` \
+         crate 0.6 (`IterativeSearch`, a 64 MiB table each) and against its own exact search: \
+         {} games a pairing at {} ms a move, one thread each, openings of random plies (4; \
+         Othello 6) from seed 1, each played twice with the colours swapped (`--peer-games N` \
+         for more). The peer's strongest options for each game were chosen by games:\n",
+        run.games,
+        run.movetime.as_millis()
+    );
+    for (game, options, why) in STRONGEST {
+        let _ = writeln!(md, "- {game}: `{options}`: {why}.");
+    }
+    md.push('\n');
+    table(
+        md,
+        &[
+            "game",
+            "opponent",
+            "W / D / L",
+            "score",
+            "Elo (95%)",
+            "nElo (95%)",
+            "SPRT nElo [0, 10]",
+            "depth (ours / theirs)",
+            "ms a move (ours / theirs)",
+            "target",
+        ],
+        &rows,
+    );
+}
