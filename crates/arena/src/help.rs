@@ -161,6 +161,11 @@ SPEC is KIND[,KEY=VALUE]...:
         is out of their reach, e.g. no piece within reach of another: paranoid elsewhere)
         tables=on|off (play the game's own exact move where it has one, such as a race
         table's, without a search; on by default)
+        mode=exact|selective (the alpha-beta family: the exact search, minimax's value at a
+        fixed depth, or the selective one: reductions, pruning and extensions)
+  selective  lmr=on|off null=on|off futility=on|off lmp=on|off iir=on|off ext=on|off
+        (one technique off, to screen it) lmr_base=N lmr_divisor=N null_base=N
+        rfp_margin=N (its constants; `arena tune` tunes them)
         NAME=NUMBER for each of the evaluation's parameters (listed below; `arena tune`
         tunes them), checked against its range
         (an evaluation may take settings after its name, eval=NAME:WEIGHT=N:..., where
