@@ -137,7 +137,8 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         let mut hit = false;
         // The move of the entry of this depth, else of the deepest entry.
         let mut move_depth = -1;
-        let deeper = self.sh.selective.is_some();
+        let deeper = self.sh.deeper;
+        let hints = self.sh.selective.is_some();
         for e in table.entries(key) {
             if !hit {
                 hit = true;
@@ -149,7 +150,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             {
                 *tt_move = e.mv;
                 move_depth = e.depth as i32;
-                if deeper {
+                if hints {
                     *hint = Some(TableHint {
                         score: from_tt(e.score, ply),
                         depth: e.depth as i32,
@@ -301,7 +302,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             {
                 continue;
             }
-            let deeper = self.sh.selective.is_some();
+            let deeper = self.sh.deeper;
             for e in table.entries(child.key()) {
                 if !usable(&e, depth, deeper) {
                     continue;

@@ -352,6 +352,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             main_score: Padded(AtomicI32::new(NO_SCORE)),
             brs: self.config.algorithm == Algorithm::BestReply,
             selective: self.selective(),
+            deeper: self.config.deeper_entries || self.config.selective.is_some(),
             max_depth: limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)),
             busy: Busy::new(threads),
             helper_done: Padded(AtomicU64::new(0)),

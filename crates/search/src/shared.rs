@@ -64,6 +64,9 @@ pub(crate) struct Shared<'a, G: Game, E> {
     pub brs: bool,
     /// The selective search's settings and tables (`None`: the exact search).
     pub selective: Option<Selective>,
+    /// Whether table entries deeper than the remaining depth cut off (the selective search,
+    /// or [`Config::deeper_entries`]).
+    pub deeper: bool,
     pub max_depth: u32,
     /// Positions some thread is searching (none with one thread).
     pub busy: Busy,

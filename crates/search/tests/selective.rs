@@ -245,3 +245,25 @@ fn side_to_move_evaluations_carry_their_margin() {
         "three aspiration windows by default"
     );
 }
+
+/// Deeper table entries in the exact search (`Config::deeper_entries`): one thread stays
+/// deterministic and its lines legal, and the entries are used (the search differs from
+/// the exact one's).
+#[test]
+fn deeper_entries_are_a_deterministic_setting() {
+    // Narrow levels and moves of two plies: positions recur at other depths.
+    let game = Synthetic::new(Spec {
+        seed: 11,
+        ..Spec::default()
+    });
+    let exact = Config::default().with_tt_mib(4);
+    let deeper = exact.clone().with_deeper_entries(true);
+    let a = run(&deeper, &game, Limits::depth(9));
+    let b = run(&deeper, &game, Limits::depth(9));
+    assert_eq!(
+        (a.best, a.score, a.nodes, &a.pv),
+        (b.best, b.score, b.nodes, &b.pv)
+    );
+    assert_legal_line(&game, &a.pv);
+    assert_ne!(a.nodes, run(&exact, &game, Limits::depth(9)).nodes);
+}
