@@ -25,8 +25,9 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         let (mut t_last, mut t_before) = (Duration::ZERO, Duration::ZERO);
         let mut stability = Stability::new(self.sh.eval.aspiration_window());
         let mut prev: Option<i32> = None;
-        // Under a time limit, a root with one move is answered at once.
-        let forced = self.sh.time.limited() && root.moves().len() == 1;
+        // On a game clock, a root with one move is answered at once (a movetime is spent,
+        // and an analysis wants the depth).
+        let forced = self.sh.time.on_clock() && root.moves().len() == 1;
         for depth in 1..=self.sh.max_depth {
             if depth > 1 && !self.sh.time.may_start(t_last, t_before, stability.scale()) {
                 break;

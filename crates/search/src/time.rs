@@ -16,7 +16,7 @@
 //!   the last iteration: ×2; a change in each of the last iterations: up to ×3), never past
 //!   the hard limit: a position where the search keeps changing its mind, or finds trouble,
 //!   gets more time, one with a settled best move the plain share.
-//! - Under a time limit a root with a single legal move is answered after one iteration.
+//! - On a game clock a root with a single legal move is answered after one iteration.
 //!
 //! Monte Carlo tree search, which can stop after any iteration, spends the target (the move
 //! time less its margin, or `min(target, hard)` on a clock) instead of the soft limit.
@@ -81,6 +81,11 @@ impl TimeManager {
     /// Time since the search started.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
+    }
+
+    /// Whether the time comes from a game clock (not a movetime alone).
+    pub fn on_clock(&self) -> bool {
+        self.limited() && !self.spend_all
     }
 
     /// Whether time is limited at all.
