@@ -14,6 +14,8 @@ use std::time::Duration;
 
 use benches::measure::{fmt_duration, fmt_rate, measure};
 use benches::plain::{same_value, Plain};
+use example_games::breakthrough::{Breakthrough, BreakthroughEval};
+use example_games::othello::{Othello, OthelloEval};
 use minimax::{IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Strategy};
 use plyforge::search::{Config, Limits, Search, SideToMove, SideToMoveEval};
 
@@ -372,24 +374,16 @@ fn listed<G, E>(
 }
 
 /// The 6×6 Othello cases: `benches/data/othello.txt` with their depths.
-pub fn othello() -> UserGame<benches::othello::Othello, benches::othello::OthelloEval> {
+pub fn othello() -> UserGame<Othello, OthelloEval> {
     let list = benches::data::othello();
-    listed(
-        "othello",
-        list,
-        (13, 6),
-        benches::othello::OthelloEval,
-        true,
-    )
+    listed("othello", list, (13, 6), OthelloEval, true)
 }
 
 /// The 6×6 Breakthrough cases: `benches/data/breakthrough.txt` with their depths; this
 /// engine without quiescence (the game's captures are its noisy moves).
-pub fn breakthrough(
-) -> UserGame<benches::breakthrough::Breakthrough, benches::breakthrough::BreakthroughEval> {
+pub fn breakthrough() -> UserGame<Breakthrough, BreakthroughEval> {
     let list = benches::data::breakthrough();
-    let eval = benches::breakthrough::BreakthroughEval;
-    listed("breakthrough", list, (10, 5), eval, false)
+    listed("breakthrough", list, (10, 5), BreakthroughEval, false)
 }
 
 /// Runs the comparison.

@@ -1,7 +1,7 @@
 //! The benchmark games a user would write (Connect Four, Othello, Breakthrough), searched by
 //! the `minimax` crate: its `Game` and `Evaluator` traits implemented once over the games'
-//! own positions (the rules are written once, in `connect_four`, `benches::othello` and
-//! `benches::breakthrough`), with the same evaluation as the engine's. With `COUNT`, every
+//! own positions (the rules are written once, in `connect_four` and `example_games`), with
+//! the same evaluation as the engine's. With `COUNT`, every
 //! move applied is counted on the calling thread ([`applied`]): the peer's node count, for
 //! an untimed run.
 //!
@@ -13,6 +13,7 @@
 use std::cell::Cell;
 use std::marker::PhantomData;
 
+use example_games::{breakthrough, othello};
 use minimax::{Evaluation, Winner};
 use plyforge::search::{Game, MoveList, Outcome};
 
@@ -158,23 +159,24 @@ impl PeerGame for connect_four::Position {
     const MAX_INDEX: u16 = 6;
 }
 
-impl PeerGame for benches::othello::Othello {
+impl PeerGame for othello::Othello {
     fn peer_eval(&self) -> i32 {
-        benches::othello::evaluate(self)
+        othello::evaluate(self)
     }
-    fn index(mv: u8) -> u16 {
-        mv as u16
+    fn index(mv: othello::Move) -> u16 {
+        mv.index() as u16
     }
-    const MAX_INDEX: u16 = benches::othello::PASS as u16;
+    const MAX_INDEX: u16 = othello::Move::INDICES as u16 - 1;
 }
 
-impl PeerGame for benches::breakthrough::Breakthrough {
+impl PeerGame for breakthrough::Breakthrough {
     fn peer_eval(&self) -> i32 {
-        benches::breakthrough::evaluate(self)
+        breakthrough::evaluate(self)
     }
-    fn index(mv: u8) -> u16 {
-        mv as u16
+    fn index(mv: breakthrough::Move) -> u16 {
+        mv.index() as u16
     }
-    const MAX_INDEX: u16 = benches::breakthrough::MAX_MOVE as u16;
-    const NULL: Option<u8> = Some(u8::MAX);
+    const MAX_INDEX: u16 = breakthrough::Move::INDICES as u16 - 1;
+    /// a1-a1: two squares, but no step.
+    const NULL: Option<breakthrough::Move> = breakthrough::Move::new(0, 0);
 }

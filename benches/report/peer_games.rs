@@ -8,8 +8,8 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use benches::breakthrough::{Breakthrough, BreakthroughEval};
-use benches::othello::{Othello, OthelloEval};
+use example_games::breakthrough::{Breakthrough, BreakthroughEval};
+use example_games::othello::{Othello, OthelloEval};
 use lab::sprt::{estimate, Sprt, Verdict};
 use plyforge::search::SideToMoveEval;
 

@@ -88,8 +88,8 @@ pub(crate) fn user_games_section(rep: &mut Report) {
     let _ = writeln!(md, "## Games a user would write\n");
     let _ = writeln!(
         md,
-        "Connect Four (`examples/connect-four/game`), 6×6 Othello (`benches/src/othello.rs`) \
-         and 6×6 Breakthrough (`benches/src/breakthrough.rs`, captures as noisy moves) from \
+        "Connect Four (`examples/connect-four/game`), 6×6 Othello and 6×6 Breakthrough \
+         (`examples/games`, Breakthrough's captures as noisy moves) from \
          the positions of `benches/data/connect_four.txt`, `othello.txt` and \
          `breakthrough.txt`: this engine at its defaults (`Config::default()`, the evaluation \
          through `SideToMove`; quiescence off for Breakthrough, as the others search none), \

@@ -193,11 +193,11 @@ pub fn connect_four() -> Vec<Entry<connect_four::Position>> {
 }
 
 /// The 6×6 Othello positions.
-pub fn othello() -> Vec<Entry<crate::othello::Othello>> {
+pub fn othello() -> Vec<Entry<example_games::othello::Othello>> {
     load("othello", OTHELLO)
 }
 
 /// The 6×6 Breakthrough positions.
-pub fn breakthrough() -> Vec<Entry<crate::breakthrough::Breakthrough>> {
+pub fn breakthrough() -> Vec<Entry<example_games::breakthrough::Breakthrough>> {
     load("breakthrough", BREAKTHROUGH)
 }

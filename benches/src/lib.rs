@@ -15,14 +15,11 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod board36;
-pub mod breakthrough;
 pub mod cases;
 pub mod check;
 pub mod data;
 pub mod games;
 pub mod measure;
-pub mod othello;
 pub mod peer;
 pub mod plain;
 pub mod signature;

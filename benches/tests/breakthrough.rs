@@ -1,12 +1,9 @@
-//! 6×6 Breakthrough (`benches::breakthrough`): perft against a plain grid implementation,
-//! notation, the conformance checks, captures as noisy moves, values against brute force
-//! with quiescence on and off.
+//! 6×6 Breakthrough (`example_games::breakthrough`) on the bench positions: perft against a
+//! plain grid implementation, values against brute force with quiescence on and off. (The
+//! notation, the end of the game and the conformance checks are the game crate's tests.)
 
-use benches::breakthrough::{Breakthrough, BreakthroughEval, WHITE};
-use plyforge::search::conformance::{check_evaluator, random_play_rules, RandomPlay, Shape};
-use plyforge::search::{
-    perft, reference, Config, Game, Limits, MoveList, Outcome, Search, SideToMove,
-};
+use example_games::breakthrough::{Breakthrough, BreakthroughEval};
+use plyforge::search::{perft, reference, Config, Game, Limits, Search, SideToMove};
 
 /// Breakthrough written plainly on a grid (`g[row][column]`: 0 empty, 1 White, 2 Black;
 /// row 0 White's first row), for perft: the moves of `me`, the game over when a pawn is on
@@ -82,89 +79,6 @@ fn perft_agrees_with_a_plain_implementation() {
     let start = Breakthrough::start();
     assert_eq!(perft(&start, 5), 1_248_290);
     assert_eq!(plain_perft(grid(&start), 1, 5), 1_248_290);
-}
-
-#[test]
-fn notation_round_trips_and_bad_text_is_named() {
-    for e in benches::data::breakthrough() {
-        let text = e.position.to_string();
-        assert_eq!(text.parse::<Breakthrough>().unwrap(), e.position);
-    }
-    let start = Breakthrough::start();
-    assert_eq!(
-        start.to_string(),
-        "bbbbbb/bbbbbb/....../....../wwwwww/wwwwww w"
-    );
-    for (bad, what) in [
-        ("bbbbbb/bbbbbb/....../....../wwwwww/wwwwww", "space"),
-        ("bbbbbb/bbbbbb/....../wwwwww/wwwwww w", "5 rows"),
-        ("bbbbbb/bbbbbb/...../....../wwwwww/wwwwww w", "row 4"),
-        ("bbbbbb/bbbbbb/..x.../....../wwwwww/wwwwww w", "'x'"),
-        (
-            "bbbbbb/bbbbbb/....../....../wwwwww/wwwwww x",
-            "player to move",
-        ),
-    ] {
-        let e = bad.parse::<Breakthrough>().unwrap_err().to_string();
-        assert!(e.contains(what), "{bad}: {e}");
-    }
-    // The captures of the bench's position `captures`: towards column a, then towards f.
-    let p: Breakthrough = "bb.bb./bbb.b./b.b.bb/www.w./www.w./ww..ww w"
-        .parse()
-        .unwrap();
-    let mut noisy = MoveList::new();
-    p.noisy_moves(&mut noisy);
-    let texts: Vec<String> = noisy.iter().map(|&m| p.move_text(m)).collect();
-    assert_eq!(texts, ["b3xa4", "b3xc4", "e3xf4"]);
-}
-
-#[test]
-fn conformance_and_evaluation() {
-    let stats = random_play_rules(
-        |_| Breakthrough::start(),
-        &RandomPlay::new(300, 5),
-        |r, _| {
-            // The noisy moves are the legal moves that capture, in the game's order.
-            let pos = r.position();
-            let mut noisy = MoveList::new();
-            pos.noisy_moves(&mut noisy);
-            let captures: Vec<u8> = pos
-                .moves()
-                .into_iter()
-                .filter(|&m| pos.move_text(m).contains('x'))
-                .collect();
-            assert_eq!(noisy.to_vec(), captures, "{pos}");
-        },
-    );
-    assert!(stats.count(Outcome::Win(0)) > 0 && stats.count(Outcome::Win(1)) > 0);
-    let (shape, _) = check_evaluator(
-        |_| Breakthrough::start(),
-        &SideToMove(BreakthroughEval),
-        &RandomPlay::new(100, 6),
-    );
-    assert_eq!(shape, Shape::ZeroSum);
-}
-
-#[test]
-fn the_game_ends_as_the_rules_say() {
-    // A White pawn on the far row has won.
-    let p: Breakthrough = "..w.../....../....../....../....../b..... b"
-        .parse()
-        .unwrap();
-    assert_eq!(p.outcome(), Some(Outcome::Win(WHITE)));
-    assert!(p.moves().is_empty());
-    // Black has no pawn left.
-    let p: Breakthrough = "....../....../....../..w.../....../...... b"
-        .parse()
-        .unwrap();
-    assert_eq!(p.outcome(), Some(Outcome::Win(WHITE)));
-    // White's pawn is blocked straight ahead: it steps or captures diagonally.
-    let p: Breakthrough = "b...../....../....../b...../w...../...... w"
-        .parse()
-        .unwrap();
-    assert_eq!(p.moves().len(), 1);
-    assert_eq!(p.move_text(p.moves()[0]), "a2-b3");
-    assert_eq!(p.outcome(), None);
 }
 
 #[test]

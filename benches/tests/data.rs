@@ -39,8 +39,8 @@ fn every_list_parses() {
     check::<chexers::Position>("chexers", data::CHEXERS);
     check::<throne::Position>("throne", data::THRONE);
     check::<connect_four::Position>("connect_four", data::CONNECT_FOUR);
-    check::<benches::othello::Othello>("othello", data::OTHELLO);
-    check::<benches::breakthrough::Breakthrough>("breakthrough", data::BREAKTHROUGH);
+    check::<example_games::othello::Othello>("othello", data::OTHELLO);
+    check::<example_games::breakthrough::Breakthrough>("breakthrough", data::BREAKTHROUGH);
     check::<chaosclock::Position>("chaosclock", data::CHAOSCLOCK);
 }
 
@@ -51,7 +51,7 @@ fn the_start_entries_are_the_start_positions() {
     assert_eq!(data::throne()[0].position, throne::Position::start());
     assert_eq!(
         data::breakthrough()[0].position,
-        benches::breakthrough::Breakthrough::start()
+        example_games::breakthrough::Breakthrough::start()
     );
     assert_eq!(
         data::chaosclock()[0].position,

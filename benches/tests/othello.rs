@@ -1,8 +1,9 @@
-//! 6×6 Othello (`benches::othello`): perft, the conformance checks, values against brute force.
+//! 6×6 Othello (`example_games::othello`): perft against a plain grid implementation, values
+//! against brute force on the bench positions. (The notation, passes, the end of the game
+//! and the conformance checks are the game crate's tests.)
 
-use benches::othello::{Othello, OthelloEval};
-use plyforge::search::conformance::{check_evaluator, random_play, RandomPlay, Shape};
-use plyforge::search::{perft, reference, Config, Game, Limits, Outcome, Search, SideToMove};
+use example_games::othello::{Othello, OthelloEval};
+use plyforge::search::{perft, reference, Config, Game, Limits, Search, SideToMove};
 
 /// Othello written plainly on a grid (`g[row][column]`: 0 empty, 1 `x`, 2 `o`), for perft.
 fn plain_perft(g: [[u8; 6]; 6], me: u8, depth: u32, passed: bool) -> u64 {
@@ -84,18 +85,6 @@ fn perft_agrees_with_a_plain_implementation() {
             "depth {d}"
         );
     }
-}
-
-#[test]
-fn conformance_and_evaluation() {
-    let stats = random_play(|_| Othello::start(), &RandomPlay::new(300, 5), |_, _| {});
-    assert!(stats.count(Outcome::Win(0)) > 0 && stats.count(Outcome::Win(1)) > 0);
-    let (shape, _) = check_evaluator(
-        |_| Othello::start(),
-        &SideToMove(OthelloEval),
-        &RandomPlay::new(100, 6),
-    );
-    assert_eq!(shape, Shape::ZeroSum);
 }
 
 #[test]

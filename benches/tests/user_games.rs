@@ -6,9 +6,9 @@
 #[path = "../peer/user_peer.rs"]
 mod user_peer;
 
-use benches::breakthrough::BreakthroughEval;
-use benches::othello::OthelloEval;
 use benches::plain::{same_value, Plain};
+use example_games::breakthrough::BreakthroughEval;
+use example_games::othello::OthelloEval;
 use minimax::{IterativeOptions, IterativeSearch, Strategy};
 use plyforge::search::{reference, Config, Limits, Search, SideToMove, SideToMoveEval};
 use user_peer::{peer_to_engine, Eval};

@@ -1,10 +1,14 @@
-//! `cargo xtask example` (also part of `ci`): the example of a user's own game,
-//! `examples/connect-four` — a game crate on `plyforge-search` alone and a program of a few
-//! lines that registers it with the facade and runs `arena` — built from outside the
-//! workspace as a user builds it, its tests run, and the commands a user would type checked:
-//! `moves`, `apply` (and a malformed position: exit code 2 and a message), `analyse`,
-//! `match --out` then `merge`, `bench`, and `web` with a browser test that plays a move on
-//! `/connect-four` (`crates/arena/tests/browser/test_user_game.py`).
+//! `cargo xtask example` (also part of `ci`): the example games, outside the workspace as a
+//! user's crates are, each checked as a user builds it.
+//!
+//! - `examples/games`, 6×6 Othello and Breakthrough on `plyforge-search` alone (the benches
+//!   and the arena example `breakthrough` use them): format, lints and tests.
+//! - `examples/connect-four`, a user's own game — a game crate on `plyforge-search` alone and
+//!   a program of a few lines that registers it with the facade and runs `arena`: format,
+//!   lints, tests, and the commands a user would type: `moves`, `apply` (and a malformed
+//!   position: exit code 2 and a message), `analyse`, `match --out` then `merge`, `bench`,
+//!   and `web` with a browser test that plays a move on `/connect-four`
+//!   (`crates/arena/tests/browser/test_user_game.py`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -12,6 +16,8 @@ use std::process::{Command, Output};
 use crate::{cargo, clippy, project_root};
 
 const MANIFEST: &str = "examples/connect-four/Cargo.toml";
+/// The crate of 6×6 Othello and Breakthrough.
+const GAMES_MANIFEST: &str = "examples/games/Cargo.toml";
 
 /// Runs the example's program with `args` (after the build), returning its output.
 fn run_example(bin: &Path, args: &[&str]) -> Result<Output, String> {
@@ -46,8 +52,9 @@ fn expect(cond: bool, what: impl FnOnce() -> String) -> Result<(), String> {
     }
 }
 
-/// The example: build, tests, commands, browser.
+/// The examples: `examples/games`, then Connect Four's build, tests, commands and browser.
 pub fn run() -> Result<(), String> {
+    games()?;
     let root = project_root();
     cargo(
         &["fmt", "--all", "--check", "--manifest-path", MANIFEST],
@@ -77,6 +84,17 @@ pub fn run() -> Result<(), String> {
     let bin: PathBuf = root.join("examples/connect-four/target/release/connect-four-arena");
     commands(&bin)?;
     browser(&root, &bin)
+}
+
+/// `examples/games`: a library alone, so its format, its lints and its tests (with the
+/// examples of its documentation).
+fn games() -> Result<(), String> {
+    cargo(
+        &["fmt", "--all", "--check", "--manifest-path", GAMES_MANIFEST],
+        &[],
+    )?;
+    clippy(&["--manifest-path", GAMES_MANIFEST, "--all-targets"], &[])?;
+    cargo(&["test", "--manifest-path", GAMES_MANIFEST], &[])
 }
 
 /// The commands of the issue that asked for the example, and their answers.

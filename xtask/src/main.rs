@@ -8,9 +8,10 @@
 //! - `cargo xtask package`: the packaging step of `ci` alone.
 //! - `cargo xtask python`: the Python package alone (also part of `ci`): a venv under
 //!   `target/`, `pip install ./python`, mypy and pytest.
-//! - `cargo xtask example`: the example of a user's own game (`examples/connect-four`)
-//!   built as a user builds it, its tests, its `arena` commands and its web page in a
-//!   browser (also part of `ci`).
+//! - `cargo xtask example`: the example games outside the workspace built as a user builds
+//!   them: `examples/games` (6×6 Othello and Breakthrough) with its lints and tests, and the
+//!   example of a user's own game (`examples/connect-four`) with its tests, its `arena`
+//!   commands and its web page in a browser (also part of `ci`).
 //! - `cargo xtask web`: the browser tests of `arena web` alone (also part of `ci`): installs
 //!   chromium, chromium-driver and Selenium where missing; screenshots in
 //!   `target/web-screenshots/`.

@@ -1,8 +1,9 @@
 //! The game with a board of squares that the page's browser tests draw (`cargo xtask web`,
-//! `tests/browser/test_square_board.py`): the 6×6 Breakthrough of `examples/breakthrough`,
-//! registered through the public API. It passes the checks every game passes, and its
-//! picture is the chequered board `Layout::Squares` describes: square (column c, row r) a
-//! unit square centred on (c, r), the files and ranks named as its cells are.
+//! `tests/browser/test_square_board.py`): the 6×6 Breakthrough of `examples/breakthrough`
+//! (the example game `example_games::breakthrough`), registered through the public API. It
+//! passes the checks every game passes, and its picture is the chequered board
+//! `Layout::Squares` describes: square (column c, row r) a unit square centred on (c, r),
+//! the files and ranks named as its cells are.
 
 #[path = "../examples/breakthrough/game.rs"]
 mod game;
