@@ -49,6 +49,7 @@ use search::{
 
 use crate::adapter::{legal_moves, CratePlayer, GameAdapter};
 use crate::duration::parse_duration;
+use crate::params::{SELECTIVE_NUMBERS, SELECTIVE_SWITCHES};
 use crate::Error;
 
 /// What kind of player a specification makes.
@@ -167,17 +168,6 @@ pub struct Spec {
     /// (a name given twice keeps its last value).
     pub params: Vec<(&'static str, f64)>,
 }
-
-/// The selective search's switches as spec keys ([`search::Selectivity`]).
-pub const SELECTIVE_SWITCHES: [&str; 6] = ["lmr", "null", "futility", "lmp", "iir", "ext"];
-
-/// The selective search's constants as spec keys, with their ranges.
-pub const SELECTIVE_NUMBERS: [(&str, i32, i32); 4] = [
-    ("lmr_base", 0, 400),
-    ("lmr_divisor", 50, 1000),
-    ("null_base", 1, 8),
-    ("rfp_margin", 10, 400),
-];
 
 /// Sets the setting of `s` that the spec key `key` names to `v` (a switch: 0 or 1).
 fn apply_selectivity(s: &mut Selectivity, key: &str, v: i32) {

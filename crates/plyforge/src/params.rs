@@ -210,7 +210,7 @@ pub fn search_params(config: &Config) -> Vec<Param> {
         if !matches!(config.algorithm, Algorithm::AlphaBeta | Algorithm::Paranoid) {
             return Vec::new();
         }
-        let [(_, b0, b1), (_, d0, d1), (_, n0, n1), (_, r0, r1)] = crate::agent::SELECTIVE_NUMBERS;
+        let [(_, b0, b1), (_, d0, d1), (_, n0, n1), (_, r0, r1)] = SELECTIVE_NUMBERS;
         let int = |name, v: i32, min: i32, max: i32, step, what| {
             Param::int(
                 name,
@@ -292,6 +292,17 @@ pub fn search_params(config: &Config) -> Vec<Param> {
         ),
     ]
 }
+
+/// The selective search's switches as spec keys ([`search::Selectivity`]).
+pub const SELECTIVE_SWITCHES: [&str; 6] = ["lmr", "null", "futility", "lmp", "iir", "ext"];
+
+/// The selective search's constants as spec keys, with their ranges.
+pub const SELECTIVE_NUMBERS: [(&str, i32, i32); 4] = [
+    ("lmr_base", 0, 400),
+    ("lmr_divisor", 50, 1000),
+    ("null_base", 1, 8),
+    ("rfp_margin", 10, 400),
+];
 
 /// The keys an engine specification has of its own ([`crate::agent::Spec`]): a game's
 /// parameter may not take one of these names.

@@ -17,6 +17,7 @@ mod mcts;
 mod movepick;
 mod perft;
 pub mod prove;
+mod prune;
 mod record;
 pub mod reference;
 mod report;

@@ -1,19 +1,17 @@
 //! The selective search of the alpha-beta family ([`Config::selective`](crate::Config::selective)):
-//! the reduction table, the margins, and the two techniques that search on their own before a
-//! node's moves (null-move pruning, the singular test). The per-move decisions (late-move
-//! reductions and pruning, futility pruning) are taken in the move loop of
-//! [`crate::alphabeta`] with the helpers here; see [`Selectivity`] for what each technique
-//! does and what it assumes of the game.
+//! what it decides by, computed once per search (the reduction table, the margins, the depths
+//! of each technique). The two techniques that search on their own before a node's moves
+//! (null-move pruning, the singular test) are [`crate::prune`]'s; the per-move decisions
+//! (late-move reductions and pruning, futility pruning) are taken in the move loop of
+//! [`crate::alphabeta`]; see [`Selectivity`] for what each technique does and what it
+//! assumes of the game.
 //!
 //! A node's flags ([`FORCED`], [`NO_NULL`]) are set by its parent in the thread's
 //! [`Local::flags`](crate::thread::Local) before the child is searched: they say how the node
 //! was reached, which a node cannot see for itself.
 
-use crate::brs::NodeMoves;
-use crate::game::{Evaluator, Game};
 use crate::score::MAX_PLY;
-use crate::thread::Worker;
-use crate::types::{Selectivity, MATE_BOUND};
+use crate::types::Selectivity;
 
 /// The node was reached by a forcing move ([`Game::is_forcing`]): nothing is pruned there.
 pub(crate) const FORCED: u8 = 1;
@@ -27,13 +25,13 @@ pub(crate) const PRUNE_DEPTH: i32 = 3;
 /// Late-move reductions from this depth on.
 pub(crate) const LMR_DEPTH: i32 = 3;
 /// Null-move pruning from this depth on.
-const NULL_DEPTH: i32 = 3;
+pub(crate) const NULL_DEPTH: i32 = 3;
 /// Null-move cutoffs from this depth on are verified where zugzwang is possible.
-const VERIFY_DEPTH: i32 = 8;
+pub(crate) const VERIFY_DEPTH: i32 = 8;
 /// Internal iterative reductions from this depth on.
 pub(crate) const IIR_DEPTH: i32 = 4;
 /// The singular test from this depth on.
-const SINGULAR_DEPTH: i32 = 6;
+pub(crate) const SINGULAR_DEPTH: i32 = 6;
 /// Size of each side of the reduction table (depths and move numbers beyond use its edge).
 const TABLE: usize = 64;
 
@@ -103,125 +101,4 @@ pub(crate) struct TableHint {
     pub depth: i32,
     /// Whether it bounds the value from below (a lower bound or exact).
     pub lower: bool,
-}
-
-impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
-    /// Null-move pruning at a non-PV node of `depth` whose static evaluation `eval` (from its
-    /// side) is at least `beta`: the value to return if passing still fails high.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn null_move(
-        &mut self,
-        pos: &G,
-        rep_key: u64,
-        depth: i32,
-        ply: usize,
-        beta: i32,
-        side: bool,
-        eval: i32,
-    ) -> Option<i32> {
-        let sel = self.sh.selective.as_ref()?;
-        if !sel.on.null_move
-            || depth < NULL_DEPTH
-            || eval < beta
-            || beta.abs() >= MATE_BOUND
-            || self.local.flags[ply] & NO_NULL != 0
-            || ply + 1 >= MAX_PLY
-        {
-            return None;
-        }
-        let mut child = pos.clone();
-        if !child.skip_turn() || child.outcome().is_some() {
-            return None;
-        }
-        let child_side = child.to_move() == self.sh.hero;
-        if child_side == side {
-            // The turn would pass to a partner: no test of the other side's threats.
-            return None;
-        }
-        let r = sel.on.null_base.max(1) + depth / 4;
-        let d = (depth - 1 - r).max(0);
-        if self.sh.rule.is_some() {
-            self.push_path(rep_key);
-        }
-        self.local.flags[ply + 1] = NO_NULL;
-        let v = -self.negamax::<false>(&child, d, ply + 1, -beta, 1 - beta, child_side);
-        if self.sh.rule.is_some() {
-            self.pop_path();
-        }
-        if self.stopped || v < beta {
-            return None;
-        }
-        // Never a proven result from a pass.
-        let v = if v >= MATE_BOUND { beta } else { v };
-        if depth < VERIFY_DEPTH || !pos.zugzwang() {
-            return Some(v);
-        }
-        // Zugzwang is possible: the node itself, as shallow, without null move.
-        let flags = self.local.flags[ply];
-        self.local.flags[ply] = flags | NO_NULL;
-        let w = self.negamax::<false>(pos, d, ply, beta - 1, beta, side);
-        self.local.flags[ply] = flags;
-        (!self.stopped && w >= beta).then_some(v)
-    }
-
-    /// The singular test of the table's move `tt` (an index into `moves`) at a non-root node
-    /// of `depth`: every other move searched at half the depth with a null window below the
-    /// table's value less a margin. `Ok(true)`: they all fail low, so the table's move is
-    /// singular (extend it); `Ok(false)`: another move reaches the margin; `Err(v)`: one
-    /// reaches it and so does the table's move beyond `beta` (a multi-cut: the node's value).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn singular(
-        &mut self,
-        pos: &G,
-        node: &NodeMoves<'_, G>,
-        moves: &[G::Move],
-        tt: usize,
-        hint: TableHint,
-        depth: i32,
-        ply: usize,
-        beta: i32,
-        side: bool,
-    ) -> Result<bool, i32> {
-        let Some(sel) = self.sh.selective.as_ref() else {
-            return Ok(false);
-        };
-        if !sel.on.extensions
-            || ply == 0
-            || moves.len() < 2
-            || ply >= 2 * self.searching as usize
-            || depth < SINGULAR_DEPTH
-            || !hint.lower
-            || hint.depth < depth - 3
-            || hint.score.abs() >= MATE_BOUND
-            || self.local.flags[ply] & NO_NULL != 0
-        {
-            return Ok(false);
-        }
-        let s_beta = hint.score - (sel.margin * depth / 64).max(1);
-        // The node searched to half its depth without the table's move: its children one
-        // ply less.
-        let d = ((depth - 1) / 2 - 1).max(0);
-        let mut child = pos.clone();
-        for i in (0..moves.len()).filter(|&i| i != tt) {
-            node.play_child(pos, moves, i, &mut child);
-            let child_side = child.to_move() == self.sh.hero;
-            self.local.flags[ply + 1] = 0;
-            let v = if child_side == side {
-                self.negamax::<false>(&child, d, ply + 1, s_beta - 1, s_beta, child_side)
-            } else {
-                -self.negamax::<false>(&child, d, ply + 1, -s_beta, 1 - s_beta, child_side)
-            };
-            if self.stopped {
-                return Ok(false);
-            }
-            if v >= s_beta {
-                return if s_beta >= beta {
-                    Err(s_beta)
-                } else {
-                    Ok(false)
-                };
-            }
-        }
-        Ok(true)
-    }
 }
