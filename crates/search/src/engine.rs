@@ -195,6 +195,10 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
     /// with [`Algorithm::MaxN`] the report's `scores` holds every player's score.
     /// When the game is already over the report has no move, depth 0 and the outcome's score.
     ///
+    /// When the limits stop an iteration after some of its root moves completed and one of
+    /// them beat the window, the report's move, score and line are the best of those (its
+    /// depth stays the last completed iteration's): a movetime is spent in full.
+    ///
     /// With [`Config::repetition_check`] set, a best move that repeats a position of
     /// `history` is checked by a second search (see there). With [`Config::apart`] set and
     /// the player to move out of reach ([`Game::in_contact`]), the search is made with that

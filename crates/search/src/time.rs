@@ -21,8 +21,9 @@
 //! Monte Carlo tree search, which can stop after any iteration, spends the target (the move
 //! time less its margin, or `min(target, hard)` on a clock) instead of the soft limit.
 //!
-//! The search stops at the hard limit wherever it is (checked every 1024 nodes), and an
-//! unfinished iteration is discarded, so the answer comes before the hard limit.
+//! The search stops at the hard limit wherever it is (checked every 1024 nodes); of an
+//! unfinished iteration only the root moves whose search completed count (the best of them
+//! where one beat the window), so the answer comes before the hard limit.
 
 use std::time::{Duration, Instant};
 

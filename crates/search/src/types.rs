@@ -667,7 +667,8 @@ pub struct Report<M> {
     pub score: i32,
     /// Per-player values (max^n; for the two-player searches `[score, -score, 0]`-like).
     pub scores: Scores,
-    /// Depth of the last completed iteration.
+    /// Depth of the last completed iteration (the move may come from the next one, which
+    /// the limits stopped: see [`crate::Search::run`]).
     pub depth: u32,
     /// Nodes searched, all threads.
     pub nodes: u64,
