@@ -77,7 +77,7 @@ pub(crate) fn info_line<M: std::fmt::Display>(r: &Report<M>) -> String {
 fn mate_search<A: GameAdapter>(
     record: &Record<A::Pos>,
     config: &Config,
-    eval: A::Eval,
+    eval: plyforge::learned::Evaluation<A>,
     limits: Limits,
 ) {
     // Only where the analysis has a time: a fixed-depth analysis is a measurement of the

@@ -11,7 +11,7 @@
 //!   uniformly random legal move.
 //! - KEYs: `depth=N`, `time=DUR` (per move, e.g. `100ms`), `nodes=N`, `threads=N`,
 //!   `eval=NAME` (one of the game's evaluations; Chexers' may be followed by weight settings,
-//!   `eval=default:contempt=600:draw_standing=0`), `tt=MIB` (`0`: no table), `ordering=on|off`,
+//!   `eval=default:contempt=600:draw_standing=0`; or `eval=net:FILE`, a value network made by `arena train`, [`crate::learned`]), `tt=MIB` (`0`: no table), `ordering=on|off`,
 //!   `aspiration=on|off`, `quiescence=on|off`, `repetition=off|maxn|brs|paranoid|alphabeta`
 //!   (a second search with that model of the opponents before a move that repeats a position:
 //!   [`Config::repetition_check`]), `offensive=N|off` (three players, paranoid search:
@@ -49,6 +49,7 @@ use search::{
 
 use crate::adapter::{legal_moves, CratePlayer, GameAdapter};
 use crate::duration::parse_duration;
+use crate::learned::{self, Evaluation, LoadedNet, NetEval};
 use crate::params::{SELECTIVE_NUMBERS, SELECTIVE_SWITCHES};
 use crate::Error;
 
@@ -123,8 +124,10 @@ pub struct Spec {
     pub nodes: Option<u64>,
     /// Worker threads.
     pub threads: Option<usize>,
-    /// Evaluation name.
+    /// Evaluation name (`net:FILE` for a value network).
     pub eval: Option<String>,
+    /// The network of `eval=net:FILE`, read and checked when the spec was parsed.
+    pub net: Option<LoadedNet>,
     /// Table size in MiB (0: none).
     pub tt_mib: Option<usize>,
     /// Move ordering.
@@ -263,6 +266,7 @@ impl Spec {
             nodes: None,
             threads: None,
             eval: None,
+            net: None,
             tt_mib: None,
             ordering: None,
             aspiration: None,
@@ -425,6 +429,13 @@ impl Spec {
     /// naming the keys there are.
     fn set_other<A: GameAdapter>(&mut self, key: &str, value: &str) -> Result<(), String> {
         if matches!(key, "eval" | "e") {
+            if let Some(path) = value.strip_prefix("net:") {
+                let net = learned::load::<A>(path).map_err(|e| format!("eval={value}: {e}"))?;
+                self.eval = Some(value.to_string());
+                self.net = Some(net);
+                return Ok(());
+            }
+            self.net = None;
             if let Err(problem) = A::evaluator(value) {
                 return Err(format!("eval={value}: {problem}"));
             }
@@ -455,6 +466,12 @@ impl Spec {
     /// The keys together: the parameters make an evaluation, MCTS's keys go with MCTS, the
     /// players that do not search take no limit (and the random player no evaluation).
     fn check<A: GameAdapter>(&self, text: &str) -> Result<(), String> {
+        if let (Some(net), Some((param, _))) = (&self.net, self.params.first()) {
+            return Err(format!(
+                "{param}: a parameter of the game's own evaluation; eval=net:{} is a network",
+                net.path
+            ));
+        }
         if !self.params.is_empty() {
             let name = self
                 .eval
@@ -608,8 +625,20 @@ impl Spec {
         }
     }
 
-    /// The evaluation this spec names (or the game's default).
-    pub fn evaluator<A: GameAdapter>(&self) -> A::Eval {
+    /// The evaluation this spec names (or the game's default): the game's own, or the
+    /// network of `eval=net:FILE`.
+    pub fn evaluator<A: GameAdapter>(&self) -> Evaluation<A> {
+        if let Some(loaded) = &self.net {
+            let eval = NetEval::shared(Arc::clone(&loaded.net))
+                .expect("a network is checked against its game when the spec is parsed");
+            return Evaluation::Net(eval);
+        }
+        Evaluation::Own(self.own_evaluator::<A>())
+    }
+
+    /// The game's own evaluation this spec names (or the game's default), ignoring a
+    /// network.
+    pub fn own_evaluator<A: GameAdapter>(&self) -> A::Eval {
         let name = self
             .eval
             .as_deref()
@@ -622,12 +651,12 @@ impl Spec {
 
 /// The search engine of one game, with its evaluation, kept between moves (its table too).
 pub struct SearchEngine<A: GameAdapter> {
-    search: search::Search<A::Pos, A::Eval>,
+    search: search::Search<A::Pos, Evaluation<A>>,
 }
 
 impl<A: GameAdapter> SearchEngine<A> {
     /// An engine with this configuration and evaluation.
-    pub fn new(config: Config, eval: A::Eval) -> Self {
+    pub fn new(config: Config, eval: Evaluation<A>) -> Self {
         let mut search = search::Search::new(config, eval);
         search.set_maxn_bounds(A::maxn_bounds());
         SearchEngine { search }
@@ -650,10 +679,11 @@ impl<A: GameAdapter> SearchEngine<A> {
     /// use plyforge::games::Jumpy3;
     /// use plyforge::GameAdapter;
     /// let huge = Jumpy3::engine_config().with_tt_mib(1 << 40);
-    /// let err = SearchEngine::<Jumpy3>::try_new(huge, Jumpy3::default_eval()).err().unwrap();
+    /// let own = plyforge::learned::Evaluation::Own(Jumpy3::default_eval());
+    /// let err = SearchEngine::<Jumpy3>::try_new(huge, own).err().unwrap();
     /// assert!(matches!(err, plyforge::Error::Resources { .. }), "{err}");
     /// ```
-    pub fn try_new(config: Config, eval: A::Eval) -> Result<Self, Error> {
+    pub fn try_new(config: Config, eval: Evaluation<A>) -> Result<Self, Error> {
         let mib = config.tt_mib;
         if config.use_tt && config.algorithm != Algorithm::MaxN {
             crate::memory::check_available_mib(mib).map_err(|reason| Error::Resources {
@@ -698,7 +728,7 @@ pub enum Agent<A: GameAdapter> {
     /// The greedy one-ply player.
     Greedy {
         /// Its evaluation.
-        eval: A::Eval,
+        eval: Evaluation<A>,
         /// Tie-breaks.
         rng: Rng,
     },

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub use learn;
 pub use search;
 pub use search::{Limits, Outcome, Player};
 
@@ -23,6 +24,7 @@ mod dynamic;
 pub mod encoding;
 mod error;
 pub mod games;
+pub mod learned;
 pub mod memory;
 pub mod params;
 pub mod playout;

@@ -95,13 +95,17 @@ fn mcts_solves_small_endings() {
         Spec::parse::<ChaosClock>("mcts")
             .expect("a spec")
             .config::<ChaosClock>(Some(1)),
-        ChaosClock::evaluator("default").expect("the default evaluation"),
+        plyforge::learned::Evaluation::Own(
+            ChaosClock::evaluator("default").expect("the default evaluation"),
+        ),
     );
     let mut maxn = plyforge::agent::SearchEngine::<ChaosClock>::new(
         Spec::parse::<ChaosClock>("maxn")
             .expect("a spec")
             .config::<ChaosClock>(Some(1)),
-        ChaosClock::evaluator("default").expect("the default evaluation"),
+        plyforge::learned::Evaluation::Own(
+            ChaosClock::evaluator("default").expect("the default evaluation"),
+        ),
     );
     let record = plyforge::search::Record::new(pos);
     let a = mcts.think(&record, Limits::depth(3), |_| {});

@@ -1,0 +1,322 @@
+//! Learned evaluations: a value network ([`learn::Net`], from `plyforge-learn`) over a
+//! game's observation tensor ([`crate::encoding`]), as an evaluation that every search of
+//! the engine uses: an engine specification's `eval=net:FILE` (alpha-beta, paranoid,
+//! best-reply, max^n, MCTS's leaves, the greedy player).
+//!
+//! The network reads the position as the player to move sees it and gives one value in
+//! −1 … 1 per player, counted from the player to move in turn order; [`NetEval`] turns them
+//! into the search's scores, [`SCALE`] evaluation points per unit (two players: the mover's
+//! `(v₀ − v₁) / 2`, so that the scores are zero-sum). Its move-ordering hints are the game's
+//! default evaluation's ([`Evaluator::move_hint`]); a draw scores 0 for everybody. `arena
+//! train GAME` makes such networks; a network trained elsewhere (PyTorch on the Python
+//! package's observations) loads the same way (see [`learn::file`] for the file's layout).
+//!
+//! ```
+//! use plyforge::games::Jumpy3;
+//! use plyforge::learned::{Evaluation, NetEval};
+//! use plyforge::search::{Evaluator, Game};
+//! use plyforge::GameAdapter;
+//! // An untrained network of Jumpy3's shape: 80 inputs, 16 hidden, 2 outputs.
+//! let net = plyforge::learn::Net::new("jumpy3", &[80, 16, 2], 1)?;
+//! let eval: Evaluation<Jumpy3> = Evaluation::Net(NetEval::new(net)?);
+//! let scores = eval.evaluate(&Jumpy3::start());
+//! assert_eq!(scores[0], -scores[1]);
+//! assert!(scores[0].abs() <= 1000);
+//! # Ok::<(), plyforge::learned::NetError>(())
+//! ```
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::SystemTime;
+
+use learn::Net;
+use search::{DrawKind, Evaluator, Game, Player, Scores, MAX_PLAYERS};
+
+use crate::adapter::{Encoded, GameAdapter};
+
+/// Evaluation points per unit of the network's value (a value of 1 scores 1000).
+pub const SCALE: f32 = 1000.0;
+
+/// Why a network cannot evaluate a game.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum NetError {
+    /// The game has no observation tensor ([`GameAdapter::encoding`] is `None`).
+    NoEncoding {
+        /// The game's name for people.
+        game: &'static str,
+    },
+    /// The file cannot be read, is not a whole network, or is another game's or shape's.
+    File(learn::Error),
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::NoEncoding { game } => write!(
+                f,
+                "{game} has no observation tensor (its adapter gives no encoding), so no network can read it"
+            ),
+            NetError::File(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            NetError::File(e) => Some(e),
+            NetError::NoEncoding { .. } => None,
+        }
+    }
+}
+
+impl From<learn::Error> for NetError {
+    fn from(e: learn::Error) -> Self {
+        NetError::File(e)
+    }
+}
+
+/// The encoding of `A`, or the error that it has none.
+fn encoding<A: GameAdapter>() -> Result<Encoded<A>, NetError> {
+    A::encoding().ok_or(NetError::NoEncoding { game: A::TITLE })
+}
+
+/// A network read from a file, shared by every engine that names the file (kept by an
+/// engine specification: its `Debug` shows the file, not the weights).
+#[derive(Clone)]
+pub struct LoadedNet {
+    /// The file as given.
+    pub path: String,
+    /// The network.
+    pub net: Arc<Net>,
+}
+
+impl fmt::Debug for LoadedNet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "LoadedNet({:?}, sizes {:?})",
+            self.path,
+            self.net.sizes()
+        )
+    }
+}
+
+/// Files read so far, by path, with the time and length they had: a file read again for
+/// every engine of a match costs nothing, and a file rewritten (a new generation of
+/// training) is read anew.
+type Cache = HashMap<PathBuf, (Option<SystemTime>, u64, Arc<Net>)>;
+
+fn cache() -> &'static Mutex<Cache> {
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// The network of `path` for game `A`: checked to be `A`'s, with its observation's size as
+/// inputs and one output per player.
+pub fn load<A: GameAdapter>(path: &str) -> Result<LoadedNet, NetError> {
+    let e = encoding::<A>()?;
+    let file = Path::new(path);
+    let stamp = std::fs::metadata(file).map_err(|source| learn::Error::Io {
+        path: file.to_path_buf(),
+        source,
+    })?;
+    let key = file.to_path_buf();
+    let (modified, len) = (stamp.modified().ok(), stamp.len());
+    let cached = {
+        let map = cache().lock().unwrap_or_else(|p| p.into_inner());
+        map.get(&key)
+            .filter(|(m, l, _)| *m == modified && *l == len)
+            .map(|(_, _, net)| Arc::clone(net))
+    };
+    let net = match cached {
+        Some(net) => net,
+        None => {
+            let net = Arc::new(Net::load(file)?);
+            let mut map = cache().lock().unwrap_or_else(|p| p.into_inner());
+            map.insert(key, (modified, len, Arc::clone(&net)));
+            net
+        }
+    };
+    net.check_for(A::NAME, e.shape.iter().product(), A::PLAYERS)
+        .map_err(|err| err.in_file(file))?;
+    Ok(LoadedNet {
+        path: path.to_string(),
+        net,
+    })
+}
+
+thread_local! {
+    /// Each thread's buffer for the observation, the hidden layers and the outputs: grown
+    /// once, then no allocation per evaluation.
+    static WORK: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A value network as an evaluation of game `A` (see [the module](self)).
+pub struct NetEval<A: GameAdapter> {
+    net: Arc<Net>,
+    observe: fn(&A::Pos, Player, &mut [f32]),
+    inputs: usize,
+    /// The game's default evaluation, for move-ordering hints.
+    hints: A::Eval,
+}
+
+impl<A: GameAdapter> Clone for NetEval<A> {
+    fn clone(&self) -> Self {
+        NetEval {
+            net: Arc::clone(&self.net),
+            observe: self.observe,
+            inputs: self.inputs,
+            hints: self.hints.clone(),
+        }
+    }
+}
+
+impl<A: GameAdapter> NetEval<A> {
+    /// The evaluation of `net`, which must be `A`'s (its name, its observation's size as
+    /// inputs, one output per player).
+    pub fn new(net: Net) -> Result<Self, NetError> {
+        NetEval::shared(Arc::new(net))
+    }
+
+    /// The evaluation of a shared network, checked as [`NetEval::new`] checks.
+    pub fn shared(net: Arc<Net>) -> Result<Self, NetError> {
+        let e = encoding::<A>()?;
+        let inputs = e.shape.iter().product();
+        net.check_for(A::NAME, inputs, A::PLAYERS)?;
+        Ok(NetEval {
+            net,
+            observe: e.observe,
+            inputs,
+            hints: A::default_eval(),
+        })
+    }
+
+    /// The network.
+    pub fn net(&self) -> &Net {
+        &self.net
+    }
+
+    /// The network's values of `pos` (−1 … 1), one per player in the players' own order
+    /// (entries past the game's players are 0).
+    pub fn values(&self, pos: &A::Pos) -> [f32; MAX_PLAYERS] {
+        let me = pos.to_move();
+        let (inputs, hidden, outputs) = (self.inputs, self.net.work_len(), A::PLAYERS);
+        WORK.with(|cell| {
+            let mut buf = cell.borrow_mut();
+            if buf.len() < inputs + hidden + outputs {
+                buf.resize(inputs + hidden + outputs, 0.0);
+            }
+            let (x, rest) = buf.split_at_mut(inputs);
+            let (work, rest) = rest.split_at_mut(hidden);
+            let out = &mut rest[..outputs];
+            x.fill(0.0);
+            (self.observe)(pos, me, x);
+            self.net.forward(x, work, out);
+            let mut values = [0.0; MAX_PLAYERS];
+            for (k, v) in out.iter().enumerate() {
+                values[(me + k) % outputs] = *v;
+            }
+            values
+        })
+    }
+}
+
+impl<A: GameAdapter> Evaluator<A::Pos> for NetEval<A> {
+    fn evaluate(&self, pos: &A::Pos) -> Scores {
+        let v = self.values(pos);
+        let mut scores = [0; MAX_PLAYERS];
+        if A::PLAYERS == 2 {
+            let s = ((v[0] - v[1]) / 2.0 * SCALE).round() as i32;
+            scores[0] = s;
+            scores[1] = -s;
+        } else {
+            for (s, x) in scores.iter_mut().zip(v).take(A::PLAYERS) {
+                *s = (x * SCALE).round() as i32;
+            }
+        }
+        scores
+    }
+
+    fn aspiration_window(&self) -> i32 {
+        (SCALE / 25.0) as i32
+    }
+
+    fn margin(&self) -> i32 {
+        (SCALE / 10.0) as i32
+    }
+
+    fn move_hint(&self, pos: &A::Pos, mv: A::Move) -> i32 {
+        self.hints.move_hint(pos, mv)
+    }
+}
+
+/// The evaluation of an engine: the game's own (by name, with its parameters) or a
+/// network's. Every search of the facade evaluates through it; the game's own is called
+/// without a virtual call.
+pub enum Evaluation<A: GameAdapter> {
+    /// One of the game's evaluations ([`GameAdapter::evaluator`]).
+    Own(A::Eval),
+    /// A value network.
+    Net(NetEval<A>),
+}
+
+impl<A: GameAdapter> Clone for Evaluation<A> {
+    fn clone(&self) -> Self {
+        match self {
+            Evaluation::Own(e) => Evaluation::Own(e.clone()),
+            Evaluation::Net(n) => Evaluation::Net(n.clone()),
+        }
+    }
+}
+
+impl<A: GameAdapter> Evaluator<A::Pos> for Evaluation<A> {
+    #[inline]
+    fn evaluate(&self, pos: &A::Pos) -> Scores {
+        match self {
+            Evaluation::Own(e) => e.evaluate(pos),
+            Evaluation::Net(n) => n.evaluate(pos),
+        }
+    }
+
+    #[inline]
+    fn evaluate_for(&self, pos: &A::Pos, root: Player) -> Scores {
+        match self {
+            Evaluation::Own(e) => e.evaluate_for(pos, root),
+            Evaluation::Net(n) => n.evaluate_for(pos, root),
+        }
+    }
+
+    fn aspiration_window(&self) -> i32 {
+        match self {
+            Evaluation::Own(e) => e.aspiration_window(),
+            Evaluation::Net(n) => n.aspiration_window(),
+        }
+    }
+
+    fn margin(&self) -> i32 {
+        match self {
+            Evaluation::Own(e) => e.margin(),
+            Evaluation::Net(n) => n.margin(),
+        }
+    }
+
+    #[inline]
+    fn move_hint(&self, pos: &A::Pos, mv: A::Move) -> i32 {
+        match self {
+            Evaluation::Own(e) => e.move_hint(pos, mv),
+            Evaluation::Net(n) => n.move_hint(pos, mv),
+        }
+    }
+
+    fn draw_scores(&self, pos: &A::Pos, kind: DrawKind) -> Scores {
+        match self {
+            Evaluation::Own(e) => e.draw_scores(pos, kind),
+            Evaluation::Net(n) => n.draw_scores(pos, kind),
+        }
+    }
+}

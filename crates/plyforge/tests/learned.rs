@@ -1,0 +1,186 @@
+//! A value network as the evaluation of every search (`eval=net:FILE`): each search with a
+//! fixed network equals its brute-force definition with the same network, at every depth,
+//! with and without the table, on one thread and several; engine specifications read,
+//! check and refuse network files.
+
+use plyforge::agent::{Agent, Spec};
+use plyforge::games::{Chexers, Jumpy3};
+use plyforge::learn::Net;
+use plyforge::learned::{Evaluation, NetEval};
+use plyforge::search::{reference, Algorithm, Config, Evaluator, Game, Limits, Record, Search};
+use plyforge::GameAdapter;
+
+/// Positions of `A` after a few seeded pseudo-random moves (the start among them).
+fn positions<A: GameAdapter>(count: usize, plies: usize) -> Vec<A::Pos> {
+    let mut out = Vec::new();
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    for i in 0..count {
+        let mut pos = A::start();
+        for _ in 0..(i * plies / count.max(1)) {
+            let moves = plyforge::legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            pos.play(moves[(state % moves.len() as u64) as usize]);
+        }
+        out.push(pos);
+    }
+    out
+}
+
+fn net_of<A: GameAdapter>(hidden: usize, seed: u64) -> Evaluation<A> {
+    let inputs = A::encoding().expect("an encoding").shape.iter().product();
+    let net = Net::new(A::NAME, &[inputs, hidden, A::PLAYERS], seed).expect("sizes");
+    Evaluation::Net(NetEval::new(net).expect("the game's shape"))
+}
+
+fn config(algorithm: Algorithm, tt: bool, threads: usize) -> Config {
+    Config::default()
+        .with_algorithm(algorithm)
+        .with_threads(threads)
+        .with_tt_mib(if tt { 4 } else { 0 })
+        .with_quiescence(false)
+}
+
+#[test]
+fn alpha_beta_with_a_network_equals_minimax_with_it() {
+    let eval = net_of::<Jumpy3>(24, 11);
+    for pos in positions::<Jumpy3>(4, 12) {
+        let want: Vec<i32> = (0..=4)
+            .map(|d| reference::minimax(&pos, &eval, d, &[], false))
+            .collect();
+        for (tt, threads) in [(true, 1), (false, 1), (true, 2)] {
+            let mut engine = Search::new(config(Algorithm::AlphaBeta, tt, threads), eval.clone());
+            engine.run(&pos, &[], Limits::depth(4), |r| {
+                assert_eq!(
+                    r.score, want[r.depth as usize],
+                    "{pos} depth {} tt {tt} threads {threads}",
+                    r.depth
+                );
+            });
+        }
+    }
+}
+
+#[test]
+fn three_player_searches_with_a_network_equal_their_definitions() {
+    let eval = net_of::<Chexers>(16, 5);
+    for pos in positions::<Chexers>(3, 30) {
+        for (algorithm, depth) in [
+            (Algorithm::Paranoid, 3),
+            (Algorithm::BestReply, 3),
+            (Algorithm::MaxN, 2),
+        ] {
+            for (tt, threads) in [(true, 1), (false, 1), (true, 2)] {
+                let mut engine = Search::new(config(algorithm, tt, threads), eval.clone());
+                engine.run(&pos, &[], Limits::depth(depth), |r| {
+                    let d = r.depth;
+                    match algorithm {
+                        Algorithm::MaxN => {
+                            assert_eq!(
+                                r.scores,
+                                reference::maxn(&pos, &eval, d, &[], false),
+                                "{pos} maxn {d}"
+                            )
+                        }
+                        Algorithm::BestReply => assert_eq!(
+                            r.score,
+                            reference::best_reply(&pos, &eval, d, &[], false),
+                            "{pos} brs {d}"
+                        ),
+                        _ => assert_eq!(
+                            r.score,
+                            reference::paranoid(&pos, &eval, d, &[], false),
+                            "{pos} paranoid {d}"
+                        ),
+                    }
+                });
+            }
+        }
+    }
+}
+
+#[test]
+fn a_network_scores_two_players_zero_sum_and_three_from_each_seat() {
+    let two = net_of::<Jumpy3>(8, 1);
+    for pos in positions::<Jumpy3>(5, 20) {
+        let s = two.evaluate(&pos);
+        assert_eq!(s[0], -s[1]);
+        assert!(s[0].abs() <= 1000);
+    }
+    let Evaluation::Net(three) = net_of::<Chexers>(8, 1) else {
+        unreachable!()
+    };
+    let pos = Chexers::start();
+    let v = three.values(&pos);
+    let s = three.evaluate(&pos);
+    for p in 0..3 {
+        assert!((-1.0..=1.0).contains(&v[p]));
+        assert_eq!(s[p], (v[p] * 1000.0).round() as i32);
+    }
+}
+
+/// A folder for this test's files.
+fn folder(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("plyforge-learned-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn specs_read_check_and_refuse_network_files() {
+    let dir = folder("specs");
+    let jumpy = dir.join("jumpy3.safetensors");
+    let Evaluation::Net(e) = net_of::<Jumpy3>(8, 3) else {
+        unreachable!()
+    };
+    e.net().save(&jumpy).unwrap();
+    let text = format!("engine,depth=2,eval=net:{}", jumpy.display());
+    let spec = Spec::parse::<Jumpy3>(&text).unwrap();
+    assert!(matches!(spec.evaluator::<Jumpy3>(), Evaluation::Net(_)));
+    // It plays.
+    let mut agent = Agent::<Jumpy3>::new(&spec, Limits::depth(2), Some(1), 1);
+    let record = Record::new(Jumpy3::start());
+    let (mv, report) = agent.choose(&record, |_| {});
+    assert!(record.legal_moves().contains(&mv.unwrap()));
+    assert_eq!(report.unwrap().depth, 2);
+    // Greedy and MCTS take it too.
+    for kind in ["greedy", "mcts,iterations=200,playout=0"] {
+        let spec = Spec::parse::<Jumpy3>(&format!("{kind},eval=net:{}", jumpy.display())).unwrap();
+        let mut a = Agent::<Jumpy3>::new(&spec, Limits::depth(2), Some(1), 1);
+        let mut b = Agent::<Jumpy3>::new(&spec, Limits::depth(2), Some(1), 1);
+        let (x, y) = (a.choose(&record, |_| {}).0, b.choose(&record, |_| {}).0);
+        assert!(record.legal_moves().contains(&x.unwrap()), "{kind}");
+        assert_eq!(x, y, "{kind}: one thread, the same seed, the same move");
+    }
+    // Another game's network, a missing file, a broken one, parameters with a network.
+    let err = Spec::parse::<Chexers>(&format!("paranoid,eval=net:{}", jumpy.display()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("a network for \"jumpy3\", not \"chexers\""),
+        "{err}"
+    );
+    let missing = dir.join("none.safetensors");
+    let err = Spec::parse::<Jumpy3>(&format!("engine,eval=net:{}", missing.display()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("none.safetensors"), "{err}");
+    let broken = dir.join("broken.safetensors");
+    std::fs::write(&broken, b"\x08\0\0\0\0\0\0\0{}garbage").unwrap();
+    let err = Spec::parse::<Jumpy3>(&format!("engine,eval=net:{}", broken.display()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("broken.safetensors") && err.contains("not a whole"),
+        "{err}"
+    );
+    let err = Spec::parse::<Jumpy3>(&format!("engine,eval=net:{},tempo=3", jumpy.display()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("is a network"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
