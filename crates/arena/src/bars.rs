@@ -1,4 +1,4 @@
-//! The progress bars of `match` and `tune`: an [`Observer`] of the lab's runs that draws a
+//! The progress bars of `match`, `tune` and `train`: an [`Observer`] of the lab's runs that draws a
 //! bar of games or iterations, prints each finished game (unless quiet), and says what a
 //! worker waits for.
 
@@ -142,6 +142,17 @@ impl<A: GameAdapter> Observer for Bars<A> {
                 iteration,
                 since,
             } => self.waiting(workers, of, iteration, since),
+            Progress::Played { done } => {
+                if let Some(bar) = &self.bar {
+                    bar.set_position(done);
+                }
+            }
+            Progress::Epoch { done, train, held } => {
+                if let Some(bar) = &self.bar {
+                    bar.set_position(done);
+                    bar.set_message(format!("loss {train:.4} trained, {held:.4} held out"));
+                }
+            }
             Progress::End => {
                 if let Some(bar) = self.bar.take() {
                     bar.finish_and_clear();

@@ -51,6 +51,80 @@ enum Verb {
     Bench(BenchArgs),
     /// Tune the game's parameters: SPSA by game pairs, or fitted to recorded games (Texel).
     Tune(TuneArgs),
+    /// Train a value network (for eval=net:FILE) from self-play and recorded games.
+    Train(TrainArgs),
+}
+
+#[derive(Args, Debug)]
+struct TrainArgs {
+    /// The game (any game with an observation tensor).
+    game: String,
+    /// The network's file (safetensors); beside it OUT.games.jsonl (the self-play games),
+    /// OUT.state.safetensors (the trainer after each epoch) and OUT.loss.svg (the loss curve).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Go on with the run whose files are at --out (a killed run loses no finished game or
+    /// epoch, and ends with the weights of an unbroken run).
+    #[arg(long)]
+    resume: bool,
+    /// The engine of the self-play games (a depth or node budget; see `arena match --help`).
+    #[arg(long, value_name = "SPEC", default_value = "engine,depth=2")]
+    engine: String,
+    /// Self-play games (0: learn from --records alone).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    games: u64,
+    /// Random plies at the start of each self-play game (default: the game's opening plies
+    /// and two more).
+    #[arg(long, value_name = "N")]
+    random_plies: Option<usize>,
+    /// The chance that a self-play move after the opening is a random one.
+    #[arg(long, value_name = "P", default_value_t = 0.05)]
+    explore: f64,
+    /// Plies after which a self-play game ends with the game's limit result.
+    #[arg(long, value_name = "N")]
+    max_plies: Option<usize>,
+    /// Self-play games at once.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    concurrency: usize,
+    /// Recorded games to learn from too: match files, tune files, training games files, text
+    /// records (arena match --record, the course referee harness's --record).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    records: Vec<PathBuf>,
+    /// What each position's values are trained towards: outcome (the game's result), score
+    /// (the search's score of the move played), td (TD(λ) over the network's own values of
+    /// the positions that follow), tdleaf (TD(λ) over the searched values recorded).
+    #[arg(long, value_name = "T", default_value = "outcome")]
+    target: String,
+    /// λ of td and tdleaf.
+    #[arg(long, value_name = "L", default_value_t = 0.7)]
+    lambda: f64,
+    /// Evaluation points per unit of tanh, for search scores as targets.
+    #[arg(long, value_name = "X", default_value_t = 400.0)]
+    score_scale: f64,
+    /// Hidden layers' sizes (one or two: --hidden 64 or --hidden 128,32).
+    #[arg(long, value_name = "N", value_delimiter = ',', default_value = "64")]
+    hidden: Vec<usize>,
+    /// Passes over the training positions.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    epochs: u64,
+    /// Positions per step.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    batch: usize,
+    /// Adam's step size.
+    #[arg(long, value_name = "X", default_value_t = 0.001)]
+    learning_rate: f64,
+    /// Decoupled weight decay (AdamW).
+    #[arg(long, value_name = "X", default_value_t = 0.0)]
+    weight_decay: f64,
+    /// The share of games held out to measure the loss on.
+    #[arg(long, value_name = "P", default_value_t = 0.1)]
+    holdout: f64,
+    /// The first plies of each game that are not trained on.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    skip_plies: usize,
+    /// The seed of the games, the first weights and the order of the positions.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(Args, Debug)]
@@ -615,6 +689,10 @@ pub(crate) fn run(arena: &Games, cli: Cli) -> Result<(), Fail> {
             let game = arena.commands(&a.game)?;
             game.tune(&tune_command(a)?)
         }
+        Verb::Train(a) => {
+            let game = arena.commands(&a.game)?;
+            game.train(&train_settings(a)?)
+        }
         Verb::Web(a) => Ok(web::serve(&web::WebSettings {
             addr: a.addr,
             threads: threads_ok(a.threads)?,
@@ -798,6 +876,38 @@ fn match_settings(a: MatchArgs) -> Result<lab::MatchSettings, Fail> {
             .as_deref()
             .map(|t| duration("--clock", t))
             .transpose()?,
+    })
+}
+
+/// The options of `arena train`, checked.
+fn train_settings(a: TrainArgs) -> Result<lab::train::TrainSettings, Fail> {
+    let target = lab::train::Target::parse(&a.target).ok_or_else(|| {
+        Fail::usage(format!(
+            "--target {}: outcome, score, td or tdleaf",
+            a.target
+        ))
+    })?;
+    Ok(lab::train::TrainSettings {
+        engine: Some(a.engine),
+        games: a.games,
+        random_plies: a.random_plies,
+        explore: a.explore,
+        max_plies: a.max_plies,
+        records: a.records,
+        target,
+        lambda: a.lambda,
+        score_scale: a.score_scale,
+        hidden: a.hidden,
+        epochs: a.epochs,
+        batch: a.batch,
+        learning_rate: a.learning_rate,
+        weight_decay: a.weight_decay,
+        holdout: a.holdout,
+        skip: a.skip_plies,
+        seed: a.seed,
+        out: Some(a.out),
+        resume: a.resume,
+        concurrency: a.concurrency.max(1),
     })
 }
 

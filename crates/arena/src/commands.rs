@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 use plyforge::{GameAdapter, GameKind, SolveSettings};
 
 use crate::fail::Fail;
-use crate::{analyse, bench, matchup, play, rules_cmd, solve, tune};
+use crate::{analyse, bench, matchup, play, rules_cmd, solve, train, tune};
 use net::{protocol, server};
 
 /// The subcommands of one game.
@@ -41,6 +41,8 @@ pub(crate) trait GameCommands: Send + Sync {
     fn bench_scaling(&self, deeper: u32) -> Result<bool, Fail>;
     /// `arena tune`.
     fn tune(&self, c: &tune::TuneCommand) -> Result<(), Fail>;
+    /// `arena train`.
+    fn train(&self, s: &lab::train::TrainSettings) -> Result<(), Fail>;
 }
 
 /// The games of an arena, in the order they were added, each with its subcommands.
@@ -131,5 +133,8 @@ impl<A: GameAdapter> GameCommands for Commands<A> {
     }
     fn tune(&self, c: &tune::TuneCommand) -> Result<(), Fail> {
         tune::tune::<A>(c)
+    }
+    fn train(&self, s: &lab::train::TrainSettings) -> Result<(), Fail> {
+        train::train::<A>(s)
     }
 }

@@ -40,6 +40,7 @@ mod matchup;
 mod play;
 mod rules_cmd;
 mod solve;
+mod train;
 mod tune;
 
 pub mod fail;

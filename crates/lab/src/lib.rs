@@ -64,10 +64,12 @@ pub mod matches;
 pub mod matchfile;
 pub mod merge;
 pub mod observe;
+mod records;
 mod runner;
 pub mod schedule;
 pub mod sprt;
 pub mod summary;
+pub mod train;
 pub mod tune;
 
 pub use error::Error;

@@ -1,4 +1,4 @@
-//! Progress: what a match or a tuning run tells its [`Observer`] while it works. The lab
+//! Progress: what a match, a tuning run or a training run tells its [`Observer`] while it works. The lab
 //! draws nothing and prints nothing; `arena` draws its progress bars from these events.
 
 use std::time::Duration;
@@ -49,6 +49,22 @@ pub enum Progress<'a> {
         iteration: u64,
         /// How long it has waited.
         since: Duration,
+    },
+    /// A training run's self-play game finished: `done` of them so far (resumed ones
+    /// counted).
+    Played {
+        /// Games played so far.
+        done: u64,
+    },
+    /// A training run's epoch is done: `done` epochs so far, with the mean loss on the
+    /// training positions and on the held-out ones.
+    Epoch {
+        /// Epochs done.
+        done: u64,
+        /// The mean loss met on the training positions in the epoch.
+        train: f64,
+        /// The mean loss on the held-out positions after it.
+        held: f64,
     },
     /// The games are over (finished, stopped by the test, or cut short by an error).
     End,

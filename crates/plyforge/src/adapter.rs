@@ -821,6 +821,20 @@ impl<E: Encoding> Encoded<E> {
     }
 }
 
+impl<A: GameAdapter> Encoded<A> {
+    /// The number of entries of an observation tensor.
+    pub fn size(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Writes `pos` as `player` sees it into `out` (of [`size`](Encoded::size) entries,
+    /// zeroed here first): [`Encoding::observe`].
+    pub fn write_observation(&self, pos: &A::Pos, player: Player, out: &mut [f32]) {
+        out.fill(0.0);
+        (self.observe)(pos, player, out);
+    }
+}
+
 impl<E: Encoding> Default for Encoded<E> {
     fn default() -> Self {
         Encoded::new()

@@ -34,7 +34,7 @@ const GAP: f64 = 46.0;
 const TOP: f64 = 70.0;
 
 /// Text safe inside SVG.
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -43,7 +43,7 @@ fn escape(s: &str) -> String {
 
 /// An axis tick's value, rounded to what the axis's span `span` can tell apart (two
 /// significant digits of the span).
-fn tick(v: f64, span: f64) -> String {
+pub(crate) fn tick(v: f64, span: f64) -> String {
     let decimals = if span > 0.0 && span.is_finite() {
         (1.0 - span.log10().floor()).clamp(0.0, 6.0) as usize
     } else {

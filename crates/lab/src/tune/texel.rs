@@ -32,12 +32,11 @@ use std::path::PathBuf;
 
 use plyforge::params::Param;
 use plyforge::search::{Evaluator, Game};
-use plyforge::{read_position, GameAdapter};
-use serde_json::Value;
+use plyforge::GameAdapter;
 
 use super::params::{choose_params, spec_text, without_keys};
 use crate::error::Error;
-use crate::matchfile;
+use crate::records::{read_file, replay, target, RecordGame};
 
 /// The settings of a fit; each is `arena tune --from-records`'s option of the same name
 /// (`skip` is `--skip-plies`).
@@ -59,201 +58,12 @@ pub struct TexelSettings {
     pub predict: Vec<String>,
 }
 
-/// A game read from a record: its start, its moves, its result, and where it was read.
-struct RecordGame {
-    start: String,
-    moves: Vec<String>,
-    result: String,
-    /// The file and the line the game begins on.
-    file: String,
-    line: usize,
-    /// Who sat in each seat, where a text record's header says ([`seats_field`]).
-    seats: Vec<String>,
-}
-
-impl RecordGame {
-    /// A fault of this game.
-    fn fault(&self, reason: impl std::fmt::Display) -> Error {
-        Error::input(&self.file, Some(self.line), reason)
-    }
-}
-
 /// One labelled position.
 struct Sample<P> {
     pos: P,
     /// The chance of each player's win that the result gives.
     target: [f64; 3],
     game: usize,
-}
-
-/// Reads the games of a record file (a match or tune file, or a text record) of game
-/// `game`.
-fn read_file(path: &std::path::Path, game: &str, out: &mut Vec<RecordGame>) -> Result<(), Error> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Error::input(&name, None, e))?;
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    if first.trim_start().starts_with('{') {
-        read_json(&name, &text, game, out)
-    } else {
-        read_text(&name, &text, out)
-    }
-}
-
-/// The games of a match file or a tune file.
-fn read_json(name: &str, text: &str, game: &str, out: &mut Vec<RecordGame>) -> Result<(), Error> {
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let at = |reason: String| Error::input(name, Some(n + 1), reason);
-        let v: Value = serde_json::from_str(line).map_err(|e| at(format!("not JSON ({e})")))?;
-        let o = v
-            .as_object()
-            .ok_or_else(|| at("not a JSON object".to_string()))?;
-        let kind = o.get("type").and_then(Value::as_str).unwrap_or("");
-        let g = match kind {
-            "match" | "tune" => {
-                let of = o.get("game").and_then(Value::as_str).unwrap_or("?");
-                if of != game {
-                    return Err(at(format!("the games of {of}, not {game}")));
-                }
-                continue;
-            }
-            "game" => matchfile::parse_game(o),
-            "tune-game" => match o.get("game").and_then(Value::as_object) {
-                Some(g) => matchfile::parse_game(g),
-                None => Err("no field \"game\"".to_string()),
-            },
-            other => Err(format!("unknown line type {other:?}")),
-        }
-        .map_err(at)?;
-        out.push(RecordGame {
-            start: g.start,
-            moves: g.opening_moves.into_iter().chain(g.moves).collect(),
-            result: g.result,
-            file: name.to_string(),
-            line: n + 1,
-            seats: Vec::new(),
-        });
-    }
-    Ok(())
-}
-
-/// The games of a text record: a `# …` line per game (`result: …`, optionally `start: …`
-/// and the seats), then one move per line.
-fn read_text(name: &str, text: &str, out: &mut Vec<RecordGame>) -> Result<(), Error> {
-    let mut current: Option<RecordGame> = None;
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if let Some(head) = line.strip_prefix('#') {
-            out.extend(current.take());
-            let field = |key: &str| {
-                head.split(" | ")
-                    .find_map(|f| f.trim().strip_prefix(key))
-                    .map(|s| s.trim().to_string())
-            };
-            let result = field("result: ").ok_or_else(|| {
-                Error::input(name, Some(n + 1), "a game's line has no `result: …`")
-            })?;
-            current = Some(RecordGame {
-                start: field("start: ").unwrap_or_else(|| "start".to_string()),
-                moves: Vec::new(),
-                result,
-                file: name.to_string(),
-                line: n + 1,
-                seats: head.split(" | ").find_map(seats_field).unwrap_or_default(),
-            });
-        } else {
-            match current.as_mut() {
-                Some(g) => g.moves.push(line.to_string()),
-                None => {
-                    return Err(Error::input(
-                        name,
-                        Some(n + 1),
-                        "a move before the first `# … result: …` line",
-                    ))
-                }
-            }
-        }
-    }
-    out.extend(current);
-    Ok(())
-}
-
-/// The seats of a header field, in seat order: `r=NAME g=NAME b=NAME` (the course referee
-/// harness's) or `r: NAME, g: NAME, b: NAME` (`arena match --record`'s), or `None` for
-/// another field.
-fn seats_field(field: &str) -> Option<Vec<String>> {
-    let field = field.trim();
-    let pairs: Vec<(&str, &str)> = if field.contains(": ") {
-        field
-            .split(", ")
-            .map(|t| t.split_once(": "))
-            .collect::<Option<_>>()?
-    } else {
-        field
-            .split_whitespace()
-            .map(|t| t.split_once('='))
-            .collect::<Option<_>>()?
-    };
-    let fits = (2..=3).contains(&pairs.len())
-        && pairs
-            .iter()
-            .all(|(letter, name)| letter.len() == 1 && !name.is_empty());
-    fits.then(|| pairs.iter().map(|(_, name)| name.to_string()).collect())
-}
-
-/// Replays game `g` from its start: `visit(ply, position, move)` for each move played
-/// before the game ends (`ply` from 0, the position before the move), each move parsed and
-/// checked legal first.
-fn replay<A: GameAdapter>(
-    g: &RecordGame,
-    mut visit: impl FnMut(usize, &A::Pos, A::Move),
-) -> Result<(), Error> {
-    let mut pos = read_position::<A>(&g.start).map_err(|e| g.fault(e))?;
-    for (ply, text) in g.moves.iter().enumerate() {
-        if pos.outcome().is_some() {
-            break;
-        }
-        let mv = A::parse_move(&pos, text)
-            .map_err(|e| g.fault(format!("move {} {text:?}: {e}", ply + 1)))?;
-        if let Some(why) = pos.why_illegal(mv) {
-            return Err(g.fault(format!("move {} {text}: {why}", ply + 1)));
-        }
-        visit(ply, &pos, mv);
-        pos.play(mv);
-    }
-    Ok(())
-}
-
-/// The target of a result: the winner 1, or an even split.
-fn target<A: GameAdapter>(result: &str) -> Option<[f64; 3]> {
-    let n = A::PLAYERS;
-    let mut t = [0.0; 3];
-    if let Some(letter) = result.strip_prefix("winner ") {
-        let p = (0..n).find(|&p| A::player_letter(p) == letter.trim())?;
-        t[p] = 1.0;
-        return Some(t);
-    }
-    if let Some(letter) = result.strip_prefix("loss ") {
-        // The others share the win.
-        let p = (0..n).find(|&p| A::player_letter(p) == letter.trim())?;
-        for (q, x) in t.iter_mut().enumerate().take(n) {
-            *x = if q == p { 0.0 } else { 1.0 / (n - 1) as f64 };
-        }
-        return Some(t);
-    }
-    if result.starts_with("draw") || result == "both win" || result == "both lose" {
-        for x in t.iter_mut().take(n) {
-            *x = 1.0 / n as f64;
-        }
-        return Some(t);
-    }
-    None
 }
 
 /// The labelled positions of the games.
@@ -933,11 +743,11 @@ mod tests {
     fn seats_are_read_from_either_header() {
         let names = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
         assert_eq!(
-            seats_field(" r=arena_player g=flying_solo b=max "),
+            crate::records::seats_field(" r=arena_player g=flying_solo b=max "),
             names(&["arena_player", "flying_solo", "max"])
         );
         assert_eq!(
-            seats_field(" r: greedy, g: random, b: engine,depth=1 "),
+            crate::records::seats_field(" r: greedy, g: random, b: engine,depth=1 "),
             names(&["greedy", "random", "engine,depth=1"])
         );
         for other in [
@@ -946,7 +756,7 @@ mod tests {
             " start: start ",
             " x=1 ",
         ] {
-            assert_eq!(seats_field(other), None, "{other}");
+            assert_eq!(crate::records::seats_field(other), None, "{other}");
         }
     }
 

@@ -1,0 +1,83 @@
+//! `arena train`: the lab's training run ([`lab::train`]) with bars, then what it reached:
+//! the losses, the files, and the network's speed in a search beside the game's own
+//! evaluation's.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use lab::train::{TrainReport, TrainSettings, Training};
+use plyforge::agent::SearchEngine;
+use plyforge::learned::{Evaluation, NetEval};
+use plyforge::search::{Limits, Record};
+use plyforge::GameAdapter;
+
+use crate::bars::Bars;
+use crate::fail::{outln, Fail};
+
+/// Runs `arena train` for game `A`.
+pub(crate) fn train<A: GameAdapter>(s: &TrainSettings) -> Result<(), Fail> {
+    let t = Training::<A>::new(s)?;
+    outln!(
+        "train {}: {} self-play games ({}), target {}, hidden {:?}, {} epochs{}",
+        A::NAME,
+        s.games,
+        s.engine.as_deref().unwrap_or("engine,depth=2"),
+        s.target.name(),
+        s.hidden,
+        s.epochs,
+        if s.resume { ", resumed" } else { "" }
+    );
+    let report = t.run(&mut Bars::<A>::for_match(true))?;
+    show::<A>(&report);
+    speed::<A>(&report)?;
+    Ok(())
+}
+
+/// The run's figures.
+fn show<A: GameAdapter>(r: &TrainReport) {
+    outln!(
+        "games: {} self-play, {} recorded; positions: {} trained, {} held out",
+        r.games,
+        r.recorded,
+        r.positions.0,
+        r.positions.1
+    );
+    for (i, (t, h)) in r.losses.iter().enumerate() {
+        if i == 0 || i + 1 == r.losses.len() || (i + 1) % 5 == 0 {
+            outln!("epoch {:>3}  loss {t:.5} trained  {h:.5} held out", i + 1);
+        }
+    }
+    outln!(
+        "network: {:?} ({} weights); time: {:.1} s playing, {:.1} s training",
+        r.net.sizes(),
+        r.net.params(),
+        r.seconds.0,
+        r.seconds.1
+    );
+    for f in &r.files {
+        outln!("wrote {}", f.display());
+    }
+}
+
+/// Nodes per second of the game's recommended engine from the start, one thread, half a
+/// second, with the network and with the game's default evaluation.
+fn speed<A: GameAdapter>(r: &TrainReport) -> Result<(), Fail> {
+    let net = NetEval::<A>::shared(Arc::new(r.net.clone()))
+        .map_err(|e| Fail::usage(e.to_string()))?;
+    let record = Record::new(A::start());
+    let limits = Limits::default().with_movetime(Some(Duration::from_millis(500)));
+    let mut nps = Vec::new();
+    for eval in [Evaluation::Net(net), Evaluation::Own(A::default_eval())] {
+        let config = A::engine_config().with_threads(1);
+        let mut engine = SearchEngine::<A>::try_new(config, eval)?;
+        let report = engine.think(&record, limits, |_| {});
+        nps.push(report.nodes as f64 / report.elapsed.as_secs_f64().max(1e-9));
+    }
+    outln!(
+        "speed from the start (1 thread, 0.5 s): {:.0} nodes/s with the network, {:.0} with the default evaluation ({:.2}x)",
+        nps[0],
+        nps[1],
+        nps[0] / nps[1].max(1e-9)
+    );
+    Ok(())
+}

@@ -1,0 +1,244 @@
+//! The self-play games of a training run, and their file (`OUT.games.jsonl`, a
+//! [`crate::jsonl`] file that a killed run resumes from):
+//!
+//! ```text
+//! {"type":"train","format":1,"train":"9c1f…","game":"connect-four","settings":"…"}
+//! {"type":"train-game","train":"9c1f…","index":0,"start":"…","moves":["d","c",…],
+//!  "scores":[12,-30,null,…],"result":"winner x"}
+//! ```
+//!
+//! `scores[k]` is the search's score of move `k` from the mover's point of view (`null` for
+//! a random move of the opening or of exploration). A game is a function of its index and
+//! the run's settings: its seeds are the index's.
+
+use plyforge::agent::{Agent, Spec};
+use plyforge::search::rng::XorShift64Star as Rng;
+use plyforge::search::{Game, Limits, Record};
+use plyforge::{legal_moves, result_text, GameAdapter};
+use serde_json::{json, Value};
+
+use crate::error::Error;
+use crate::jsonl::{Format, Line};
+use crate::schedule::Shard;
+
+/// The format's version.
+pub const FORMAT: u64 = 1;
+
+/// The first line: the run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    /// The run's id (a hash of the settings that decide its games).
+    pub id: String,
+    /// The game's name.
+    pub game: String,
+    /// Those settings, for people.
+    pub settings: String,
+}
+
+/// One self-play game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainGame {
+    /// The run's id.
+    pub id: String,
+    /// The game's index in the run.
+    pub index: u64,
+    /// The start position.
+    pub start: String,
+    /// The moves, in notation.
+    pub moves: Vec<String>,
+    /// Each move's search score for the mover, where a search chose it.
+    pub scores: Vec<Option<i32>>,
+    /// The result in the rules' notation.
+    pub result: String,
+}
+
+/// The format of a training run's games file.
+pub struct Games;
+
+fn field<'a>(o: &'a serde_json::Map<String, Value>, key: &str) -> Result<&'a Value, String> {
+    o.get(key).ok_or_else(|| format!("no field {key:?}"))
+}
+
+fn text(o: &serde_json::Map<String, Value>, key: &str) -> Result<String, String> {
+    field(o, key)?
+        .as_str()
+        .map(str::to_string)
+        .ok_or_else(|| format!("field {key:?} is not text"))
+}
+
+/// The fields of a game line (also read by [`crate::records`]).
+pub(crate) fn parse_game(o: &serde_json::Map<String, Value>) -> Result<TrainGame, String> {
+    let moves = field(o, "moves")?
+        .as_array()
+        .ok_or("field \"moves\" is not a list")?
+        .iter()
+        .map(|m| m.as_str().map(str::to_string).ok_or("a move that is not text"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let scores = field(o, "scores")?
+        .as_array()
+        .ok_or("field \"scores\" is not a list")?
+        .iter()
+        .map(|s| match s {
+            Value::Null => Ok(None),
+            v => v
+                .as_i64()
+                .and_then(|n| i32::try_from(n).ok())
+                .map(Some)
+                .ok_or("a score that is not a whole number"),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if scores.len() != moves.len() {
+        return Err(format!(
+            "{} scores for {} moves",
+            scores.len(),
+            moves.len()
+        ));
+    }
+    Ok(TrainGame {
+        id: text(o, "train")?,
+        index: field(o, "index")?
+            .as_u64()
+            .ok_or("field \"index\" is not a whole number")?,
+        start: text(o, "start")?,
+        moves,
+        scores,
+        result: text(o, "result")?,
+    })
+}
+
+impl Format for Games {
+    type Header = Header;
+    type Entry = TrainGame;
+    type Key = u64;
+    const RUN: &'static str = "training run";
+    const SHORT: &'static str = "run";
+    const WRITER: &'static str = "worker";
+
+    fn parse(line: &str) -> Result<Line<Header, TrainGame>, String> {
+        let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON ({e})"))?;
+        let o = v.as_object().ok_or("not a JSON object")?;
+        match o.get("type").and_then(Value::as_str) {
+            Some("train") => {
+                let format = field(o, "format")?.as_u64();
+                if format != Some(FORMAT) {
+                    return Err(format!(
+                        "a games file of format {format:?}; this arena reads format {FORMAT}"
+                    ));
+                }
+                Ok(Line::Header(Header {
+                    id: text(o, "train")?,
+                    game: text(o, "game")?,
+                    settings: text(o, "settings")?,
+                }))
+            }
+            Some("train-game") => parse_game(o).map(Line::Entry),
+            other => Err(format!("unknown line type {other:?}")),
+        }
+    }
+
+    fn header_json(h: &Header) -> String {
+        json!({"type": "train", "format": FORMAT, "train": h.id, "game": h.game,
+               "settings": h.settings})
+        .to_string()
+    }
+
+    fn entry_json(g: &TrainGame) -> String {
+        json!({"type": "train-game", "train": g.id, "index": g.index, "start": g.start,
+               "moves": g.moves, "scores": g.scores, "result": g.result})
+        .to_string()
+    }
+
+    fn header_id(h: &Header) -> &str {
+        &h.id
+    }
+
+    fn header_shard(_: &Header) -> Option<Shard> {
+        None
+    }
+
+    fn header_settings(h: &Header) -> &str {
+        &h.settings
+    }
+
+    fn entry_id(g: &TrainGame) -> &str {
+        &g.id
+    }
+
+    fn key(g: &TrainGame) -> u64 {
+        g.index
+    }
+}
+
+/// How the self-play games are played.
+#[derive(Clone, Debug)]
+pub struct SelfPlay {
+    /// The engine of every seat.
+    pub spec: Spec,
+    /// Random plies at the start of every game.
+    pub random_plies: usize,
+    /// The chance that a move after the opening is a random one instead of the engine's.
+    pub explore: f64,
+    /// Plies after which a game ends by the game's limit result.
+    pub max_plies: usize,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+/// A game's seed: the run's seed and the index, mixed.
+fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x7261_696E;
+    z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^ (z >> 29)
+}
+
+/// A number in 0 … 1.
+fn unit(rng: &mut Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Self-play game `index` of run `id`.
+pub fn play<A: GameAdapter>(p: &SelfPlay, id: &str, index: u64) -> Result<TrainGame, Error> {
+    let seed = game_seed(p.seed, index);
+    let mut rng = Rng::seeded(seed);
+    let start = if A::RANDOM_START {
+        A::random_start(seed).unwrap_or_else(A::start)
+    } else {
+        A::start()
+    };
+    let mut record = Record::new(start.clone());
+    let mut agents: Vec<Agent<A>> = (0..A::PLAYERS)
+        .map(|s| Agent::new(&p.spec, Limits::depth(1), Some(1), seed.wrapping_add(s as u64)))
+        .collect();
+    let (mut moves, mut scores) = (Vec::new(), Vec::new());
+    while record.result().is_none() && moves.len() < p.max_plies {
+        let mover = record.position().to_move();
+        let ply = moves.len();
+        let random = ply < p.random_plies || (p.explore > 0.0 && unit(&mut rng) < p.explore);
+        let (mv, score) = if random {
+            let legal = legal_moves(record.position());
+            (legal[rng.below(legal.len())], None)
+        } else {
+            let (mv, report) = agents[mover].choose(&record, |_| {});
+            let mv = mv.ok_or_else(|| {
+                Error::Game(format!("{}: no move in {}", p.spec.text, record.position()))
+            })?;
+            (mv, report.map(|r| r.score))
+        };
+        moves.push(mv.to_string());
+        scores.push(score);
+        record
+            .play(mv)
+            .map_err(|e| Error::Game(format!("{}: {mv}: {e}", p.spec.text)))?;
+    }
+    let outcome = record
+        .result()
+        .unwrap_or_else(|| A::limit_outcome(record.position()));
+    Ok(TrainGame {
+        id: id.to_string(),
+        index,
+        start: start.to_string(),
+        moves,
+        scores,
+        result: result_text::<A>(outcome),
+    })
+}

@@ -1,0 +1,519 @@
+//! Training a value network for any game with an encoding (`arena train GAME`): positions
+//! and results from self-play games (any engine specification, seeded openings and
+//! exploration) and from recorded games, a network ([`plyforge::learn`]) trained to predict
+//! each player's result, weights in a safetensors file that `eval=net:FILE` searches with.
+//!
+//! ```
+//! use plyforge::games::Jumpy3;
+//! use plyforge_lab::train::{TrainSettings, Training};
+//! use plyforge_lab::Silent;
+//!
+//! let settings = TrainSettings {
+//!     engine: Some("engine,depth=1".into()),
+//!     games: 6,
+//!     hidden: vec![8],
+//!     epochs: 2,
+//!     ..TrainSettings::default()
+//! };
+//! let report = Training::<Jumpy3>::new(&settings)?.run(&mut Silent)?;
+//! assert_eq!(report.games, 6);
+//! assert_eq!(report.losses.len(), 2);
+//! assert_eq!(report.net.sizes(), [80, 8, 2]);
+//! # Ok::<(), plyforge_lab::Error>(())
+//! ```
+//!
+//! **Files** (with [`TrainSettings::out`] = `OUT`): `OUT` the network; `OUT.games.jsonl`
+//! the self-play games ([`games`]), `OUT.state.safetensors` the trainer's state after each
+//! epoch, `OUT.loss.svg` the loss curve. **A killed run resumes** (`resume`) from them:
+//! the games played are kept and the rest played, training goes on from the last finished
+//! epoch, and the weights are those of an unbroken run, bit for bit (a game is a function
+//! of its index and the settings; an epoch's order of the seed and its number; a batch's
+//! gradient is summed in a fixed order whatever the threads).
+
+pub mod data;
+pub mod games;
+mod plot;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use plyforge::agent::{Kind, Spec};
+use plyforge::learn::{Net, TrainSettings as NetSettings, Trainer};
+use plyforge::GameAdapter;
+
+use crate::error::Error;
+use crate::jsonl::{fnv1a, Journal};
+use crate::observe::{Observer, Progress};
+use crate::records::{read_file, RecordGame};
+pub use data::Target;
+use data::{samples, set_targets, split, Source};
+use games::{Games, Header, SelfPlay, TrainGame};
+
+/// The settings of a training run; each is `arena train`'s option of the same name.
+#[derive(Clone, Debug)]
+pub struct TrainSettings {
+    /// The engine of the self-play games (default `engine,depth=2`).
+    pub engine: Option<String>,
+    /// Self-play games to play (0: learn from records alone).
+    pub games: u64,
+    /// Random plies at the start of each self-play game (default: the game's opening plies
+    /// and two more; none for games that start at random).
+    pub random_plies: Option<usize>,
+    /// The chance that a self-play move after the opening is random.
+    pub explore: f64,
+    /// Plies after which a self-play game ends with the game's limit result (default
+    /// 1000).
+    pub max_plies: Option<usize>,
+    /// Recorded games to learn from: match files, tune files, training games files, text
+    /// records.
+    pub records: Vec<PathBuf>,
+    /// What the values are trained towards.
+    pub target: Target,
+    /// λ of the TD targets.
+    pub lambda: f64,
+    /// Evaluation points per unit of `tanh` for search scores as targets.
+    pub score_scale: f64,
+    /// The hidden layers' sizes.
+    pub hidden: Vec<usize>,
+    /// Passes over the training positions.
+    pub epochs: u64,
+    /// Positions per step.
+    pub batch: usize,
+    /// Adam's step size.
+    pub learning_rate: f64,
+    /// Decoupled weight decay.
+    pub weight_decay: f64,
+    /// The share of games held out to measure the loss on.
+    pub holdout: f64,
+    /// The first plies of each game that are not trained on.
+    pub skip: usize,
+    /// The seed of the games, the first weights and the order of the positions.
+    pub seed: u64,
+    /// The network's file (and beside it the run's other files); none: nothing written.
+    pub out: Option<PathBuf>,
+    /// Go on with the run whose files are at `out`.
+    pub resume: bool,
+    /// Self-play games at once.
+    pub concurrency: usize,
+}
+
+impl Default for TrainSettings {
+    fn default() -> Self {
+        TrainSettings {
+            engine: None,
+            games: 200,
+            random_plies: None,
+            explore: 0.05,
+            max_plies: None,
+            records: Vec::new(),
+            target: Target::Outcome,
+            lambda: 0.7,
+            score_scale: 400.0,
+            hidden: vec![64],
+            epochs: 20,
+            batch: 256,
+            learning_rate: 1e-3,
+            weight_decay: 0.0,
+            holdout: 0.1,
+            skip: 0,
+            seed: 1,
+            out: None,
+            resume: false,
+            concurrency: 1,
+        }
+    }
+}
+
+/// What a training run did.
+#[derive(Clone, Debug)]
+pub struct TrainReport {
+    /// Self-play games.
+    pub games: u64,
+    /// Recorded games read.
+    pub recorded: usize,
+    /// Positions trained on and held out.
+    pub positions: (usize, usize),
+    /// Each epoch's mean loss on the training positions and on the held-out ones.
+    pub losses: Vec<(f64, f64)>,
+    /// The network.
+    pub net: Net,
+    /// The files written: the network and the loss curve.
+    pub files: Vec<PathBuf>,
+    /// Seconds spent playing and training (this process).
+    pub seconds: (f64, f64),
+}
+
+/// A training run of game `A`, checked and ready.
+pub struct Training<A: GameAdapter> {
+    s: TrainSettings,
+    play: SelfPlay,
+    encoding: plyforge::encoding::Encoded<A>,
+}
+
+/// `OUT` with `suffix` added to its name.
+fn beside(out: &Path, suffix: &str) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// A number mixed with a seed (which games are held out).
+fn mix(seed: u64, i: u64) -> u64 {
+    let mut z = seed.wrapping_add(i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^ (z >> 27)
+}
+
+impl<A: GameAdapter> Training<A> {
+    /// Checks the settings against the game.
+    pub fn new(s: &TrainSettings) -> Result<Self, Error> {
+        let encoding = A::encoding().ok_or_else(|| {
+            Error::settings(format!(
+                "{} has no observation tensor (its adapter gives no encoding): no network can read it",
+                A::TITLE
+            ))
+        })?;
+        let text = s.engine.as_deref().unwrap_or("engine,depth=2");
+        let spec = Spec::parse::<A>(text).map_err(Error::Plyforge)?;
+        if matches!(spec.kind, Kind::Search(_)) && !spec.has_limit() {
+            return Err(Error::settings(format!(
+                "--engine {text}: self-play needs a depth or node budget (depth=N, nodes=N)"
+            )));
+        }
+        check_settings(s)?;
+        let play = SelfPlay {
+            spec,
+            random_plies: s.random_plies.unwrap_or(if A::RANDOM_START {
+                0
+            } else {
+                A::default_opening_plies() + 2
+            }),
+            explore: s.explore,
+            max_plies: s.max_plies.unwrap_or(1000),
+            seed: s.seed,
+        };
+        Ok(Training {
+            s: s.clone(),
+            play,
+            encoding,
+        })
+    }
+
+    /// The settings that decide the self-play games (their count aside: a resumed run may
+    /// ask for more).
+    fn games_settings(&self) -> String {
+        format!(
+            "game={} engine={} random_plies={} explore={} max_plies={} seed={}",
+            A::NAME,
+            self.play.spec.text,
+            self.play.random_plies,
+            self.play.explore,
+            self.play.max_plies,
+            self.play.seed
+        )
+    }
+
+    /// The settings that decide the training (the epochs aside: a resumed run may ask for
+    /// more).
+    fn train_settings(&self) -> String {
+        let s = &self.s;
+        format!(
+            "{} games={} records={:?} target={} lambda={} score_scale={} hidden={:?} batch={} lr={} wd={} holdout={} skip={}",
+            self.games_settings(),
+            s.games,
+            s.records,
+            s.target.name(),
+            s.lambda,
+            s.score_scale,
+            s.hidden,
+            s.batch,
+            s.learning_rate,
+            s.weight_decay,
+            s.holdout,
+            s.skip
+        )
+    }
+
+    /// Runs: plays the games (or the missing ones), reads the records, trains, writes.
+    pub fn run(&self, observer: &mut dyn Observer) -> Result<TrainReport, Error> {
+        let start = Instant::now();
+        let played = self.self_play(observer)?;
+        let playing = start.elapsed().as_secs_f64();
+        let mut sources = Vec::new();
+        for g in &played {
+            sources.push(self.source(
+                RecordGame::of_training(g),
+                g.scores.clone(),
+                sources.len(),
+            ));
+        }
+        let mut recorded = Vec::new();
+        for f in &self.s.records {
+            read_file(f, A::NAME, &mut recorded)?;
+        }
+        let n_recorded = recorded.len();
+        for g in recorded {
+            let scores = g.scores.clone();
+            sources.push(self.source(g, scores, sources.len()));
+        }
+        let mut samples = samples::<A>(&self.encoding, &sources, self.s.score_scale)?;
+        let (train, held) = split(&samples, self.s.skip);
+        if train.is_empty() {
+            return Err(Error::settings(
+                "no position to train on: play games (--games) or give records (--records)",
+            ));
+        }
+        let begun = Instant::now();
+        let (trainer, losses) = self.train(&mut samples, &train, &held, observer)?;
+        let training = begun.elapsed().as_secs_f64();
+        let mut net = trainer.net().clone();
+        self.annotate(&mut net, &losses, (train.len(), held.len()));
+        let files = self.write(&net, &losses)?;
+        Ok(TrainReport {
+            games: played.len() as u64,
+            recorded: n_recorded,
+            positions: (train.len(), held.len()),
+            losses,
+            net,
+            files,
+            seconds: (playing, training),
+        })
+    }
+
+    /// A game to learn from, held out or not by the seed.
+    fn source(&self, game: RecordGame, scores: Vec<Option<i32>>, i: usize) -> Source {
+        let held = (mix(self.s.seed, i as u64) % 10_000) as f64 / 10_000.0 < self.s.holdout;
+        Source { game, scores, held }
+    }
+
+    /// The self-play games: those of the games file when resuming, the rest played now
+    /// (`concurrency` at once) and appended in order.
+    fn self_play(&self, observer: &mut dyn Observer) -> Result<Vec<TrainGame>, Error> {
+        if self.s.games == 0 {
+            return Ok(Vec::new());
+        }
+        let settings = self.games_settings();
+        let id = format!("{:016x}", fnv1a(settings.as_bytes()));
+        let mut journal = match &self.s.out {
+            Some(out) => {
+                let header = Header {
+                    id: id.clone(),
+                    game: A::NAME.to_string(),
+                    settings,
+                };
+                let path = beside(out, ".games.jsonl");
+                Some(Journal::<Games>::open(&path, &header, self.s.resume)?)
+            }
+            None => None,
+        };
+        let mut done: BTreeMap<u64, TrainGame> = BTreeMap::new();
+        if let Some((_, entries, _)) = &journal {
+            for (_, g) in entries {
+                if g.index < self.s.games {
+                    done.insert(g.index, g.clone());
+                }
+            }
+        }
+        observer.progress(Progress::Begin {
+            total: self.s.games,
+            unit: "games",
+        });
+        observer.progress(Progress::Played {
+            done: done.len() as u64,
+        });
+        let missing: Vec<u64> = (0..self.s.games).filter(|i| !done.contains_key(i)).collect();
+        let id = &id;
+        for chunk in missing.chunks(self.s.concurrency.max(1)) {
+            let results: Vec<Result<TrainGame, Error>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = chunk
+                    .iter()
+                    .map(|&i| scope.spawn(move || games::play::<A>(&self.play, &id, i)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|_| Err(Error::Game("a self-play game panicked".into()))))
+                    .collect()
+            });
+            for r in results {
+                let g = r?;
+                if let Some((j, _, _)) = journal.as_mut() {
+                    j.append(&g)?;
+                }
+                done.insert(g.index, g);
+                observer.progress(Progress::Played {
+                    done: done.len() as u64,
+                });
+            }
+        }
+        observer.progress(Progress::End);
+        Ok(done.into_values().collect())
+    }
+
+    /// Trains, from the saved state when resuming; saves the state after each epoch.
+    fn train(
+        &self,
+        samples: &mut data::Samples,
+        train: &[usize],
+        held: &[usize],
+        observer: &mut dyn Observer,
+    ) -> Result<(Trainer, Vec<(f64, f64)>), Error> {
+        let s = &self.s;
+        let net_settings = NetSettings {
+            learning_rate: s.learning_rate as f32,
+            batch: s.batch,
+            weight_decay: s.weight_decay as f32,
+            seed: s.seed,
+        };
+        let id = format!("{:016x}", fnv1a(self.train_settings().as_bytes()));
+        let state = s.out.as_ref().map(|o| beside(o, ".state.safetensors"));
+        let (mut trainer, mut losses) = match state.as_ref().filter(|p| s.resume && p.exists()) {
+            Some(path) => resume_state(path, net_settings, &id)?,
+            None => {
+                let mut sizes = vec![self.encoding.size()];
+                sizes.extend(&s.hidden);
+                sizes.push(A::PLAYERS);
+                let net = Net::new(A::NAME, &sizes, s.seed).map_err(|e| Error::settings(format!("--hidden: {e}")))?;
+                (Trainer::new(net, net_settings), Vec::new())
+            }
+        };
+        observer.progress(Progress::Begin {
+            total: s.epochs,
+            unit: "epochs",
+        });
+        if s.target != Target::Td {
+            set_targets(samples, s.target, s.lambda as f32, None);
+        }
+        for epoch in losses.len() as u64..s.epochs {
+            if s.target == Target::Td {
+                set_targets(samples, s.target, s.lambda as f32, Some(trainer.net()));
+            }
+            let t = trainer.epoch(&samples.data, train, epoch);
+            let h = trainer.loss(&samples.data, held);
+            losses.push((t, h));
+            if let Some(path) = &state {
+                let extra = BTreeMap::from([
+                    ("id".to_string(), id.clone()),
+                    ("losses".to_string(), serde_json::to_string(&losses).expect("numbers")),
+                ]);
+                trainer
+                    .save_state(path, &extra)
+                    .map_err(|e| Error::Run(format!("the trainer's state: {e}")))?;
+            }
+            observer.progress(Progress::Epoch {
+                done: epoch + 1,
+                train: t,
+                held: h,
+            });
+        }
+        observer.progress(Progress::End);
+        Ok((trainer, losses))
+    }
+
+    /// The notes the network's file keeps: how it was made and what it reached.
+    fn annotate(&self, net: &mut Net, losses: &[(f64, f64)], positions: (usize, usize)) {
+        net.set_note("made-by", "arena train");
+        net.set_note("settings", self.train_settings());
+        net.set_note("epochs", losses.len().to_string());
+        net.set_note("positions", format!("{} trained, {} held out", positions.0, positions.1));
+        if let Some((t, h)) = losses.last() {
+            net.set_note("loss", format!("{t:.5} trained, {h:.5} held out"));
+        }
+    }
+
+    /// Writes the network and the loss curve.
+    fn write(&self, net: &Net, losses: &[(f64, f64)]) -> Result<Vec<PathBuf>, Error> {
+        let Some(out) = &self.s.out else {
+            return Ok(Vec::new());
+        };
+        let fail = |e: plyforge::learn::Error| match e {
+            plyforge::learn::Error::Io { path, source } => Error::output("--out", &path, source),
+            other => Error::Run(other.to_string()),
+        };
+        net.save(out).map_err(fail)?;
+        let svg = beside(out, ".loss.svg");
+        let title = format!("{}: {} ({})", A::TITLE, out.display(), self.s.target.name());
+        std::fs::write(&svg, plot::loss_curve(&title, losses))
+            .map_err(|e| Error::output("--out", &svg, e))?;
+        Ok(vec![out.clone(), svg])
+    }
+}
+
+/// A trainer from its state file, which must be this run's.
+fn resume_state(
+    path: &Path,
+    settings: NetSettings,
+    id: &str,
+) -> Result<(Trainer, Vec<(f64, f64)>), Error> {
+    let file = format!("--resume: {}", path.display());
+    let (trainer, extra) =
+        Trainer::load_state(path, settings).map_err(|e| Error::input(&file, None, e))?;
+    if extra.get("id").map(String::as_str) != Some(id) {
+        return Err(Error::input(
+            &file,
+            None,
+            "the state of another training run (other games, records or training settings)",
+        ));
+    }
+    let losses: Vec<(f64, f64)> = extra
+        .get("losses")
+        .and_then(|l| serde_json::from_str(l).ok())
+        .ok_or_else(|| Error::input(&file, None, "no losses in the state"))?;
+    Ok((trainer, losses))
+}
+
+/// Refuses settings out of range.
+fn check_settings(s: &TrainSettings) -> Result<(), Error> {
+    let bad = |what: &str| Err(Error::settings(what.to_string()));
+    if s.games == 0 && s.records.is_empty() {
+        return bad("nothing to learn from: --games 0 and no --records");
+    }
+    if !(0.0..=1.0).contains(&s.explore) {
+        return bad(&format!("--explore {}: a chance, 0 to 1", s.explore));
+    }
+    if !(0.0..1.0).contains(&s.holdout) {
+        return bad(&format!("--holdout {}: a share, 0 to below 1", s.holdout));
+    }
+    if !(0.0..=1.0).contains(&s.lambda) {
+        return bad(&format!("--lambda {}: 0 to 1", s.lambda));
+    }
+    if !(s.score_scale.is_finite() && s.score_scale > 0.0) {
+        return bad(&format!("--score-scale {}: a positive number", s.score_scale));
+    }
+    if s.hidden.is_empty() || s.hidden.len() > 2 || s.hidden.contains(&0) {
+        return bad(&format!(
+            "--hidden {:?}: one or two hidden layers, each of at least 1",
+            s.hidden
+        ));
+    }
+    if s.epochs == 0 {
+        return bad("--epochs 0: at least 1");
+    }
+    if s.resume && s.out.is_none() {
+        return bad("--resume needs --out (the run's files)");
+    }
+    let lr = NetSettings {
+        learning_rate: s.learning_rate as f32,
+        batch: s.batch,
+        weight_decay: s.weight_decay as f32,
+        seed: s.seed,
+    };
+    lr.check().map_err(|e| Error::settings(e.to_string()))?;
+    if let Some(out) = &s.out {
+        let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
+        if let Some(dir) = parent.filter(|d| !d.exists()) {
+            return bad(&format!(
+                "--out {}: the folder {} does not exist",
+                out.display(),
+                dir.display()
+            ));
+        }
+        if !s.resume && out.exists() {
+            return bad(&format!(
+                "--out {}: the file exists (--resume continues its run; or remove it)",
+                out.display()
+            ));
+        }
+    }
+    Ok(())
+}
