@@ -28,13 +28,13 @@ pub(crate) fn train<A: GameAdapter>(s: &TrainSettings) -> Result<(), Fail> {
         if s.resume { ", resumed" } else { "" }
     );
     let report = t.run(&mut Bars::<A>::for_match(true))?;
-    show::<A>(&report);
+    show(&report);
     speed::<A>(&report)?;
     Ok(())
 }
 
 /// The run's figures.
-fn show<A: GameAdapter>(r: &TrainReport) {
+fn show(r: &TrainReport) {
     outln!(
         "games: {} self-play, {} recorded; positions: {} trained, {} held out",
         r.games,
@@ -62,8 +62,8 @@ fn show<A: GameAdapter>(r: &TrainReport) {
 /// Nodes per second of the game's recommended engine from the start, one thread, half a
 /// second, with the network and with the game's default evaluation.
 fn speed<A: GameAdapter>(r: &TrainReport) -> Result<(), Fail> {
-    let net = NetEval::<A>::shared(Arc::new(r.net.clone()))
-        .map_err(|e| Fail::usage(e.to_string()))?;
+    let net =
+        NetEval::<A>::shared(Arc::new(r.net.clone())).map_err(|e| Fail::usage(e.to_string()))?;
     let record = Record::new(A::start());
     let limits = Limits::default().with_movetime(Some(Duration::from_millis(500)));
     let mut nps = Vec::new();

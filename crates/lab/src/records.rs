@@ -48,7 +48,11 @@ impl RecordGame {
 
 /// Reads the games of a record file (a match or tune file, or a text record) of game
 /// `game`.
-pub(crate) fn read_file(path: &std::path::Path, game: &str, out: &mut Vec<RecordGame>) -> Result<(), Error> {
+pub(crate) fn read_file(
+    path: &std::path::Path,
+    game: &str,
+    out: &mut Vec<RecordGame>,
+) -> Result<(), Error> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| Error::input(&name, None, e))?;
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
@@ -225,4 +229,3 @@ pub(crate) fn target<A: GameAdapter>(result: &str) -> Option<[f64; 3]> {
     }
     None
 }
-

@@ -52,7 +52,35 @@ pub(crate) fn to_bytes(tensors: &[Tensor], meta: HashMap<String, String>) -> Vec
             (t.name.clone(), view)
         })
         .collect();
-    safetensors::serialize(views, Some(meta)).expect("tensors of this crate serialise")
+    let bytes = safetensors::serialize(views, Some(meta)).expect("tensors of this crate serialise");
+    canonical(bytes)
+}
+
+/// The bytes with the header's keys in sorted order: `safetensors` writes the metadata in
+/// a hash map's order, which differs from process to process, and the same network should
+/// be the same file. The header keeps its length (the same JSON, reordered), so the data's
+/// offsets hold.
+fn canonical(mut bytes: Vec<u8>) -> Vec<u8> {
+    let Some(n) = bytes
+        .get(..8)
+        .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
+    else {
+        return bytes;
+    };
+    let Some(header) = bytes.get(8..8 + n) else {
+        return bytes;
+    };
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(header) else {
+        return bytes;
+    };
+    // serde_json's maps are ordered by key.
+    let text = value.to_string();
+    if text.len() <= n {
+        let mut sorted = text.into_bytes();
+        sorted.resize(n, b' ');
+        bytes[8..8 + n].copy_from_slice(&sorted);
+    }
+    bytes
 }
 
 /// Writes `bytes` to `path` whole: to a temporary file beside it, then renamed over it.
@@ -312,6 +340,23 @@ mod tests {
         let back = Net::from_bytes(&net.to_bytes()).unwrap();
         assert_eq!(back, net);
         assert_eq!(back.notes()["made-by"], "a test");
+    }
+
+    #[test]
+    fn the_same_network_is_the_same_bytes() {
+        let mut net = Net::new("g", &[7, 5, 2], 9).unwrap();
+        for k in ["b", "a", "c", "zz", "m"] {
+            net.set_note(k, k.repeat(3));
+        }
+        let bytes = net.to_bytes();
+        let n = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+        let header = std::str::from_utf8(&bytes[8..8 + n]).unwrap();
+        let keys: Vec<usize> = ["\"format\"", "\"game\"", "\"note.a\"", "\"note.b\""]
+            .iter()
+            .map(|k| header.find(k).unwrap())
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{header}");
+        assert_eq!(Net::from_bytes(&bytes).unwrap(), net);
     }
 
     #[test]

@@ -89,7 +89,11 @@ pub(crate) fn samples<A: GameAdapter>(
     for s in sources {
         let g = &s.game;
         let share = target::<A>(&g.result).ok_or_else(|| {
-            g.fault(format!("the result {:?} is not one of {}'s", g.result, A::TITLE))
+            g.fault(format!(
+                "the result {:?} is not one of {}'s",
+                g.result,
+                A::TITLE
+            ))
         })?;
         let mut result = [0.0; MAX_PLAYERS];
         for p in 0..n {
@@ -263,7 +267,11 @@ mod tests {
         assert_eq!(s.data.target(2), [1.0, -1.0]);
         assert_eq!(s.data.target(1), [-0.75, 0.75]);
         assert_eq!(s.data.target(0), [0.625, -0.625]);
-        let mut s = span(vec![0, 1, 0], vec![None, Some(-0.5), None], [1.0, -1.0, 0.0]);
+        let mut s = span(
+            vec![0, 1, 0],
+            vec![None, Some(-0.5), None],
+            [1.0, -1.0, 0.0],
+        );
         set_targets(&mut s, Target::Score, 0.5, None);
         assert_eq!(s.data.target(1), [-0.5, 0.5]);
         assert_eq!(s.data.target(2), [1.0, -1.0]);

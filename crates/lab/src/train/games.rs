@@ -72,7 +72,11 @@ pub(crate) fn parse_game(o: &serde_json::Map<String, Value>) -> Result<TrainGame
         .as_array()
         .ok_or("field \"moves\" is not a list")?
         .iter()
-        .map(|m| m.as_str().map(str::to_string).ok_or("a move that is not text"))
+        .map(|m| {
+            m.as_str()
+                .map(str::to_string)
+                .ok_or("a move that is not text")
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let scores = field(o, "scores")?
         .as_array()
@@ -88,11 +92,7 @@ pub(crate) fn parse_game(o: &serde_json::Map<String, Value>) -> Result<TrainGame
         })
         .collect::<Result<Vec<_>, _>>()?;
     if scores.len() != moves.len() {
-        return Err(format!(
-            "{} scores for {} moves",
-            scores.len(),
-            moves.len()
-        ));
+        return Err(format!("{} scores for {} moves", scores.len(), moves.len()));
     }
     Ok(TrainGame {
         id: text(o, "train")?,
@@ -207,7 +207,14 @@ pub fn play<A: GameAdapter>(p: &SelfPlay, id: &str, index: u64) -> Result<TrainG
     };
     let mut record = Record::new(start.clone());
     let mut agents: Vec<Agent<A>> = (0..A::PLAYERS)
-        .map(|s| Agent::new(&p.spec, Limits::depth(1), Some(1), seed.wrapping_add(s as u64)))
+        .map(|s| {
+            Agent::new(
+                &p.spec,
+                Limits::depth(1),
+                Some(1),
+                seed.wrapping_add(s as u64),
+            )
+        })
         .collect();
     let (mut moves, mut scores) = (Vec::new(), Vec::new());
     while record.result().is_none() && moves.len() < p.max_plies {

@@ -242,11 +242,7 @@ impl<A: GameAdapter> Training<A> {
         let playing = start.elapsed().as_secs_f64();
         let mut sources = Vec::new();
         for g in &played {
-            sources.push(self.source(
-                RecordGame::of_training(g),
-                g.scores.clone(),
-                sources.len(),
-            ));
+            sources.push(self.source(RecordGame::of_training(g), g.scores.clone(), sources.len()));
         }
         let mut recorded = Vec::new();
         for f in &self.s.records {
@@ -322,17 +318,23 @@ impl<A: GameAdapter> Training<A> {
         observer.progress(Progress::Played {
             done: done.len() as u64,
         });
-        let missing: Vec<u64> = (0..self.s.games).filter(|i| !done.contains_key(i)).collect();
+        let missing: Vec<u64> = (0..self.s.games)
+            .filter(|i| !done.contains_key(i))
+            .collect();
         let id = &id;
         for chunk in missing.chunks(self.s.concurrency.max(1)) {
             let results: Vec<Result<TrainGame, Error>> = std::thread::scope(|scope| {
                 let handles: Vec<_> = chunk
                     .iter()
-                    .map(|&i| scope.spawn(move || games::play::<A>(&self.play, &id, i)))
+                    .map(|&i| scope.spawn(move || games::play::<A>(&self.play, id, i)))
                     .collect();
                 handles
                     .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|_| Err(Error::Game("a self-play game panicked".into()))))
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(Error::Game("a self-play game panicked".into()))
+                        })
+                    })
                     .collect()
             });
             for r in results {
@@ -373,7 +375,8 @@ impl<A: GameAdapter> Training<A> {
                 let mut sizes = vec![self.encoding.size()];
                 sizes.extend(&s.hidden);
                 sizes.push(A::PLAYERS);
-                let net = Net::new(A::NAME, &sizes, s.seed).map_err(|e| Error::settings(format!("--hidden: {e}")))?;
+                let net = Net::new(A::NAME, &sizes, s.seed)
+                    .map_err(|e| Error::settings(format!("--hidden: {e}")))?;
                 (Trainer::new(net, net_settings), Vec::new())
             }
         };
@@ -394,7 +397,10 @@ impl<A: GameAdapter> Training<A> {
             if let Some(path) = &state {
                 let extra = BTreeMap::from([
                     ("id".to_string(), id.clone()),
-                    ("losses".to_string(), serde_json::to_string(&losses).expect("numbers")),
+                    (
+                        "losses".to_string(),
+                        serde_json::to_string(&losses).expect("numbers"),
+                    ),
                 ]);
                 trainer
                     .save_state(path, &extra)
@@ -415,7 +421,10 @@ impl<A: GameAdapter> Training<A> {
         net.set_note("made-by", "arena train");
         net.set_note("settings", self.train_settings());
         net.set_note("epochs", losses.len().to_string());
-        net.set_note("positions", format!("{} trained, {} held out", positions.0, positions.1));
+        net.set_note(
+            "positions",
+            format!("{} trained, {} held out", positions.0, positions.1),
+        );
         if let Some((t, h)) = losses.last() {
             net.set_note("loss", format!("{t:.5} trained, {h:.5} held out"));
         }
@@ -478,7 +487,10 @@ fn check_settings(s: &TrainSettings) -> Result<(), Error> {
         return bad(&format!("--lambda {}: 0 to 1", s.lambda));
     }
     if !(s.score_scale.is_finite() && s.score_scale > 0.0) {
-        return bad(&format!("--score-scale {}: a positive number", s.score_scale));
+        return bad(&format!(
+            "--score-scale {}: a positive number",
+            s.score_scale
+        ));
     }
     if s.hidden.is_empty() || s.hidden.len() > 2 || s.hidden.contains(&0) {
         return bad(&format!(

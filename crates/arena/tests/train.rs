@@ -1,0 +1,188 @@
+//! `arena train`: a run writes its network, games, state and loss curve; the network plays
+//! through `eval=net:FILE`; a killed run resumes to the same weights; bad input exits 2
+//! with the reason.
+
+mod runs;
+
+use runs::{bad, kill_after, ok, s, scratch};
+
+/// `arena train jumpy3` with small settings and `extra`.
+fn jumpy3_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "train",
+        "jumpy3",
+        "--out",
+        out,
+        "--engine",
+        "engine,depth=2",
+        "--games",
+        "40",
+        "--hidden",
+        "16",
+        "--epochs",
+        "4",
+        "--batch",
+        "64",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn a_run_writes_its_files_and_the_network_plays() {
+    let dir = scratch("train-run");
+    let net = dir.join("j.safetensors");
+    let out = ok(&jumpy3_args(s(&net), &["--target", "tdleaf"]));
+    for want in [
+        "games: 40 self-play",
+        "epoch   4",
+        "network: [80, 16, 2]",
+        "nodes/s with the network",
+    ] {
+        assert!(out.contains(want), "{want:?} not in {out}");
+    }
+    for suffix in ["", ".games.jsonl", ".state.safetensors", ".loss.svg"] {
+        let f = format!("{}{suffix}", net.display());
+        assert!(std::fs::metadata(&f).is_ok_and(|m| m.len() > 0), "{f}");
+    }
+    let games = std::fs::read_to_string(format!("{}.games.jsonl", net.display())).unwrap();
+    assert_eq!(
+        games
+            .lines()
+            .filter(|l| l.contains("\"train-game\""))
+            .count(),
+        40
+    );
+    // The network searches in a match.
+    let spec = format!("engine,depth=2,eval=net:{}", net.display());
+    let table = ok(&[
+        "match", "jumpy3", "--engine", &spec, "--engine", "greedy", "--games", "4", "--quiet",
+    ]);
+    assert!(table.contains("eval=net:"), "{table}");
+    // The games file is a record that another run learns from.
+    let again = dir.join("again.safetensors");
+    let games_file = format!("{}.games.jsonl", net.display());
+    let out = ok(&[
+        "train",
+        "jumpy3",
+        "--out",
+        s(&again),
+        "--games",
+        "0",
+        "--records",
+        &games_file,
+        "--hidden",
+        "8",
+        "--epochs",
+        "2",
+    ]);
+    assert!(out.contains("0 self-play, 40 recorded"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_killed_run_resumes_to_the_same_weights() {
+    let dir = scratch("train-resume");
+    let whole = dir.join("whole.safetensors");
+    ok(&jumpy3_args(s(&whole), &[]));
+    let reference = std::fs::read(&whole).unwrap();
+    let same = |path: &std::path::Path| std::fs::read(path).unwrap() == reference;
+    // Killed while playing, resumed with games at once (they do not change the games).
+    let killed = dir.join("killed.safetensors");
+    let games = dir.join("killed.safetensors.games.jsonl");
+    kill_after(&jumpy3_args(s(&killed), &[]), &games, "\"train-game\"", 12);
+    ok(&jumpy3_args(
+        s(&killed),
+        &["--resume", "--concurrency", "2"],
+    ));
+    assert!(same(&killed), "a run killed while playing ends elsewhere");
+    // Stopped after 2 epochs, resumed to 4.
+    let part = dir.join("part.safetensors");
+    let mut two = jumpy3_args(s(&part), &[]);
+    let at = two.iter().position(|a| *a == "--epochs").unwrap();
+    two[at + 1] = "2";
+    ok(&two);
+    ok(&jumpy3_args(s(&part), &["--resume"]));
+    assert!(same(&part), "a run resumed for more epochs ends elsewhere");
+    // Other settings: the state is refused.
+    bad(
+        &jumpy3_args(s(&part), &["--resume", "--hidden", "12"]),
+        &["--resume", "state of another training run"],
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_input_exits_2_with_the_reason() {
+    let dir = scratch("train-bad");
+    let net = dir.join("n.safetensors");
+    ok(&jumpy3_args(s(&net), &[]));
+    // A corrupt state file.
+    let state = dir.join("n.safetensors.state.safetensors");
+    let mut bytes = std::fs::read(&state).unwrap();
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&state, bytes).unwrap();
+    bad(
+        &jumpy3_args(s(&net), &["--resume"]),
+        &["state.safetensors", "not a whole plyforge network"],
+    );
+    // A network of another game, and a file that is no network.
+    let foreign = format!("paranoid,depth=1,eval=net:{}", net.display());
+    bad(
+        &[
+            "match", "chexers", "--engine", &foreign, "--engine", "greedy", "--games", "1",
+        ],
+        &["a network for \"jumpy3\", not \"chexers\""],
+    );
+    let games_file = format!("{}.games.jsonl", net.display());
+    let junk = format!("engine,depth=1,eval=net:{games_file}");
+    bad(
+        &[
+            "match", "jumpy3", "--engine", &junk, "--engine", "greedy", "--games", "1",
+        ],
+        &["games.jsonl", "not a whole plyforge network"],
+    );
+    // Records of another game; settings out of range; files in the way.
+    bad(
+        &[
+            "train",
+            "chexers",
+            "--out",
+            s(&dir.join("c")),
+            "--games",
+            "0",
+            "--records",
+            &games_file,
+        ],
+        &["the games of jumpy3, not chexers"],
+    );
+    bad(
+        &jumpy3_args(s(&dir.join("t")), &["--target", "win"]),
+        &["--target win"],
+    );
+    bad(
+        &jumpy3_args(s(&dir.join("h")), &["--hidden", "0"]),
+        &["--hidden"],
+    );
+    bad(
+        &jumpy3_args(s(&dir.join("e")), &["--explore", "2"]),
+        &["--explore 2"],
+    );
+    bad(
+        &[
+            "train",
+            "jumpy3",
+            "--out",
+            s(&dir.join("g")),
+            "--engine",
+            "engine",
+        ],
+        &["self-play needs a depth or node budget"],
+    );
+    bad(&jumpy3_args(s(&net), &[]), &["the file exists", "--resume"]);
+    bad(
+        &jumpy3_args(s(&dir.join("none").join("x")), &[]),
+        &["does not exist"],
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

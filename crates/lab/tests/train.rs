@@ -1,0 +1,166 @@
+//! A training run learns a known value function: in the race to 10 (add 1 or 2 to the
+//! total; who reaches 10 wins) the player to move loses exactly where 10 − total is a
+//! multiple of 3. Self-play from random totals by a search that sees to the end gives every
+//! position its exact result, and the network trained on them must tell every total's
+//! winner.
+
+use plyforge::encoding::{Encoded, Encoding};
+use plyforge::learned::NetEval;
+use plyforge::search::{Evaluator, Game, MoveList, Outcome, Player, Scores};
+use plyforge::GameAdapter;
+use plyforge_lab::train::{Target, TrainSettings, Training};
+use plyforge_lab::Silent;
+
+const GOAL: u8 = 10;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Race {
+    total: u8,
+    to_move: u8,
+}
+
+impl std::fmt::Display for Race {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.total, self.to_move)
+    }
+}
+
+impl std::str::FromStr for Race {
+    type Err = std::num::ParseIntError;
+    fn from_str(s: &str) -> Result<Race, Self::Err> {
+        let (t, m) = s.trim().split_once(' ').unwrap_or((s.trim(), "0"));
+        Ok(Race {
+            total: t.parse()?,
+            to_move: m.parse()?,
+        })
+    }
+}
+
+impl Game for Race {
+    type Move = u8;
+    fn players(&self) -> usize {
+        2
+    }
+    fn to_move(&self) -> Player {
+        usize::from(self.to_move)
+    }
+    fn legal_moves(&self, out: &mut MoveList<u8>) {
+        for step in 1..=2 {
+            if self.total + step <= GOAL {
+                out.push(step);
+            }
+        }
+    }
+    fn play(&mut self, step: u8) {
+        self.total += step;
+        self.to_move = 1 - self.to_move;
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        // The player who reached the goal moved last.
+        (self.total >= GOAL).then(|| Outcome::Win(usize::from(1 - self.to_move)))
+    }
+    fn key(&self) -> u64 {
+        u64::from(self.total) << 1 | u64::from(self.to_move)
+    }
+    fn recompute_key(&self) -> u64 {
+        self.key()
+    }
+}
+
+/// Knows nothing: the search finds the results by itself.
+#[derive(Clone, Copy)]
+struct Blind;
+
+impl Evaluator<Race> for Blind {
+    fn evaluate(&self, _: &Race) -> Scores {
+        [0; 3]
+    }
+}
+
+struct RaceGame;
+
+impl GameAdapter for RaceGame {
+    type Pos = Race;
+    type Move = u8;
+    type Eval = Blind;
+    const NAME: &'static str = "race";
+    const TITLE: &'static str = "Race to 10";
+    const PLAYERS: usize = 2;
+    const RANDOM_START: bool = true;
+    fn random_start(seed: u64) -> Option<Race> {
+        Some(Race {
+            total: (seed % u64::from(GOAL)) as u8,
+            to_move: (seed / 16 % 2) as u8,
+        })
+    }
+    fn start() -> Race {
+        Race {
+            total: 0,
+            to_move: 0,
+        }
+    }
+    fn player_letter(p: Player) -> &'static str {
+        ["a", "b"][p]
+    }
+    fn player_name(p: Player) -> &'static str {
+        ["A", "B"][p]
+    }
+    fn default_eval() -> Blind {
+        Blind
+    }
+    fn encoding() -> Option<Encoded<Self>> {
+        Some(Encoded::new())
+    }
+}
+
+impl Encoding for RaceGame {
+    const ACTIONS: usize = 2;
+    const SHAPE: &'static [usize] = &[GOAL as usize];
+    fn action(step: u8) -> Option<usize> {
+        (1..=2).contains(&step).then(|| usize::from(step) - 1)
+    }
+    fn decode(action: usize) -> Option<u8> {
+        (action < 2).then(|| action as u8 + 1)
+    }
+    fn observe(pos: &Race, _player: Player, out: &mut [f32]) {
+        // One-hot of the total (the same for both players).
+        out[usize::from(pos.total.min(GOAL - 1))] = 1.0;
+    }
+}
+
+#[test]
+fn a_network_learns_who_wins_the_race_from_each_total() {
+    let settings = TrainSettings {
+        engine: Some("alphabeta,depth=12,tt=1".into()),
+        games: 300,
+        explore: 0.0,
+        target: Target::Outcome,
+        hidden: vec![16],
+        epochs: 60,
+        batch: 32,
+        holdout: 0.0,
+        ..TrainSettings::default()
+    };
+    let report = Training::<RaceGame>::new(&settings)
+        .expect("settings")
+        .run(&mut Silent)
+        .expect("a run");
+    let eval = NetEval::<RaceGame>::new(report.net).expect("the game's network");
+    for total in 0..GOAL {
+        for to_move in 0..2 {
+            let pos = Race { total, to_move };
+            let loses = (GOAL - total) % 3 == 0;
+            let mine = eval.evaluate(&pos)[usize::from(to_move)];
+            assert_eq!(
+                mine < 0,
+                loses,
+                "total {total}, player {to_move} to move: scored {mine}"
+            );
+            assert!(mine.abs() > 500, "total {total}: {mine} is not sure");
+        }
+    }
+    let (trained, _) = report.positions;
+    assert!(trained > 1000, "{trained} positions");
+    let (first, last) = (report.losses[0].0, report.losses.last().unwrap().0);
+    assert!(last < first / 5.0, "loss {first} -> {last}");
+}
