@@ -65,3 +65,37 @@ fn its_picture_is_a_chequered_board_of_squares() {
         .iter()
         .all(|m| m.from.is_some() && m.to.is_some()));
 }
+
+#[test]
+fn its_actions_name_each_move_once_and_its_observation_counts_the_pawns() {
+    use plyforge::encoding::{KindEncoding, StateEncoding};
+    use plyforge::search::rng::XorShift64Star;
+    let kind = register::<Breakthrough>().expect("a name of its own");
+    assert_eq!(kind.num_distinct_actions().unwrap(), 216);
+    for seed in 1..=30 {
+        let mut rng = XorShift64Star::seeded(seed);
+        let mut state = kind.new_game();
+        while !state.is_over() {
+            let moves = state.legal_moves();
+            let actions = state.legal_actions().unwrap();
+            let mut seen = std::collections::HashSet::new();
+            for (mv, &a) in moves.iter().zip(&actions) {
+                assert!(seen.insert(a), "{state}: action {a} twice");
+                assert_eq!(&kind.action_to_move(a).unwrap(), mv);
+            }
+            let pawns = |letter: char| {
+                let board = state.position();
+                let board = board.split(' ').next().unwrap().to_string();
+                board.chars().filter(|&c| c == letter).count() as f32
+            };
+            for (player, (own, other)) in [('w', 'b'), ('b', 'w')].into_iter().enumerate() {
+                let obs = state.observation(player).unwrap();
+                let sum = |plane: usize| obs[plane * 36..(plane + 1) * 36].iter().sum::<f32>();
+                assert_eq!((sum(0), sum(1)), (pawns(own), pawns(other)), "{state}");
+                let to_move = state.position().ends_with(&format!(" {own}"));
+                assert_eq!(sum(2), if to_move { 36.0 } else { 0.0 }, "{state}");
+            }
+            state.play_index(rng.below(moves.len())).unwrap();
+        }
+    }
+}

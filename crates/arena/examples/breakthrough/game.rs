@@ -6,7 +6,8 @@
 use example_games::breakthrough::{
     square_name, Breakthrough as Position, BreakthroughEval, Move, BLACK, WHITE,
 };
-use plyforge::search::{Player, SideToMove};
+use plyforge::encoding::{Encoded, Encoding};
+use plyforge::search::{Game, Player, SideToMove};
 use plyforge::view::{BoardView, Fact, FromTo, Layout, Piece, Spot, Symbol, Viewed};
 use plyforge::GameAdapter;
 
@@ -35,6 +36,45 @@ impl GameAdapter for Breakthrough {
     }
     fn view() -> Option<Viewed<Self>> {
         Some(Viewed::new())
+    }
+    fn encoding() -> Option<Encoded<Self>> {
+        Some(Encoded::new())
+    }
+}
+
+/// **Actions (216):** a White step `from * 3 + d` and a Black step `108 + from * 3 + d`,
+/// with `d` 0 towards file a, 1 straight, 2 towards file f (squares are `rank * 6 + file`
+/// from a1). **Observation `[3, 6, 6]`**, from the observer's side of the board (Black's
+/// seen turned, so that the observer always advances up the rows): the observer's pawns,
+/// the other side's, and a plane of ones when the observer is to move.
+impl Encoding for Breakthrough {
+    const ACTIONS: usize = 2 * Move::INDICES;
+    const SHAPE: &'static [usize] = &[3, 6, 6];
+
+    fn action(mv: Move) -> Option<usize> {
+        let black = mv.to() < mv.from();
+        Some(mv.index() + if black { Move::INDICES } else { 0 })
+    }
+    fn decode(action: usize) -> Option<Move> {
+        let (black, index) = (action >= Move::INDICES, action % Move::INDICES);
+        let (from, d) = ((index / 3) as i32, (index % 3) as i32 - 1);
+        let (file, rank) = (from % 6 + d, from / 6 + if black { -1 } else { 1 });
+        if !(0..6).contains(&file) || !(0..6).contains(&rank) || action >= Self::ACTIONS {
+            return None;
+        }
+        Move::new(from as u8, (rank * 6 + file) as u8)
+    }
+    fn observe(pos: &Position, player: Player, out: &mut [f32]) {
+        for square in 0..36u8 {
+            let Some(p) = pos.at(square) else { continue };
+            let (rank, file) = (usize::from(square / 6), usize::from(square % 6));
+            let row = if player == WHITE { rank } else { 5 - rank };
+            let plane = usize::from(p != player);
+            out[plane * 36 + row * 6 + file] = 1.0;
+        }
+        if pos.to_move() == player {
+            out[72..108].fill(1.0);
+        }
     }
 }
 
