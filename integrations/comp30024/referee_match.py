@@ -109,7 +109,9 @@ from arena_player import to_notation  # noqa: E402
 from standins.chexers_state import COLOURS, START, Game, apply_action  # noqa: E402
 
 ORDERS = list(itertools.permutations(range(3)))  # seat (red, green, blue) -> package index
-FAULTS = ("timeout", "illegal", "error")
+# The kinds of early ending: over the referee's time, an invalid action, an exception (or a
+# hang, or a referee that ended without a verdict), over the referee's shared space limit.
+FAULTS = ("timeout", "illegal", "error", "space")
 
 # The games' processes still running, so that a stopped run leaves none behind.
 _RUNNING = set()
@@ -183,6 +185,13 @@ def parse_args(argv):
         "-t", "--time", type=float, help="the referee's CPU time per player and game (default 60, the course's)"
     )
     ap.add_argument(
+        "-s",
+        "--space",
+        type=float,
+        help="the referee's space limit in MB per player (its -s: the virtual memory of its process, three "
+        "players' worth shared; default: none, as the referee's own default)",
+    )
+    ap.add_argument(
         "--referee", help="folder holding the course referee's package `referee` (default: sim_referee.py)"
     )
     ap.add_argument(
@@ -237,6 +246,8 @@ def parse_args(argv):
         args.time = 60.0
     if not args.time > 0:
         ap.error("-t must be above 0")
+    if args.space is not None and not args.space > 0:
+        ap.error("-s must be above 0")
     if args.referee is not None:
         args.referee = os.path.abspath(args.referee)
         if not os.path.isfile(os.path.join(args.referee, "referee", "__main__.py")):
@@ -415,9 +426,41 @@ def parse_log(path):
     return out
 
 
+_CALL = re.compile(r"^(asking|updating|initialising) (red|green|blue) player\b")
+_PHASES = {"asking": "action", "updating": "update", "initialising": "init"}
+
+
+def call_in_progress(stdout):
+    """The player call that was running when the referee stopped, from its commentary at
+    ``-v 1`` (course referee v1.1, ``referee/player.py``): (colour, phase) — phase
+    ``"action"``, ``"update"`` or ``"init"`` — when the last call announced (``asking red
+    player for next action...``, ``updating red player with ...``, ``initialising red
+    player as a ...``) was not followed by its ``time:`` line, which the referee prints
+    after every call that returns within its limits; else (None, None)."""
+    running = (None, None)
+    for line in stdout.splitlines():
+        if not line.startswith("*"):
+            continue
+        text = line[1:].strip()
+        m = _CALL.match(text)
+        if m:
+            running = (m.group(2), _PHASES[m.group(1)])
+        elif text.startswith("time:"):
+            running = (None, None)
+    return running
+
+
 def parse_result(stdout):
     """The referee's verdict from its output: ("win", colour), ("draw", "repetition" |
-    "turns"), ("fault", colour, "illegal" | "timeout", detail), or None."""
+    "turns"), ("fault", colour, "illegal" | "timeout" | "space", detail), or None.
+
+    The course referee (v1.1) names the player of an invalid action (``error: invalid
+    action!`` then ``red player's action, ..., is not well-formed or not available. ...``)
+    and of a time-out (``error: resource limit exceeded!`` then ``red player exceeded
+    available time``); its space limit is shared (``players exceeded shared space limit``,
+    the virtual memory of its own process), so that ending goes to the player whose call
+    was running (``call_in_progress``): the call after which the referee found the peak
+    over the limit."""
     lines = [l[1:].strip() for l in stdout.splitlines() if l.startswith("*")]
     for i in range(len(lines) - 1, -1, -1):
         line = lines[i]
@@ -429,8 +472,17 @@ def parse_result(stdout):
         if line.startswith("error: invalid action!") or line.startswith("error: resource limit exceeded!"):
             detail = " ".join(lines[i + 1 : i + 2])
             m = re.match(r"^(red|green|blue) player", detail)
-            kind = "illegal" if "invalid action" in line else "timeout"
-            return ("fault", m.group(1) if m else None, kind, detail[:160])
+            colour = m.group(1) if m else None
+            if "invalid action" in line:
+                kind = "illegal"
+            elif "space limit" in detail:
+                kind = "space"
+                colour, phase = call_in_progress(stdout)
+                if colour:
+                    detail += " (in %s player's %s)" % (colour, phase)
+            else:
+                kind = "timeout"
+            return ("fault", colour, kind, detail[:160])
     return None
 
 
@@ -454,6 +506,8 @@ def play_game(args, env, seat_names, opening_actions):
         else:
             cmd = [sys.executable, os.path.join(HERE, "sim_referee.py")]
         cmd += ["seat_red", "seat_green", "seat_blue", "-t", repr(args.time), "-v", "1", "-l", log]
+        if args.space is not None:
+            cmd += ["-s", repr(args.space)]
         limit = 6 * args.time + 300  # a hung game is stopped (three players' clocks, loaded)
         with open(os.path.join(folder, "stdout"), "w+") as out, open(os.path.join(folder, "stderr"), "w+") as err:
             env = dict(env, PYTHONPATH=folder + os.pathsep + env["PYTHONPATH"])  # the seat modules
@@ -487,17 +541,35 @@ def play_game(args, env, seat_names, opening_actions):
                 seats[colour] = {"wall": 0.0, "cpu": 0.0, "longest_action": 0.0, "error": None}
         actions = parse_log(log)
         result = parse_result(stdout)
+        call = call_in_progress(stdout)
         if result is None:
+            # No verdict: an exception (the seat's wrapper wrote down which player raised,
+            # and in which call), a hang or a referee that died: the call that was running.
             faulty = [c for c in COLOURS if seats[c].get("error")]
+            running = " (in %s player's %s)" % call if call[0] else ""
             if faulty:
-                result = ("fault", faulty[0], "error", seats[faulty[0]]["error"][:160])
+                c = call[0] if call[0] in faulty else faulty[0]
+                result = ("fault", c, "error", seats[c]["error"][:160])
             elif hung:
-                result = ("fault", None, "error", "the game did not end in %.0f s" % limit)
+                result = ("fault", call[0], "error", "the game did not end in %.0f s%s" % (limit, running))
             else:
                 tail = " | ".join((stderr.strip().splitlines() or ["no output"])[-2:])
-                result = ("fault", None, "error", "the referee ended without a result (exit %s): %s" % (proc.returncode, tail[:200]))
+                result = (
+                    "fault",
+                    call[0],
+                    "error",
+                    "the referee ended without a result (exit %s)%s: %s" % (proc.returncode, running, tail[:200]),
+                )
         exits, pieces = standing(actions)
-        return {"result": result, "turns": len(actions), "exits": exits, "pieces": pieces, "seats": seats, "actions": actions}
+        return {
+            "result": result,
+            "call": call,
+            "turns": len(actions),
+            "exits": exits,
+            "pieces": pieces,
+            "seats": seats,
+            "actions": actions,
+        }
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -508,9 +580,9 @@ PLAYER_ENV = ("ARENA_ENGINE", "ARENA_NODES", "ARENA_THREADS", "ARENA_MOVETIME_MS
 
 def run_settings(args, env):
     """What decides the run's games (and nothing else: not the shard, the concurrency, the
-    files): the candidate, the pairs and their games, the openings, the clocks, the referee,
-    our Player's environment. Its hash is the run id."""
-    return {
+    files): the candidate, the pairs and their games, the openings, the clocks, the space
+    limit, the referee, our Player's environment. Its hash is the run id."""
+    settings = {
         "candidate": args.packages[0],
         "plan": [[a, b, pair_games(args, (a, b))] for a, b in args.pairs],
         "seed": args.seed,
@@ -521,6 +593,9 @@ def run_settings(args, env):
         "referee": "course" if args.referee else "sim",
         "env": {k: env[k] for k in PLAYER_ENV if k in env},
     }
+    if args.space is not None:  # (absent otherwise: the run ids of runs without -s stay)
+        settings["space"] = args.space
+    return settings
 
 
 def run_id(settings):
@@ -591,6 +666,13 @@ def game_record(rid, settings, p, g, seat_names, out, elapsed):
         package = seat_names[COLOURS.index(colour)] if colour else None
         forfeit = {"colour": colour, "package": package, "kind": kind, "detail": detail}
         result = "loss" if colour == me else "forfeit"
+    ended_by = None
+    if forfeit is not None:
+        # The player that ended the game early, and in which of its calls: an invalid action
+        # is always its action's; otherwise the call the referee's commentary shows running.
+        call = out.get("call") or (None, None)
+        phase = "action" if forfeit["kind"] == "illegal" else call[1] if call[0] == forfeit["colour"] else None
+        ended_by = dict(forfeit, phase=phase, candidate=forfeit["package"] == cand if forfeit["colour"] else None)
     t, clock = settings["time"], settings["clock"]
     budget = {c: min(t, clock or t) if n == cand else t for c, n in zip(COLOURS, seat_names)}
     seats = out["seats"]
@@ -608,6 +690,8 @@ def game_record(rid, settings, p, g, seat_names, out, elapsed):
         "result": result,
         "winner": winner,
         "forfeit": forfeit,
+        "ended_by": ended_by,
+        "incidents": {c: seats[c]["incidents"] for c in COLOURS if isinstance(seats[c].get("incidents"), list)},
         "turns": out["turns"],
         "exits": out["exits"],
         "pieces": out["pieces"],
@@ -866,11 +950,12 @@ def ranges_text(numbers):
 
 def faults_text(d, by=None):
     by = ", ".join("%s %d" % kv for kv in sorted((by or {}).items()))
-    return "%d (timeout %d, illegal %d, error %d%s)" % (
+    return "%d (timeout %d, illegal %d, error %d%s%s)" % (
         sum(d.values()),
         d["timeout"],
         d["illegal"],
         d["error"],
+        ", space %d" % d["space"] if d.get("space") else "",
         "; by " + by if by else "",
     )
 
@@ -939,6 +1024,7 @@ def report(settings, records, planned, tail, markdown=False):
         mine = [r for r in records if n in r["seats"]]
         if mine:
             print(player_line(n, mine, everything))
+    print(endings_line(cand, agents, records))
     if markdown:
         print()
         print(
@@ -954,6 +1040,58 @@ def report(settings, records, planned, tail, markdown=False):
                     "| %s | %d | %d | %d | %d | %d | %.1f%% | %d | %d |"
                     % (label, t.games, t.W, t.rep, t.turn_draws, t.L, t.rate(), t.games - t.played_out(), t.standing["led"])
                 )
+
+
+def endings_line(cand, agents, records):
+    """The ``ENDINGS`` line: every game ended early (an invalid action, a time-out, the
+    space limit, an exception or a hang), counted under the package that caused it, by
+    kind and colour, those of nobody known apart; then what the candidate's own guards
+    met (the ``incidents`` its Player keeps, as ``arena_player`` does), if it keeps any."""
+    by = {n: {} for n in [cand] + agents}
+    nobody = 0
+    for r in records:
+        f = r["forfeit"]
+        if f is None:
+            continue
+        if not f["colour"]:
+            nobody += 1
+            continue
+        kinds = by.setdefault(f["package"], {})
+        colours = kinds.setdefault(f["kind"], {})
+        colours[f["colour"]] = colours.get(f["colour"], 0) + 1
+
+    def text(name):
+        kinds = by[name]
+        if not kinds:
+            return "%s 0" % name
+        parts = []
+        for kind in FAULTS:
+            if kind in kinds:
+                c = kinds[kind]
+                parts.append("%s %d: %s" % (kind, sum(c.values()), ", ".join("%s %d" % (x, c[x]) for x in COLOURS if x in c)))
+        return "%s %d (%s)" % (name, sum(sum(c.values()) for c in kinds.values()), "; ".join(parts))
+
+    guards = [r for r in records if r.get("incidents") and r["candidate"] in r["incidents"]]
+    if guards:
+        counts = {}
+        for r in guards:
+            for i in r["incidents"][r["candidate"]]:
+                counts[i["kind"]] = counts.get(i["kind"], 0) + 1
+        hit = sum(1 for r in guards if r["incidents"][r["candidate"]])
+        guard_text = "%s's engine incidents %d in %d of %d games%s" % (
+            cand,
+            sum(counts.values()),
+            hit,
+            len(guards),
+            " (%s)" % ", ".join("%s %d" % kv for kv in sorted(counts.items())) if counts else "",
+        )
+    else:
+        guard_text = "%s's engine incidents not reported" % cand
+    return "ENDINGS early, by the player that caused them: %s | nobody known %d | %s" % (
+        " | ".join(text(n) for n in by),
+        nobody,
+        guard_text,
+    )
 
 
 def plural(n, word):
@@ -993,7 +1131,7 @@ def nonwin_line(r):
 
 def player_line(name, records, everything):
     """A package's own figures over its games, whoever the candidate."""
-    t = dict(W=0, D=0, L=0, timeout=0, illegal=0, error=0, other=0, think=0.0)
+    t = dict(W=0, D=0, L=0, timeout=0, illegal=0, error=0, space=0, other=0, think=0.0)
     for r in records:
         c = COLOURS[r["seats"].index(name)]
         t["think"] += r["wall"][c]
@@ -1007,7 +1145,7 @@ def player_line(name, records, everything):
         else:
             t["other"] += 1
     return (
-        "PLAYER %s W %d D %d L %d (timeout %d illegal %d error %d) ended-by-another %d | win rate %.1f%% | "
+        "PLAYER %s W %d D %d L %d (timeout %d illegal %d error %d%s) ended-by-another %d | win rate %.1f%% | "
         "think %.2f s per game (at most %.2f) | over the clock %d"
         % (
             name,
@@ -1017,6 +1155,7 @@ def player_line(name, records, everything):
             t["timeout"],
             t["illegal"],
             t["error"],
+            " space %d" % t["space"] if t["space"] else "",
             t["other"],
             100.0 * t["W"] / max(1, len(records)),
             t["think"] / max(1, len(records)),

@@ -14,7 +14,9 @@ chosen by the runner) without asking the package, then the package's own answers
 them). It counts the wall time and the CPU time of this process spent in the package's
 calls (construction, ``action``, ``update``), and the longest ``action``; an exception the
 package raises is written down with its phase and raised on, so that the referee sees it.
-The figures go to the JSON file when the process ends.
+A package whose Player keeps a list ``incidents`` (``arena_player``: what its guards met,
+as dicts with a ``kind``) has it copied into the figures. The figures go to the JSON file
+when the process ends.
 
 Standard library only.
 """
@@ -45,8 +47,16 @@ def wrap(spec, colour, opening, stats_path):
         "opening": 0,
         "error": None,
     }
+    seat = {}  # the package's Player, once constructed
 
     def save():
+        incidents = getattr(seat.get("inner"), "incidents", None)
+        if isinstance(incidents, list):
+            stats["incidents"] = [
+                {"turn": i.get("turn"), "kind": str(i.get("kind")), "detail": str(i.get("detail"))[:200]}
+                for i in incidents[:100]
+                if isinstance(i, dict)
+            ]
         with open(stats_path, "w") as f:
             json.dump(stats, f)
 
@@ -70,7 +80,7 @@ def wrap(spec, colour, opening, stats_path):
     class Player:
         def __init__(self, seat_colour):
             self.forced = list(opening)
-            self.inner = timed("init", inner_cls, seat_colour)
+            self.inner = seat["inner"] = timed("init", inner_cls, seat_colour)
 
         def action(self):
             if self.forced:

@@ -62,6 +62,31 @@ PACKAGES = {
     ),
     # The second legal action (the only one if there is one).
     "second": "    def action(self):\n        acts = self.game.actions()\n        return acts[min(1, len(acts) - 1)]\n",
+    # Takes 50 MB on its second action, past a small shared -s.
+    "hog": (
+        "    def action(self):\n"
+        "        self.n = getattr(self, 'n', 0) + 1\n"
+        "        if self.n == 2: self.hog = bytearray(50 * 1024 * 1024)\n"
+        "        return first_action(self.game)\n"
+    ),
+    # Spends CPU time in its fourth update, past any small -t.
+    "slowupdate": (
+        "    def update(self, colour, action):\n"
+        "        self.game.play(colour, action)\n"
+        "        self.n = getattr(self, 'n', 0) + 1\n"
+        "        if self.n == 4:\n"
+        "            t = time.process_time()\n"
+        "            while time.process_time() - t < 0.8: pass\n"
+        "    def action(self): return first_action(self.game)\n"
+    ),
+    # Keeps what its guards met, as arena_player does: one incident on its first action.
+    "guarded": (
+        "    incidents = None\n"
+        "    def action(self):\n"
+        "        if self.incidents is None:\n"
+        "            self.incidents = [{'turn': 0, 'kind': 'stall', 'detail': 'on purpose'}]\n"
+        "        return first_action(self.game)\n"
+    ),
     # Sleeps (wall time, no CPU time) on its first action.
     "sleeper": (
         "    def action(self):\n"
@@ -145,9 +170,10 @@ def records(path):
     return out
 
 
-def record(seats, verdict, exits, pieces=(4, 4, 4), game=0, candidate="us"):
+def record(seats, verdict, exits, pieces=(4, 4, 4), game=0, candidate="us", call=(None, None)):
     """A game record as the harness makes it from a game's outcome (`verdict`: the referee's,
-    as parse_result reads it; `exits` and `pieces` by colour, red first)."""
+    as parse_result reads it; `call` the call running at the end, as call_in_progress reads
+    it; `exits` and `pieces` by colour, red first)."""
     names = [candidate] + [n for n in seats if n != candidate]
     settings = {"candidate": candidate, "plan": [[names[1], names[2], 6]], "seed": 1, "time": 60.0, "clock": None}
     out = {
@@ -157,6 +183,7 @@ def record(seats, verdict, exits, pieces=(4, 4, 4), game=0, candidate="us"):
         "pieces": dict(zip(referee_match.COLOURS, pieces)),
         "seats": {c: {"wall": 1.0, "cpu": 1.0} for c in referee_match.COLOURS},
         "actions": [],
+        "call": call,
     }
     return referee_match.game_record("run", settings, 0, game, seats, out, 1.0)
 
@@ -235,6 +262,45 @@ class Harness(unittest.TestCase):
         self.assertRegex(out.stdout, r"over the clock 3 \| repetition draws")
         out = run("cheater", "first", "sleeper", "--games", "3", "--opening", "0", path=self.tmp.name)
         self.assertRegex(out.stdout, r"cheater W 0 D 0 L 3 of 3 played out.* own faults 3 \(timeout 0, illegal 3, error 0\)")
+
+    def test_every_early_ending_is_attributed_to_its_player(self):
+        # Against hog (over a shared -s of 5 MB on its second action) and slowupdate (over
+        # -t 0.5 in its fourth update): every game ends early, each ending under the package
+        # and the call that caused it, none under the candidate or nobody.
+        results = os.path.join(self.tmp.name, "endings.jsonl")
+        out = run("first", "hog", "slowupdate", "--games", "6", "--opening", "0", "-t", "0.5", "-s", "5",
+                  "--results", results, path=self.tmp.name)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with open(results) as f:
+            header, *games = map(json.loads, f.read().splitlines())
+        self.assertEqual(header["settings"]["space"], 5.0)
+        self.assertEqual(len(games), 6)
+        kinds = {}
+        for r in games:
+            e = r["ended_by"]
+            self.assertEqual(r["result"], "forfeit", r)
+            self.assertEqual(e["package"], r["seats"][COLOURS.index(e["colour"])])
+            self.assertIs(e["candidate"], False)
+            want = {"hog": ("space", "action"), "slowupdate": ("timeout", "update")}[e["package"]]
+            self.assertEqual((e["kind"], e["phase"]), want, r)
+            kinds[e["package"]] = kinds.get(e["package"], 0) + 1
+        self.assertEqual(set(kinds), {"hog", "slowupdate"}, kinds)
+        ends = [l for l in out.stdout.splitlines() if l.startswith("ENDINGS ")]
+        self.assertEqual(len(ends), 1, out.stdout)
+        self.assertRegex(ends[0], r"^ENDINGS early, by the player that caused them: first 0 \| hog %d \(space %d: " % (kinds["hog"], kinds["hog"]))
+        self.assertIn("| slowupdate %d (timeout %d: " % (kinds["slowupdate"], kinds["slowupdate"]), ends[0])
+        self.assertIn("| nobody known 0 | first's engine incidents not reported", ends[0])
+        self.assertIn("PLAYER hog W 0 D 0 L %d (timeout 0 illegal 0 error 0 space %d)" % (kinds["hog"], kinds["hog"]), out.stdout)
+        self.assertIn("opponents' forfeits 6 (timeout %d, illegal 0, error 0, space %d)" % (kinds["slowupdate"], kinds["hog"]), out.stdout)
+        # The candidate's own: hog as the candidate loses its games by the space limit.
+        out = run("hog", "first", "middle", "--games", "3", "--opening", "0", "-s", "5", path=self.tmp.name)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("own faults 3 (timeout 0, illegal 0, error 0, space 3)", out.stdout)
+        self.assertRegex(out.stdout, r"ENDINGS early, by the player that caused them: hog 3 \(space 3: red 2, green 1\) \| first 0 \| middle 0 \| nobody known 0")
+        # What a candidate's guards met (the `incidents` its Player keeps) is counted too.
+        out = run("guarded", "first", "middle", "--games", "2", "--opening", "0", path=self.tmp.name)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("| guarded's engine incidents 2 in 2 of 2 games (stall 2)", out.stdout)
 
     def test_the_course_referees_command_line_through_referee(self):
         # A folder holding a package `referee` (here a stand-in that runs sim_referee) and,
@@ -636,8 +702,99 @@ class Pool(unittest.TestCase):
         self.assertIn("| **all** | 7 | 1 | 1 | 1 | 2 | 20.0% | 2 | 1 |", text)
 
 
+# The ends of real course-referee (v1.1) outputs at -v 1, one for each kind of early ending
+# (packages made to fail on purpose, the boards left out).
+REAL_INVALID = """\
+* updating blue player with red's action ('MOVE', ((-3, 3), (-2, 2)))...
+*   time:  + 0.000s  (just elapsed)    0.000s  (game total)
+*   space:   0.000MB (current usage)   0.000MB (max usage) (shared)
+* ** green player's turn **
+* asking green player for next action...
+*   green player returned action: ('EXIT', (0, 0))
+*   time:  + 0.000s  (just elapsed)    0.000s  (game total)
+*   space:   0.000MB (current usage)   0.000MB (max usage) (shared)
+* ** game error **
+* error: invalid action!
+* green player's action, ('EXIT', (0, 0)), is not well-formed or not available. See specification and game \
+rules for details, or consider currently available actions:
+*   ('MOVE', ((1, -3), (1, -2)))
+*   ('MOVE', ((1, -3), (0, -2)))
+"""
+REAL_TIMEOUT_ACTION = """\
+* updating blue player with green's action ('MOVE', ((1, -3), (1, -2)))...
+*   time:  + 0.000s  (just elapsed)    0.000s  (game total)
+*   space:   0.000MB (current usage)   0.000MB (max usage) (shared)
+* ** blue player's turn **
+* asking blue player for next action...
+* ** game error **
+* error: resource limit exceeded!
+* blue player exceeded available time
+"""
+REAL_TIMEOUT_UPDATE = """\
+* updating red player with red's action ('MOVE', ((-3, 3), (-2, 2)))...
+*   time:  + 0.000s  (just elapsed)    0.000s  (game total)
+*   space:   0.000MB (current usage)   0.000MB (max usage) (shared)
+* updating green player with red's action ('MOVE', ((-3, 3), (-2, 2)))...
+* ** game error **
+* error: resource limit exceeded!
+* green player exceeded available time
+"""
+REAL_SPACE = """\
+* updating blue player with blue's action ('MOVE', ((3, 0), (2, 0)))...
+*   time:  + 0.000s  (just elapsed)    0.000s  (game total)
+*   space:   0.000MB (current usage)   0.000MB (max usage) (shared)
+* ** red player's turn **
+* asking red player for next action...
+* ** game error **
+* error: resource limit exceeded!
+* players exceeded shared space limit
+"""
+# An exception (the traceback goes to stderr) or a hang: the output stops in the call.
+REAL_STOPPED = """\
+* updating blue player with red's action ('MOVE', ((-3, 3), (-2, 2)))...
+*   time:  + 0.000s  (just elapsed)    0.000s  (game total)
+*   space:   0.000MB (current usage)   0.000MB (max usage) (shared)
+* ** green player's turn **
+* asking green player for next action...
+"""
+REAL_INIT = """\
+* ** initialising players **
+* initialising red player as a 'seat_red.Seat_red'
+"""
+
+
 class ReadsTheRefereesOutput(unittest.TestCase):
     """The course referee's verdicts and log lines, as v1.1 prints them."""
+
+    def test_every_early_ending_names_its_player_and_call(self):
+        # The verdict names the player (an invalid action, a time-out) or the commentary
+        # does (the shared space limit: the call that was running); an exception or a hang
+        # leaves no verdict, and the call that was running names the player.
+        for text, verdict, call in [
+            (REAL_INVALID, ("fault", "green", "illegal"), (None, None)),
+            (REAL_TIMEOUT_ACTION, ("fault", "blue", "timeout"), ("blue", "action")),
+            (REAL_TIMEOUT_UPDATE, ("fault", "green", "timeout"), ("green", "update")),
+            (REAL_SPACE, ("fault", "red", "space"), ("red", "action")),
+            (REAL_STOPPED, None, ("green", "action")),
+            (REAL_INIT, None, ("red", "init")),
+            ("* asking red player for next action...\n*   red player returned action: ('PASS', None)\n"
+             "*   time:  + 0.000s  (just elapsed)    0.000s  (game total)\n* ** game over! **\n* winner: Red\n",
+             ("win", "red"), (None, None)),
+        ]:
+            got = referee_match.parse_result(text)
+            self.assertEqual(got if got is None else got[:3], verdict, text)
+            self.assertEqual(referee_match.call_in_progress(text), call, text)
+        self.assertEqual(referee_match.parse_result(REAL_SPACE)[3], "players exceeded shared space limit (in red player's action)")
+        # As a game's record: the package, its call, whether it is the candidate.
+        for text, seats, ended_by in [
+            (REAL_TIMEOUT_UPDATE, ["a", "us", "b"], {"colour": "green", "package": "us", "kind": "timeout", "phase": "update", "candidate": True}),
+            (REAL_SPACE, ["a", "us", "b"], {"colour": "red", "package": "a", "kind": "space", "phase": "action", "candidate": False}),
+            (REAL_INVALID, ["a", "b", "us"], {"colour": "green", "package": "b", "kind": "illegal", "phase": "action", "candidate": False}),
+        ]:
+            r = record(seats, referee_match.parse_result(text), (0, 0, 0), call=referee_match.call_in_progress(text))
+            self.assertEqual({k: v for k, v in r["ended_by"].items() if k != "detail"}, ended_by, text)
+            self.assertEqual(r["result"], "loss" if ended_by["candidate"] else "forfeit")
+        self.assertIsNone(record(["a", "us", "b"], ("win", "red"), (4, 0, 0))["ended_by"])
 
     def test_results(self):
         cases = [
