@@ -38,6 +38,10 @@ fn run_python_tests(script: &str, names: &[&str], count: usize) {
     assert!(stderr.contains(&format!("Ran {count} tests")), "{stderr}");
 }
 
+/// The course Player: legal actions through the engine, the clock shared out; and never
+/// the cause of an early ending: a stalled, late, dying or wrong engine still gives a legal
+/// action in time (a move of its own in Python), and the referee's CPU clock and memory
+/// measure see almost nothing of it.
 #[test]
 fn course_referee_agent_plays_legal_actions_through_the_engine() {
     run_python_tests(
@@ -47,8 +51,14 @@ fn course_referee_agent_plays_legal_actions_through_the_engine() {
             "test_the_game_clock_is_shared_out_and_never_overstepped",
             "test_an_engine_spec_with_weights_plays_and_a_bad_one_says_why",
             "test_a_node_budget_plays_the_same_game_twice",
+            "test_a_stalled_engine_is_killed_and_the_action_comes_in_time",
+            "test_a_dead_engine_is_replaced",
+            "test_an_engine_that_keeps_dying_is_given_up",
+            "test_refused_positions_unreadable_illegal_and_no_moves_give_a_legal_action",
+            "test_the_board_and_the_fallback_follow_the_referees_rules",
+            "test_the_referees_cpu_clock_and_space_measure_see_almost_nothing",
         ],
-        5,
+        15,
     );
 }
 
@@ -99,7 +109,9 @@ fn strength_harness_rotates_seats_counts_forfeits_apart_and_reads_the_referee() 
             "test_a_run_extended_by_another_merges_into_one_report",
             "test_the_report_of_a_real_run",
             "test_the_report_per_agent_and_the_standing_of_each_non_win",
+            "test_every_early_ending_is_attributed_to_its_player",
+            "test_every_early_ending_names_its_player_and_call",
         ],
-        14,
+        16,
     );
 }
