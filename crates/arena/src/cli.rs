@@ -8,7 +8,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::commands::Games;
 use crate::fail::Fail;
-use crate::{analyse, matchup, play, tune};
+use crate::{analyse, matchup, play, train, tune};
 use lab::tune::spsa;
 use net::server;
 
@@ -125,6 +125,38 @@ struct TrainArgs {
     /// The seed of the games, the first weights and the order of the positions.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
+    /// Generations: each plays --games self-play games with the best network so far, trains
+    /// a new one on every generation's games, and keeps it only if it wins an SPRT match
+    /// against the best (OUT.genG.* are each generation's files, OUT the best network).
+    #[arg(long, value_name = "N")]
+    generations: Option<u64>,
+    /// With --generations: the engine of the judging match (each side with its network).
+    #[arg(
+        long,
+        value_name = "SPEC",
+        default_value = "engine",
+        requires = "generations"
+    )]
+    gate_engine: String,
+    /// With --generations: time per move in the judging match.
+    #[arg(
+        long,
+        value_name = "T",
+        default_value = "50ms",
+        requires = "generations"
+    )]
+    gate_time: String,
+    /// With --generations: the most games of the judging match.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 400,
+        requires = "generations"
+    )]
+    gate_games: usize,
+    /// With --generations: the judging SPRT's bounds (normalised Elo).
+    #[arg(long, value_names = ["ELO0", "ELO1"], num_args = 2, requires = "generations")]
+    gate_sprt: Option<Vec<f64>>,
 }
 
 #[derive(Args, Debug)]
@@ -691,7 +723,7 @@ pub(crate) fn run(arena: &Games, cli: Cli) -> Result<(), Fail> {
         }
         Verb::Train(a) => {
             let game = arena.commands(&a.game)?;
-            game.train(&train_settings(a)?)
+            game.train(&train_command(a)?)
         }
         Verb::Web(a) => Ok(web::serve(&web::WebSettings {
             addr: a.addr,
@@ -879,7 +911,34 @@ fn match_settings(a: MatchArgs) -> Result<lab::MatchSettings, Fail> {
     })
 }
 
-/// The options of `arena train`, checked.
+/// The options of `arena train`, checked: one run, or generations of runs.
+fn train_command(a: TrainArgs) -> Result<train::TrainCommand, Fail> {
+    let generations = a.generations;
+    let gate = (
+        a.gate_engine.clone(),
+        duration("--gate-time", &a.gate_time)?,
+        a.gate_games,
+        a.gate_sprt.clone().map_or((0.0, 10.0), |v| (v[0], v[1])),
+    );
+    let concurrency = a.concurrency.max(1);
+    let settings = train_settings(a)?;
+    Ok(match generations {
+        None => train::TrainCommand::Once(settings),
+        Some(generations) => {
+            train::TrainCommand::Generations(lab::train::generations::GenerationSettings {
+                train: settings,
+                generations,
+                gate_engine: gate.0,
+                gate_time: gate.1,
+                gate_games: gate.2,
+                gate_sprt: gate.3,
+                gate_concurrency: concurrency,
+            })
+        }
+    })
+}
+
+/// The options of one training run.
 fn train_settings(a: TrainArgs) -> Result<lab::train::TrainSettings, Fail> {
     let target = lab::train::Target::parse(&a.target).ok_or_else(|| {
         Fail::usage(format!(

@@ -42,7 +42,7 @@ pub(crate) trait GameCommands: Send + Sync {
     /// `arena tune`.
     fn tune(&self, c: &tune::TuneCommand) -> Result<(), Fail>;
     /// `arena train`.
-    fn train(&self, s: &lab::train::TrainSettings) -> Result<(), Fail>;
+    fn train(&self, c: &train::TrainCommand) -> Result<(), Fail>;
 }
 
 /// The games of an arena, in the order they were added, each with its subcommands.
@@ -134,7 +134,7 @@ impl<A: GameAdapter> GameCommands for Commands<A> {
     fn tune(&self, c: &tune::TuneCommand) -> Result<(), Fail> {
         tune::tune::<A>(c)
     }
-    fn train(&self, s: &lab::train::TrainSettings) -> Result<(), Fail> {
-        train::train::<A>(s)
+    fn train(&self, c: &train::TrainCommand) -> Result<(), Fail> {
+        train::train::<A>(c)
     }
 }

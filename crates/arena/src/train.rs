@@ -5,8 +5,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use lab::train::generations::GenerationSettings;
 use lab::train::{TrainReport, TrainSettings, Training};
 use plyforge::agent::SearchEngine;
+use plyforge::duration::show_duration;
 use plyforge::learned::{Evaluation, NetEval};
 use plyforge::search::{Limits, Record};
 use plyforge::GameAdapter;
@@ -14,8 +16,62 @@ use plyforge::GameAdapter;
 use crate::bars::Bars;
 use crate::fail::{outln, Fail};
 
+/// What `arena train` was asked to do.
+#[derive(Clone, Debug)]
+pub(crate) enum TrainCommand {
+    /// One training run.
+    Once(TrainSettings),
+    /// Generations of runs, each judged by a match.
+    Generations(GenerationSettings),
+}
+
 /// Runs `arena train` for game `A`.
-pub(crate) fn train<A: GameAdapter>(s: &TrainSettings) -> Result<(), Fail> {
+pub(crate) fn train<A: GameAdapter>(c: &TrainCommand) -> Result<(), Fail> {
+    match c {
+        TrainCommand::Once(s) => once::<A>(s),
+        TrainCommand::Generations(g) => generations::<A>(g),
+    }
+}
+
+/// Generations, with a line for each.
+fn generations<A: GameAdapter>(g: &GenerationSettings) -> Result<(), Fail> {
+    outln!(
+        "train {}: {} generations of {} self-play games, each judged by {} games at most at {} a move (SPRT {} {})",
+        A::NAME,
+        g.generations,
+        g.train.games,
+        g.gate_games,
+        show_duration(g.gate_time),
+        g.gate_sprt.0,
+        g.gate_sprt.1
+    );
+    let done = lab::train::generations::run::<A>(g, &mut Bars::<A>::for_match(true))?;
+    for r in &done {
+        outln!(
+            "generation {:>2}: {} games, score {:.3}, {} -> {}",
+            r.number,
+            r.games,
+            r.score,
+            r.verdict,
+            if r.kept { "kept" } else { "dropped" }
+        );
+    }
+    match done.iter().rev().find(|r| r.kept) {
+        Some(r) => outln!(
+            "best: generation {} (copied to {})",
+            r.number,
+            g.train
+                .out
+                .as_ref()
+                .map_or(String::new(), |p| p.display().to_string())
+        ),
+        None => outln!("no generation beat the game's own evaluation: nothing written to --out"),
+    }
+    Ok(())
+}
+
+/// One training run.
+fn once<A: GameAdapter>(s: &TrainSettings) -> Result<(), Fail> {
     let t = Training::<A>::new(s)?;
     outln!(
         "train {}: {} self-play games ({}), target {}, hidden {:?}, {} epochs{}",

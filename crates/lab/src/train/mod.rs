@@ -32,10 +32,13 @@
 
 pub mod data;
 pub mod games;
+pub mod generations;
 mod plot;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
 use plyforge::agent::{Kind, Spec};
@@ -49,6 +52,9 @@ use crate::records::{read_file, RecordGame};
 pub use data::Target;
 use data::{samples, set_targets, split, Source};
 use games::{Games, Header, SelfPlay, TrainGame};
+
+/// Table size (MiB) of a self-play engine whose spec sets none.
+pub const SELF_PLAY_TT_MIB: usize = 16;
 
 /// The settings of a training run; each is `arena train`'s option of the same name.
 #[derive(Clone, Debug)]
@@ -175,7 +181,9 @@ impl<A: GameAdapter> Training<A> {
             ))
         })?;
         let text = s.engine.as_deref().unwrap_or("engine,depth=2");
-        let spec = Spec::parse::<A>(text).map_err(Error::Plyforge)?;
+        let mut spec = Spec::parse::<A>(text).map_err(Error::Plyforge)?;
+        // Every game makes its engines anew: a small table unless the spec sets one.
+        spec.tt_mib.get_or_insert(SELF_PLAY_TT_MIB);
         if matches!(spec.kind, Kind::Search(_)) && !spec.has_limit() {
             return Err(Error::settings(format!(
                 "--engine {text}: self-play needs a depth or node budget (depth=N, nodes=N)"
@@ -321,35 +329,63 @@ impl<A: GameAdapter> Training<A> {
         let missing: Vec<u64> = (0..self.s.games)
             .filter(|i| !done.contains_key(i))
             .collect();
-        let id = &id;
-        for chunk in missing.chunks(self.s.concurrency.max(1)) {
-            let results: Vec<Result<TrainGame, Error>> = std::thread::scope(|scope| {
-                let handles: Vec<_> = chunk
-                    .iter()
-                    .map(|&i| scope.spawn(move || games::play::<A>(&self.play, id, i)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| {
-                        h.join().unwrap_or_else(|_| {
-                            Err(Error::Game("a self-play game panicked".into()))
-                        })
-                    })
-                    .collect()
-            });
-            for r in results {
-                let g = r?;
-                if let Some((j, _, _)) = journal.as_mut() {
-                    j.append(&g)?;
-                }
-                done.insert(g.index, g);
-                observer.progress(Progress::Played {
-                    done: done.len() as u64,
-                });
+        let mut append = |g: TrainGame| -> Result<(), Error> {
+            if let Some((j, _, _)) = journal.as_mut() {
+                j.append(&g)?;
             }
-        }
+            done.insert(g.index, g);
+            observer.progress(Progress::Played {
+                done: done.len() as u64,
+            });
+            Ok(())
+        };
+        self.play_missing(&missing, &id, &mut append)?;
         observer.progress(Progress::End);
         Ok(done.into_values().collect())
+    }
+
+    /// Plays the games `missing` on `concurrency` workers (each keeping its engines), handing
+    /// each finished game to `append` in the order of `missing`; the first error stops the
+    /// workers and is returned.
+    fn play_missing(
+        &self,
+        missing: &[u64],
+        id: &str,
+        append: &mut dyn FnMut(TrainGame) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let (tx, rx) = mpsc::channel::<(usize, Result<TrainGame, Error>)>();
+        std::thread::scope(|scope| {
+            for _ in 0..self.s.concurrency.max(1) {
+                let (tx, next, stop) = (tx.clone(), &next, &stop);
+                scope.spawn(move || {
+                    let mut players = games::Players::<A>::default();
+                    while !stop.load(Ordering::Relaxed) {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&index) = missing.get(k) else { break };
+                        let r = games::play::<A>(&self.play, id, index, &mut players);
+                        if tx.send((k, r)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            let mut pending = BTreeMap::new();
+            let mut want = 0;
+            for (k, r) in rx {
+                pending.insert(k, r);
+                while let Some(r) = pending.remove(&want) {
+                    want += 1;
+                    if let Err(e) = r.and_then(&mut *append) {
+                        stop.store(true, Ordering::Relaxed);
+                        return Err(e);
+                    }
+                }
+            }
+            Ok(())
+        })
     }
 
     /// Trains, from the saved state when resuming; saves the state after each epoch.

@@ -1,0 +1,214 @@
+//! Generations (`arena train GAME --generations N`): the engine with the best network so far
+//! plays itself, a new network is trained on every generation's games, and it is kept only
+//! if it wins an SPRT match against the best so far (the first against the game's own
+//! evaluation) at equal time per move.
+//!
+//! **Files** (with `OUT` the run's [`TrainSettings::out`]): generation `g`'s training run is
+//! a run of its own at `OUT.genG` (its network, games, state and curve: each resumable),
+//! its match `OUT.genG.match.jsonl` (a match file, resumable), and
+//! `OUT.generations.jsonl` one line per decided generation; `OUT` is the best network.
+//! A killed run resumes (`resume`) where it stopped: the decided generations are read, the
+//! one under way goes on from its files.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use plyforge::GameAdapter;
+use serde_json::{json, Value};
+
+use super::{beside, TrainSettings, Training};
+use crate::error::Error;
+use crate::matches::{Match, MatchSettings};
+use crate::observe::Observer;
+use crate::sprt::Verdict;
+
+/// How generations are played, trained and judged.
+#[derive(Clone, Debug)]
+pub struct GenerationSettings {
+    /// Each generation's training (its `engine` without `eval=`: the generation adds the
+    /// best network's; its `out` the run's `OUT`; its `games` per generation).
+    pub train: TrainSettings,
+    /// Generations to run in all.
+    pub generations: u64,
+    /// The engine of the judging match (each side with its network), default `engine`.
+    pub gate_engine: String,
+    /// Time per move in the judging match.
+    pub gate_time: Duration,
+    /// The most games of the judging match.
+    pub gate_games: usize,
+    /// The SPRT's bounds (normalised Elo) for the new network against the best.
+    pub gate_sprt: (f64, f64),
+    /// Games at once in the judging match.
+    pub gate_concurrency: usize,
+}
+
+/// One decided generation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generation {
+    /// Its number (from 1).
+    pub number: u64,
+    /// Its network.
+    pub net: PathBuf,
+    /// Games of its match, and the new network's score in them (0 … 1).
+    pub games: u64,
+    /// The new network's score.
+    pub score: f64,
+    /// The SPRT's verdict (`H1`: kept).
+    pub verdict: String,
+    /// Kept as the best.
+    pub kept: bool,
+}
+
+impl Generation {
+    fn json(&self) -> String {
+        json!({"generation": self.number, "net": self.net, "games": self.games,
+               "score": self.score, "verdict": self.verdict, "kept": self.kept})
+        .to_string()
+    }
+
+    fn parse(line: &str) -> Result<Generation, String> {
+        let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON ({e})"))?;
+        let get = |k: &str| v.get(k).ok_or_else(|| format!("no field {k:?}"));
+        Ok(Generation {
+            number: get("generation")?
+                .as_u64()
+                .ok_or("generation: not a number")?,
+            net: PathBuf::from(get("net")?.as_str().ok_or("net: not text")?),
+            games: get("games")?.as_u64().ok_or("games: not a number")?,
+            score: get("score")?.as_f64().ok_or("score: not a number")?,
+            verdict: get("verdict")?
+                .as_str()
+                .ok_or("verdict: not text")?
+                .to_string(),
+            kept: get("kept")?.as_bool().ok_or("kept: not true or false")?,
+        })
+    }
+}
+
+/// A spec with the evaluation of `net` (none: the game's own).
+fn with_net(spec: &str, net: Option<&Path>) -> String {
+    match net {
+        Some(p) => format!("{spec},eval=net:{}", p.display()),
+        None => spec.to_string(),
+    }
+}
+
+/// The decided generations of the log at `path` (none if it does not exist).
+fn read_log(path: &Path) -> Result<Vec<Generation>, Error> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::input(path.display().to_string(), None, e)),
+    };
+    let name = format!("--resume: {}", path.display());
+    let (lines, _) = crate::jsonl::complete_lines(&text, Generation::parse)
+        .map_err(|(n, e)| Error::input(&name, Some(n), e))?;
+    Ok(lines.into_iter().map(|(_, g)| g).collect())
+}
+
+/// Runs the generations of game `A`.
+pub fn run<A: GameAdapter>(
+    s: &GenerationSettings,
+    observer: &mut dyn Observer,
+) -> Result<Vec<Generation>, Error> {
+    let out = s
+        .train
+        .out
+        .clone()
+        .ok_or_else(|| Error::settings("--generations needs --out (the run's files)"))?;
+    if s.train
+        .engine
+        .as_deref()
+        .is_some_and(|e| e.contains("eval="))
+    {
+        return Err(Error::settings(
+            "--engine: no eval= with --generations (each generation plays with the best network)",
+        ));
+    }
+    let log_path = beside(&out, ".generations.jsonl");
+    let mut done = if s.train.resume {
+        read_log(&log_path)?
+    } else {
+        if log_path.exists() {
+            return Err(Error::settings(format!(
+                "{}: the file exists (--resume continues its run; or remove it)",
+                log_path.display()
+            )));
+        }
+        Vec::new()
+    };
+    let mut best: Option<PathBuf> = done.iter().rev().find(|g| g.kept).map(|g| g.net.clone());
+    let base = s
+        .train
+        .engine
+        .clone()
+        .unwrap_or_else(|| "engine,depth=2".into());
+    for number in done.len() as u64 + 1..=s.generations {
+        let net = beside(&out, &format!(".gen{number}"));
+        let mut t = s.train.clone();
+        t.out = Some(net.clone());
+        t.resume = true;
+        t.seed = s.train.seed.wrapping_add(number);
+        t.engine = Some(with_net(&base, best.as_deref()));
+        for k in 1..number {
+            t.records
+                .push(beside(&beside(&out, &format!(".gen{k}")), ".games.jsonl"));
+        }
+        if !net.exists() {
+            Training::<A>::new(&t)?.run(observer)?;
+        }
+        let g = judge::<A>(s, number, &net, best.as_deref(), &out, observer)?;
+        let mut log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log_path)
+            .map_err(|e| Error::output("--out", &log_path, e))?;
+        writeln!(log, "{}", g.json()).map_err(|e| Error::output("--out", &log_path, e))?;
+        if g.kept {
+            std::fs::copy(&net, &out).map_err(|e| Error::output("--out", &out, e))?;
+            best = Some(net);
+        }
+        done.push(g);
+    }
+    Ok(done)
+}
+
+/// The match of generation `number`'s network against the best so far.
+fn judge<A: GameAdapter>(
+    s: &GenerationSettings,
+    number: u64,
+    net: &Path,
+    best: Option<&Path>,
+    out: &Path,
+    observer: &mut dyn Observer,
+) -> Result<Generation, Error> {
+    let settings = MatchSettings {
+        engines: vec![
+            with_net(&s.gate_engine, Some(net)),
+            with_net(&s.gate_engine, best),
+        ],
+        games: Some(s.gate_games),
+        time: s.gate_time,
+        sprt: Some(s.gate_sprt),
+        concurrency: s.gate_concurrency,
+        seed: s.train.seed.wrapping_add(number),
+        out: Some(beside(out, &format!(".gen{number}.match.jsonl"))),
+        resume: true,
+        ..MatchSettings::default()
+    };
+    let report = Match::<A>::new(&settings)?.run(observer)?;
+    let figures = report.figures();
+    let verdict = figures
+        .test
+        .as_ref()
+        .map_or(Verdict::Continue, |t| t.verdict);
+    Ok(Generation {
+        number,
+        net: net.to_path_buf(),
+        games: figures.games,
+        score: figures.tally.first().map_or(0.0, |t| t.score()),
+        verdict: format!("{verdict:?}"),
+        kept: verdict == Verdict::H1,
+    })
+}
