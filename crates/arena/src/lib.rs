@@ -1,6 +1,6 @@
 //! The `arena` program as a library: [`Arena`] runs every subcommand of the `arena` binary
-//! (`play`, `analyse`, `match`, `merge`, `tune`, `solve`, `perft`, `moves`, `apply`,
-//! `bench`, `engine`, `serve`, `connect`, `web`) for the games it is given, ours and a
+//! (`play`, `analyse`, `match`, `merge`, `tune`, `train`, `solve`, `perft`, `moves`,
+//! `apply`, `bench`, `engine`, `serve`, `connect`, `web`) for the games it is given, ours and a
 //! user's own, each of which implements [`plyforge::GameAdapter`]:
 //!
 //! ```
@@ -22,7 +22,7 @@
 //! ```
 //!
 //! The program is the command line over libraries that Rust programs use directly:
-//! `plyforge-lab` (`match`, `merge`, `tune`), `plyforge-net` (`engine`, `serve`, `connect`)
+//! `plyforge-lab` (`match`, `merge`, `tune`, `train`), `plyforge-net` (`engine`, `serve`, `connect`)
 //! and `plyforge-web` (`web`). Programs that drive `arena` itself use its command line,
 //! its engine protocol (`docs/protocol.md`) or its match server protocol
 //! (`docs/server-protocol.md`).

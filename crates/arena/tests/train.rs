@@ -186,3 +186,46 @@ fn bad_input_exits_2_with_the_reason() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn generations_are_judged_by_a_match_and_a_run_resumes_past_the_decided_ones() {
+    let dir = scratch("train-generations");
+    let net = dir.join("g.safetensors");
+    let args = |extra: &[&'static str]| {
+        let mut a: Vec<String> = [
+            "train", "jumpy3", "--out", s(&net), "--engine", "engine,depth=1", "--games", "12",
+            "--hidden", "8", "--epochs", "2", "--generations", "2", "--gate-games", "4",
+            "--gate-time", "5ms", "--gate-engine", "engine,depth=2",
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+        a.extend(extra.iter().map(|x| x.to_string()));
+        a
+    };
+    let first: Vec<String> = args(&[]);
+    let out = ok(&first.iter().map(String::as_str).collect::<Vec<_>>());
+    for want in ["generation  1: 4 games", "generation  2: 4 games"] {
+        assert!(out.contains(want), "{want:?} not in {out}");
+    }
+    let log = std::fs::read_to_string(dir.join("g.safetensors.generations.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 2, "{log}");
+    // Generation 2 learned from generation 1's games too.
+    let two = format!("{}.gen2", net.display());
+    assert!(std::fs::metadata(&two).is_ok(), "{two}");
+    assert!(std::fs::metadata(format!("{}.gen1.match.jsonl", net.display())).is_ok());
+    // Resumed after its end: the decided generations are read, nothing is played again.
+    let again: Vec<String> = args(&["--resume"]);
+    let out2 = ok(&again.iter().map(String::as_str).collect::<Vec<_>>());
+    let lines = |t: &str| t.lines().filter(|l| l.starts_with("generation")).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(lines(&out2), lines(&out));
+    // An evaluation of its own in the self-play engine is refused.
+    bad(
+        &[
+            "train", "jumpy3", "--out", s(&dir.join("h")), "--engine", "engine,depth=1,eval=default",
+            "--generations", "2",
+        ],
+        &["no eval= with --generations"],
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

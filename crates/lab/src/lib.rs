@@ -3,8 +3,9 @@
 //! match files that a killed match resumes from and that the shards of a match (on one
 //! machine or a cluster) merge from; the pentanomial SPRT and Elo; SPSA tuning of a game's
 //! declared parameters by game pairs, verified by an SPRT match and drawn; Texel's method
-//! on recorded games. Every game registered with [`plyforge`] takes part, ours and a
-//! user's own. The `arena` program's `match`, `merge` and `tune` are this crate behind a
+//! on recorded games; value networks trained from self-play and recorded games
+//! ([`train`]). Every game registered with [`plyforge`] takes part, ours and a user's own.
+//! The `arena` program's `match`, `merge`, `tune` and `train` are this crate behind a
 //! command line.
 //!
 //! A match and a short tuning run from Rust:
@@ -46,6 +47,7 @@
 //! game and its adjudication), [`jsonl`] (the resumable JSON-lines file of matches and
 //! tuning runs), [`matchfile`], [`merge`], [`sprt`], [`elo`], [`summary`] (figures and
 //! table), [`tune`] (SPSA, the tune file, verification, the picture, Texel's method),
+//! [`train`] (self-play, the training set, the network's training, generations),
 //! [`observe`], [`error`].
 //!
 //! **A match game is a function of its index and the match's settings** (opening, seats,
