@@ -193,9 +193,26 @@ fn generations_are_judged_by_a_match_and_a_run_resumes_past_the_decided_ones() {
     let net = dir.join("g.safetensors");
     let args = |extra: &[&'static str]| {
         let mut a: Vec<String> = [
-            "train", "jumpy3", "--out", s(&net), "--engine", "engine,depth=1", "--games", "12",
-            "--hidden", "8", "--epochs", "2", "--generations", "2", "--gate-games", "4",
-            "--gate-time", "5ms", "--gate-engine", "engine,depth=2",
+            "train",
+            "jumpy3",
+            "--out",
+            s(&net),
+            "--engine",
+            "engine,depth=1",
+            "--games",
+            "12",
+            "--hidden",
+            "8",
+            "--epochs",
+            "2",
+            "--generations",
+            "2",
+            "--gate-games",
+            "4",
+            "--gate-time",
+            "5ms",
+            "--gate-engine",
+            "engine,depth=2",
         ]
         .iter()
         .map(|x| x.to_string())
@@ -217,13 +234,24 @@ fn generations_are_judged_by_a_match_and_a_run_resumes_past_the_decided_ones() {
     // Resumed after its end: the decided generations are read, nothing is played again.
     let again: Vec<String> = args(&["--resume"]);
     let out2 = ok(&again.iter().map(String::as_str).collect::<Vec<_>>());
-    let lines = |t: &str| t.lines().filter(|l| l.starts_with("generation")).map(str::to_string).collect::<Vec<_>>();
+    let lines = |t: &str| {
+        t.lines()
+            .filter(|l| l.starts_with("generation"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
     assert_eq!(lines(&out2), lines(&out));
     // An evaluation of its own in the self-play engine is refused.
     bad(
         &[
-            "train", "jumpy3", "--out", s(&dir.join("h")), "--engine", "engine,depth=1,eval=default",
-            "--generations", "2",
+            "train",
+            "jumpy3",
+            "--out",
+            s(&dir.join("h")),
+            "--engine",
+            "engine,depth=1,eval=default",
+            "--generations",
+            "2",
         ],
         &["no eval= with --generations"],
     );

@@ -41,16 +41,19 @@
 //! # Ok::<(), plyforge_learn::Error>(())
 //! ```
 //!
-//! The rooms: [`net`] (the network and its inference), [`file`] (safetensors reading and
+//! The rooms: [`net`] (the network and its inference), [`fast`] (inference for a search:
+//! the first layer updated from the inputs that changed), [`file`] (safetensors reading and
 //! writing, what a file must hold), [`train`] (the data set, Adam, the trainer's state),
 //! [`error`].
 
 pub mod error;
+pub mod fast;
 pub mod file;
 pub mod net;
 mod rng;
 pub mod train;
 
 pub use error::Error;
+pub use fast::{Accumulator, FastNet};
 pub use net::Net;
 pub use train::{Dataset, TrainSettings, Trainer};

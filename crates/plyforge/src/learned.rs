@@ -4,7 +4,9 @@
 //! best-reply, max^n, MCTS's leaves, the greedy player).
 //!
 //! The network reads the position as the player to move sees it and gives one value in
-//! −1 … 1 per player, counted from the player to move in turn order; [`NetEval`] turns them
+//! −1 … 1 per player, counted from the player to move in turn order (its first layer kept up
+//! to date from the inputs that changed since the thread's last evaluation, in exact fixed
+//! point, [`learn::fast`]: an evaluation is a function of its position alone); [`NetEval`] turns them
 //! into the search's scores, [`SCALE`] evaluation points per unit (two players: the mover's
 //! `(v₀ − v₁) / 2`, so that the scores are zero-sum). Its move-ordering hints are the game's
 //! default evaluation's ([`Evaluator::move_hint`]); a draw scores 0 for everybody. `arena
@@ -32,7 +34,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
 
-use learn::Net;
+use learn::{Accumulator, FastNet, Net};
 use search::{DrawKind, Evaluator, Game, Player, Scores, MAX_PLAYERS};
 
 use crate::adapter::{Encoded, GameAdapter};
@@ -154,11 +156,16 @@ thread_local! {
     /// Each thread's buffer for the observation, the hidden layers and the outputs: grown
     /// once, then no allocation per evaluation.
     static WORK: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+    /// Each thread's last observation and first-layer sums ([`learn::fast`]): the next
+    /// evaluation adds only the rows of the inputs that changed.
+    static ACC: RefCell<Accumulator> = RefCell::new(Accumulator::default());
 }
 
 /// A value network as an evaluation of game `A` (see [the module](self)).
 pub struct NetEval<A: GameAdapter> {
     net: Arc<Net>,
+    /// The network prepared for incremental evaluation, unless its weights are too large.
+    fast: Option<Arc<FastNet>>,
     observe: fn(&A::Pos, Player, &mut [f32]),
     inputs: usize,
     /// The game's default evaluation, for move-ordering hints.
@@ -169,6 +176,7 @@ impl<A: GameAdapter> Clone for NetEval<A> {
     fn clone(&self) -> Self {
         NetEval {
             net: Arc::clone(&self.net),
+            fast: self.fast.clone(),
             observe: self.observe,
             inputs: self.inputs,
             hints: self.hints.clone(),
@@ -189,6 +197,7 @@ impl<A: GameAdapter> NetEval<A> {
         let inputs = e.shape.iter().product();
         net.check_for(A::NAME, inputs, A::PLAYERS)?;
         Ok(NetEval {
+            fast: FastNet::new(Arc::clone(&net)).map(Arc::new),
             net,
             observe: e.observe,
             inputs,
@@ -216,7 +225,10 @@ impl<A: GameAdapter> NetEval<A> {
             let out = &mut rest[..outputs];
             x.fill(0.0);
             (self.observe)(pos, me, x);
-            self.net.forward(x, work, out);
+            match &self.fast {
+                Some(fast) => ACC.with(|acc| fast.forward(x, &mut acc.borrow_mut(), work, out)),
+                None => self.net.forward(x, work, out),
+            }
             let mut values = [0.0; MAX_PLAYERS];
             for (k, v) in out.iter().enumerate() {
                 values[(me + k) % outputs] = *v;
