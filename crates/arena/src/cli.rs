@@ -101,6 +101,15 @@ struct TrainArgs {
     /// Evaluation points per unit of tanh, for search scores as targets.
     #[arg(long, value_name = "X", default_value_t = 400.0)]
     score_scale: f64,
+    /// What a drawn game is worth to every player as a target, -1 to 1 (below 0 where only
+    /// wins count, as in the COMP30024 course); the network's searches score draws the same.
+    #[arg(
+        long,
+        value_name = "V",
+        default_value_t = 0.0,
+        allow_hyphen_values = true
+    )]
+    draw_value: f64,
     /// Hidden layers' sizes (one or two: --hidden 64 or --hidden 128,32).
     #[arg(long, value_name = "N", value_delimiter = ',', default_value = "64")]
     hidden: Vec<usize>,
@@ -956,6 +965,7 @@ fn train_settings(a: TrainArgs) -> Result<lab::train::TrainSettings, Fail> {
         target,
         lambda: a.lambda,
         score_scale: a.score_scale,
+        draw: a.draw_value,
         hidden: a.hidden,
         epochs: a.epochs,
         batch: a.batch,

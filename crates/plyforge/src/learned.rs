@@ -9,7 +9,8 @@
 //! point, [`learn::fast`]: an evaluation is a function of its position alone); [`NetEval`] turns them
 //! into the search's scores, [`SCALE`] evaluation points per unit (two players: the mover's
 //! `(v₀ − v₁) / 2`, so that the scores are zero-sum). Its move-ordering hints are the game's
-//! default evaluation's ([`Evaluator::move_hint`]); a draw scores 0 for everybody. `arena
+//! default evaluation's ([`Evaluator::move_hint`]); a draw scores for everybody what the
+//! network's training made a draw worth ([`DRAW_NOTE`]; 0 with two players). `arena
 //! train GAME` makes such networks; a network trained elsewhere (PyTorch on the Python
 //! package's observations) loads the same way (see [`learn::file`] for the file's layout).
 //!
@@ -41,6 +42,12 @@ use crate::adapter::{Encoded, GameAdapter};
 
 /// Evaluation points per unit of the network's value (a value of 1 scores 1000).
 pub const SCALE: f32 = 1000.0;
+
+/// The note of a network's file that gives what a draw is worth to every player (−1 … 1),
+/// as its training valued draws (`arena train --draw-value`); 0 without it. Its searches
+/// score a drawn position so (games of three or more players; with two a draw stays 0, as
+/// the scores are zero-sum).
+pub const DRAW_NOTE: &str = "draw";
 
 /// Why a network cannot evaluate a game.
 #[derive(Debug)]
@@ -170,6 +177,8 @@ pub struct NetEval<A: GameAdapter> {
     inputs: usize,
     /// The game's default evaluation, for move-ordering hints.
     hints: A::Eval,
+    /// What a draw scores for every player (three or more players).
+    draw: i32,
 }
 
 impl<A: GameAdapter> Clone for NetEval<A> {
@@ -180,6 +189,7 @@ impl<A: GameAdapter> Clone for NetEval<A> {
             observe: self.observe,
             inputs: self.inputs,
             hints: self.hints.clone(),
+            draw: self.draw,
         }
     }
 }
@@ -196,7 +206,24 @@ impl<A: GameAdapter> NetEval<A> {
         let e = encoding::<A>()?;
         let inputs = e.shape.iter().product();
         net.check_for(A::NAME, inputs, A::PLAYERS)?;
+        let draw = match net.notes().get(DRAW_NOTE) {
+            Some(text) => match text.parse::<f32>() {
+                Ok(v) if (-1.0..=1.0).contains(&v) => v,
+                _ => {
+                    return Err(NetError::File(learn::Error::Foreign {
+                        path: None,
+                        reason: format!("note {DRAW_NOTE:?} is {text:?}, not a value from -1 to 1"),
+                    }))
+                }
+            },
+            None => 0.0,
+        };
         Ok(NetEval {
+            draw: if A::PLAYERS > 2 {
+                (draw * SCALE).round() as i32
+            } else {
+                0
+            },
             fast: FastNet::new(Arc::clone(&net)).map(Arc::new),
             net,
             observe: e.observe,
@@ -264,6 +291,12 @@ impl<A: GameAdapter> Evaluator<A::Pos> for NetEval<A> {
 
     fn move_hint(&self, pos: &A::Pos, mv: A::Move) -> i32 {
         self.hints.move_hint(pos, mv)
+    }
+
+    fn draw_scores(&self, _pos: &A::Pos, _kind: DrawKind) -> Scores {
+        let mut scores = [0; MAX_PLAYERS];
+        scores[..A::PLAYERS].fill(self.draw);
+        scores
     }
 }
 

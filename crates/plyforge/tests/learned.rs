@@ -184,3 +184,30 @@ fn specs_read_check_and_refuse_network_files() {
     assert!(err.contains("is a network"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_network_s_draw_value_scores_draws_for_three_players() {
+    use plyforge::search::DrawKind;
+    let inputs = Chexers::encoding().unwrap().shape.iter().product();
+    let mut net = Net::new("chexers", &[inputs, 8, 3], 2).unwrap();
+    net.set_note(plyforge::learned::DRAW_NOTE, "-0.5");
+    let eval = NetEval::<Chexers>::new(net.clone()).unwrap();
+    let pos = Chexers::start();
+    assert_eq!(
+        eval.draw_scores(&pos, DrawKind::Repetition)[..3],
+        [-500, -500, -500]
+    );
+    // Two players: a draw stays level (the scores are zero-sum).
+    let inputs2 = Jumpy3::encoding().unwrap().shape.iter().product();
+    let mut two = Net::new("jumpy3", &[inputs2, 8, 2], 2).unwrap();
+    two.set_note(plyforge::learned::DRAW_NOTE, "-0.5");
+    let two = NetEval::<Jumpy3>::new(two).unwrap();
+    assert_eq!(
+        two.draw_scores(&Jumpy3::start(), DrawKind::Repetition)[..2],
+        [0, 0]
+    );
+    // A note that is no value is refused.
+    net.set_note(plyforge::learned::DRAW_NOTE, "lots");
+    let err = NetEval::<Chexers>::new(net).err().unwrap().to_string();
+    assert!(err.contains("not a value from -1 to 1"), "{err}");
+}

@@ -12,8 +12,8 @@ use crate::records::{replay, target, RecordGame};
 /// What a position's value is trained towards.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Target {
-    /// The game's result: 1 a win, −1 a loss, a draw 0 (three players: the result's share
-    /// of the win, 2·share − 1).
+    /// The game's result: 1 a win, −1 a loss, a draw the run's draw value (0 by default;
+    /// three players: a shared result's share of the win, 2·share − 1).
     Outcome,
     /// The search's score of the move played from the position, `tanh(score / scale)` for
     /// the mover (two players: its negation for the other; three: the result for the
@@ -79,6 +79,7 @@ pub(crate) fn samples<A: GameAdapter>(
     e: &Encoded<A>,
     sources: &[Source],
     scale: f64,
+    draw: f64,
 ) -> Result<Samples, Error> {
     let n = A::PLAYERS;
     let size: usize = e.shape.iter().product();
@@ -96,8 +97,13 @@ pub(crate) fn samples<A: GameAdapter>(
             ))
         })?;
         let mut result = [0.0; MAX_PLAYERS];
+        let drawn = g.result.starts_with("draw");
         for p in 0..n {
-            result[p] = (2.0 * share[p] - 1.0) as f32;
+            result[p] = if drawn {
+                draw as f32
+            } else {
+                (2.0 * share[p] - 1.0) as f32
+            };
         }
         let mut span = Span {
             first: data.len(),
@@ -251,6 +257,32 @@ mod tests {
         set_targets(&mut s, Target::Outcome, 0.7, None);
         assert_eq!(s.data.target(0), [1.0, -1.0]);
         assert_eq!(s.data.target(1), [-1.0, 1.0]);
+    }
+
+    #[test]
+    fn a_drawn_game_is_worth_the_draw_value_to_everybody() {
+        let e = plyforge::games::Jumpy3::encoding().unwrap();
+        let game = |result: &str| Source {
+            game: RecordGame {
+                start: "start".into(),
+                moves: vec!["4".into(), "13".into()],
+                result: result.into(),
+                file: "t".into(),
+                line: 1,
+                seats: Vec::new(),
+                scores: Vec::new(),
+            },
+            scores: Vec::new(),
+            held: false,
+        };
+        let mut s =
+            samples::<plyforge::games::Jumpy3>(&e, &[game("draw"), game("winner w")], 400.0, -0.6)
+                .unwrap();
+        set_targets(&mut s, Target::Outcome, 0.7, None);
+        assert_eq!(s.data.target(0), [-0.6, -0.6]);
+        assert_eq!(s.data.target(1), [-0.6, -0.6]);
+        assert_eq!(s.data.target(2), [1.0, -1.0]);
+        assert_eq!(s.data.target(3), [-1.0, 1.0]);
     }
 
     #[test]

@@ -80,6 +80,10 @@ pub struct TrainSettings {
     pub lambda: f64,
     /// Evaluation points per unit of `tanh` for search scores as targets.
     pub score_scale: f64,
+    /// What a drawn game is worth to every player as a target (−1 … 1; 0 a level result,
+    /// below 0 a draw worse than it for all: where only wins count). Kept in the network's
+    /// file, so that its searches score a draw the same ([`plyforge::learned`]).
+    pub draw: f64,
     /// The hidden layers' sizes.
     pub hidden: Vec<usize>,
     /// Passes over the training positions.
@@ -116,6 +120,7 @@ impl Default for TrainSettings {
             target: Target::Outcome,
             lambda: 0.7,
             score_scale: 400.0,
+            draw: 0.0,
             hidden: vec![64],
             epochs: 20,
             batch: 256,
@@ -227,13 +232,14 @@ impl<A: GameAdapter> Training<A> {
     fn train_settings(&self) -> String {
         let s = &self.s;
         format!(
-            "{} games={} records={:?} target={} lambda={} score_scale={} hidden={:?} batch={} lr={} wd={} holdout={} skip={}",
+            "{} games={} records={:?} target={} lambda={} score_scale={} draw={} hidden={:?} batch={} lr={} wd={} holdout={} skip={}",
             self.games_settings(),
             s.games,
             s.records,
             s.target.name(),
             s.lambda,
             s.score_scale,
+            s.draw,
             s.hidden,
             s.batch,
             s.learning_rate,
@@ -261,7 +267,7 @@ impl<A: GameAdapter> Training<A> {
             let scores = g.scores.clone();
             sources.push(self.source(g, scores, sources.len()));
         }
-        let mut samples = samples::<A>(&self.encoding, &sources, self.s.score_scale)?;
+        let mut samples = samples::<A>(&self.encoding, &sources, self.s.score_scale, self.s.draw)?;
         let (train, held) = split(&samples, self.s.skip);
         if train.is_empty() {
             return Err(Error::settings(
@@ -455,6 +461,7 @@ impl<A: GameAdapter> Training<A> {
     /// The notes the network's file keeps: how it was made and what it reached.
     fn annotate(&self, net: &mut Net, losses: &[(f64, f64)], positions: (usize, usize)) {
         net.set_note("made-by", "arena train");
+        net.set_note(plyforge::learned::DRAW_NOTE, self.s.draw.to_string());
         net.set_note("settings", self.train_settings());
         net.set_note("epochs", losses.len().to_string());
         net.set_note(
@@ -518,6 +525,9 @@ fn check_settings(s: &TrainSettings) -> Result<(), Error> {
     }
     if !(0.0..1.0).contains(&s.holdout) {
         return bad(&format!("--holdout {}: a share, 0 to below 1", s.holdout));
+    }
+    if !(-1.0..=1.0).contains(&s.draw) {
+        return bad(&format!("--draw-value {}: -1 to 1", s.draw));
     }
     if !(0.0..=1.0).contains(&s.lambda) {
         return bad(&format!("--lambda {}: 0 to 1", s.lambda));
