@@ -42,7 +42,7 @@
 //! ```
 //!
 //! The rooms: [`net`] (the network and its inference), [`fast`] (inference for a search:
-//! the first layer updated from the inputs that changed), [`file`] (safetensors reading and
+//! the first layer updated from the inputs that changed), [`file`](mod@file) (safetensors reading and
 //! writing, what a file must hold), [`train`] (the data set, Adam, the trainer's state),
 //! [`error`].
 
