@@ -68,7 +68,7 @@ struct TrainArgs {
     #[arg(long)]
     resume: bool,
     /// The engine of the self-play games (a depth or node budget; see `arena match --help`).
-    #[arg(long, value_name = "SPEC", default_value = "engine,depth=2")]
+    #[arg(long, value_name = "SPEC", default_value = lab::train::DEFAULT_ENGINE)]
     engine: String,
     /// Self-play games (0: learn from --records alone).
     #[arg(long, value_name = "N", default_value_t = 200)]

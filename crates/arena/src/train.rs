@@ -77,7 +77,7 @@ fn once<A: GameAdapter>(s: &TrainSettings) -> Result<(), Fail> {
         "train {}: {} self-play games ({}), target {}, hidden {:?}, {} epochs{}",
         A::NAME,
         s.games,
-        s.engine.as_deref().unwrap_or("engine,depth=2"),
+        s.engine_text(),
         s.target.name(),
         s.hidden,
         s.epochs,

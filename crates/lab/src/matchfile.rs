@@ -265,7 +265,7 @@ pub(crate) fn array<'a>(o: &'a Map<String, Value>, key: &str) -> Result<&'a Vec<
         .ok_or_else(|| format!("field {key:?} must be a list"))
 }
 
-fn strings(o: &Map<String, Value>, key: &str) -> Result<Vec<String>, String> {
+pub(crate) fn strings(o: &Map<String, Value>, key: &str) -> Result<Vec<String>, String> {
     array(o, key)?
         .iter()
         .map(|v| {
@@ -421,6 +421,21 @@ fn places(o: &Map<String, Value>, seats: usize) -> Result<Vec<u32>, String> {
 type PerMove = (Vec<String>, Vec<f64>, Vec<u64>, Vec<Option<i32>>);
 
 /// The engines' moves and what goes with each: one entry per move in every list.
+/// The field `scores`: one search score per move, `null` for a move no search chose.
+pub(crate) fn scores(o: &Map<String, Value>) -> Result<Vec<Option<i32>>, String> {
+    array(o, "scores")?
+        .iter()
+        .map(|v| match v {
+            Value::Null => Ok(None),
+            v => v
+                .as_i64()
+                .and_then(|s| i32::try_from(s).ok())
+                .map(Some)
+                .ok_or_else(|| "field \"scores\" must list whole numbers or null".to_string()),
+        })
+        .collect()
+}
+
 fn per_move(o: &Map<String, Value>) -> Result<PerMove, String> {
     let moves = strings(o, "moves")?;
     let time_ms: Vec<f64> = array(o, "time_ms")?
@@ -442,17 +457,7 @@ fn per_move(o: &Map<String, Value>) -> Result<PerMove, String> {
                 .ok_or_else(|| "field \"nodes\" must list whole numbers".to_string())
         })
         .collect::<Result<_, _>>()?;
-    let scores: Vec<Option<i32>> = array(o, "scores")?
-        .iter()
-        .map(|v| match v {
-            Value::Null => Ok(None),
-            v => v
-                .as_i64()
-                .and_then(|s| i32::try_from(s).ok())
-                .map(Some)
-                .ok_or_else(|| "field \"scores\" must list whole numbers or null".to_string()),
-        })
-        .collect::<Result<_, _>>()?;
+    let scores = scores(o)?;
     for (name, len) in [
         ("time_ms", time_ms.len()),
         ("nodes", nodes.len()),

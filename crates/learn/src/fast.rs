@@ -151,24 +151,11 @@ impl FastNet {
             }
             return;
         }
-        let (h, mut rest) = work.split_at_mut(first);
+        let (h, rest) = work.split_at_mut(first);
         for (v, &s) in h.iter_mut().zip(&acc.sums) {
             *v = ((s as f64 / SCALE) as f32).max(0.0);
         }
-        let mut x: &[f32] = h;
-        for layer in &net.layers[1..n - 1] {
-            let (next, tail) = rest.split_at_mut(layer.outputs);
-            layer.apply(x, next);
-            for v in next.iter_mut() {
-                *v = v.max(0.0);
-            }
-            x = next;
-            rest = tail;
-        }
-        net.layers[n - 1].apply(x, out);
-        for v in out.iter_mut() {
-            *v = v.tanh();
-        }
+        net.forward_from(1, h, rest, out);
     }
 }
 

@@ -189,10 +189,16 @@ impl Net {
         assert_eq!(input.len(), self.inputs(), "the input's length");
         assert_eq!(work.len(), self.work_len(), "the work buffer's length");
         assert_eq!(out.len(), self.outputs(), "the output's length");
+        self.forward_from(0, input, work, out);
+    }
+
+    /// Layers `start..` on `x` (the input of layer `start`): the hidden values of layers
+    /// `start..n-1` into `work` (its front), the outputs into `out`.
+    pub(crate) fn forward_from(&self, start: usize, x: &[f32], work: &mut [f32], out: &mut [f32]) {
         let (hidden, last) = self.layers.split_at(self.layers.len() - 1);
-        let mut x: &[f32] = input;
+        let mut x: &[f32] = x;
         let mut rest = work;
-        for layer in hidden {
+        for layer in &hidden[start..] {
             let (h, tail) = rest.split_at_mut(layer.outputs);
             layer.apply(x, h);
             for v in h.iter_mut() {

@@ -150,11 +150,9 @@ fn searched_abs(
     result: &[f32; MAX_PLAYERS],
 ) -> [f32; MAX_PLAYERS] {
     let mut out = *result;
+    out[mover] = v;
     if n == 2 {
-        out[mover] = v;
         out[1 - mover] = -v;
-    } else {
-        out[mover] = v;
     }
     out
 }

@@ -19,6 +19,7 @@ use serde_json::{json, Value};
 
 use crate::error::Error;
 use crate::jsonl::{Format, Line};
+use crate::matchfile::{field, scores, string, strings, uint};
 use crate::schedule::Shard;
 
 /// The format's version.
@@ -55,54 +56,21 @@ pub struct TrainGame {
 /// The format of a training run's games file.
 pub struct Games;
 
-fn field<'a>(o: &'a serde_json::Map<String, Value>, key: &str) -> Result<&'a Value, String> {
-    o.get(key).ok_or_else(|| format!("no field {key:?}"))
-}
-
-fn text(o: &serde_json::Map<String, Value>, key: &str) -> Result<String, String> {
-    field(o, key)?
-        .as_str()
-        .map(str::to_string)
-        .ok_or_else(|| format!("field {key:?} is not text"))
-}
-
-/// The fields of a game line (also read by [`crate::records`]).
+/// The fields of a game line (also read by [`crate::records`]), read as a match file's
+/// are.
 pub(crate) fn parse_game(o: &serde_json::Map<String, Value>) -> Result<TrainGame, String> {
-    let moves = field(o, "moves")?
-        .as_array()
-        .ok_or("field \"moves\" is not a list")?
-        .iter()
-        .map(|m| {
-            m.as_str()
-                .map(str::to_string)
-                .ok_or("a move that is not text")
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let scores = field(o, "scores")?
-        .as_array()
-        .ok_or("field \"scores\" is not a list")?
-        .iter()
-        .map(|s| match s {
-            Value::Null => Ok(None),
-            v => v
-                .as_i64()
-                .and_then(|n| i32::try_from(n).ok())
-                .map(Some)
-                .ok_or("a score that is not a whole number"),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let moves = strings(o, "moves")?;
+    let scores = scores(o)?;
     if scores.len() != moves.len() {
         return Err(format!("{} scores for {} moves", scores.len(), moves.len()));
     }
     Ok(TrainGame {
-        id: text(o, "train")?,
-        index: field(o, "index")?
-            .as_u64()
-            .ok_or("field \"index\" is not a whole number")?,
-        start: text(o, "start")?,
+        id: string(o, "train")?,
+        index: uint(o, "index")?,
+        start: string(o, "start")?,
         moves,
         scores,
-        result: text(o, "result")?,
+        result: string(o, "result")?,
     })
 }
 
@@ -126,9 +94,9 @@ impl Format for Games {
                     ));
                 }
                 Ok(Line::Header(Header {
-                    id: text(o, "train")?,
-                    game: text(o, "game")?,
-                    settings: text(o, "settings")?,
+                    id: string(o, "train")?,
+                    game: string(o, "game")?,
+                    settings: string(o, "settings")?,
                 }))
             }
             Some("train-game") => parse_game(o).map(Line::Entry),

@@ -139,11 +139,7 @@ pub fn run<A: GameAdapter>(
         Vec::new()
     };
     let mut best: Option<PathBuf> = done.iter().rev().find(|g| g.kept).map(|g| g.net.clone());
-    let base = s
-        .train
-        .engine
-        .clone()
-        .unwrap_or_else(|| "engine,depth=2".into());
+    let base = s.train.engine_text().to_string();
     for number in done.len() as u64 + 1..=s.generations {
         let net = beside(&out, &format!(".gen{number}"));
         let mut t = s.train.clone();

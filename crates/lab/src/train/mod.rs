@@ -53,13 +53,16 @@ pub use data::Target;
 use data::{samples, set_targets, split, Source};
 use games::{Games, Header, SelfPlay, TrainGame};
 
+/// The engine of the self-play games when the settings name none.
+pub const DEFAULT_ENGINE: &str = "engine,depth=2";
+
 /// Table size (MiB) of a self-play engine whose spec sets none.
 pub const SELF_PLAY_TT_MIB: usize = 16;
 
 /// The settings of a training run; each is `arena train`'s option of the same name.
 #[derive(Clone, Debug)]
 pub struct TrainSettings {
-    /// The engine of the self-play games (default `engine,depth=2`).
+    /// The engine of the self-play games (default [`DEFAULT_ENGINE`]).
     pub engine: Option<String>,
     /// Self-play games to play (0: learn from records alone).
     pub games: u64,
@@ -136,6 +139,24 @@ impl Default for TrainSettings {
     }
 }
 
+impl TrainSettings {
+    /// The engine of the self-play games: [`engine`](TrainSettings::engine) or
+    /// [`DEFAULT_ENGINE`].
+    pub fn engine_text(&self) -> &str {
+        self.engine.as_deref().unwrap_or(DEFAULT_ENGINE)
+    }
+
+    /// The network trainer's share of the settings.
+    fn net_settings(&self) -> NetSettings {
+        NetSettings {
+            learning_rate: self.learning_rate as f32,
+            batch: self.batch,
+            weight_decay: self.weight_decay as f32,
+            seed: self.seed,
+        }
+    }
+}
+
 /// What a training run did.
 #[derive(Clone, Debug)]
 pub struct TrainReport {
@@ -185,7 +206,7 @@ impl<A: GameAdapter> Training<A> {
                 A::TITLE
             ))
         })?;
-        let text = s.engine.as_deref().unwrap_or("engine,depth=2");
+        let text = s.engine_text();
         let mut spec = Spec::parse::<A>(text).map_err(Error::Plyforge)?;
         // Every game makes its engines anew: a small table unless the spec sets one.
         spec.tt_mib.get_or_insert(SELF_PLAY_TT_MIB);
@@ -403,12 +424,7 @@ impl<A: GameAdapter> Training<A> {
         observer: &mut dyn Observer,
     ) -> Result<(Trainer, Vec<(f64, f64)>), Error> {
         let s = &self.s;
-        let net_settings = NetSettings {
-            learning_rate: s.learning_rate as f32,
-            batch: s.batch,
-            weight_decay: s.weight_decay as f32,
-            seed: s.seed,
-        };
+        let net_settings = s.net_settings();
         let id = format!("{:016x}", fnv1a(self.train_settings().as_bytes()));
         let state = s.out.as_ref().map(|o| beside(o, ".state.safetensors"));
         let (mut trainer, mut losses) = match state.as_ref().filter(|p| s.resume && p.exists()) {
@@ -550,13 +566,9 @@ fn check_settings(s: &TrainSettings) -> Result<(), Error> {
     if s.resume && s.out.is_none() {
         return bad("--resume needs --out (the run's files)");
     }
-    let lr = NetSettings {
-        learning_rate: s.learning_rate as f32,
-        batch: s.batch,
-        weight_decay: s.weight_decay as f32,
-        seed: s.seed,
-    };
-    lr.check().map_err(|e| Error::settings(e.to_string()))?;
+    s.net_settings()
+        .check()
+        .map_err(|e| Error::settings(e.to_string()))?;
     if let Some(out) = &s.out {
         let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
         if let Some(dir) = parent.filter(|d| !d.exists()) {
