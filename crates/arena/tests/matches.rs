@@ -823,7 +823,8 @@ fn files_of_a_match_say_what_is_wrong_with_them() {
 #[test]
 fn a_game_clock_runs_out() {
     let dir = scratch("clock");
-    // A clock of a microsecond: the first move of the side to move takes longer, and it
+    // A clock of a nanosecond: the first move of the side to move takes longer (a greedy
+    // Chexers move once took just under a microsecond, the clock this test had), and it
     // loses on time; with three players it alone loses and the others share first place.
     let file = dir.join("c.jsonl");
     let out = ok(&[
@@ -838,7 +839,7 @@ fn a_game_clock_runs_out() {
         "--opening",
         "0",
         "--clock",
-        "0.001ms",
+        "0.000001ms",
         "--out",
         s(&file),
     ]);
@@ -866,7 +867,7 @@ fn a_game_clock_runs_out() {
         "--opening",
         "0",
         "--clock",
-        "0.001ms",
+        "0.000001ms",
     ]);
     assert!(
         out.contains("winner w") && out.contains("[adjudicated: time]"),
