@@ -37,13 +37,13 @@ pub fn player_letter(p: search::Player) -> &'static str {
     }
 }
 
-/// The recommended engine settings: max^n (the game is not zero-sum; max^n uses neither the
-/// table nor helper threads).
+/// The recommended engine settings: max^n (the game is not zero-sum) with its table of score
+/// vectors, one thread (give it more with `with_threads`: max^n shares out its tree).
 pub fn engine_config() -> search::Config {
     search::Config::default()
         .with_algorithm(search::Algorithm::MaxN)
         .with_threads(1)
-        .with_tt_mib(0)
+        .with_tt_mib(64)
         .with_ordering(true)
         .with_aspiration(false)
         .with_quiescence(false)

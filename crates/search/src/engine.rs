@@ -20,6 +20,7 @@ use crate::thread::{Local, SmpStats};
 use crate::time::TimeManager;
 use crate::tt::Table;
 use crate::types::{Algorithm, Config, Limits, Report};
+use crate::vectors::VectorTable;
 
 /// A game-tree search engine for the game `G` with the evaluation `E`.
 ///
@@ -38,6 +39,8 @@ pub struct Search<G: Game, E: Evaluator<G>> {
     config: Config,
     evaluator: E,
     table: Option<Table>,
+    /// Max^n's table of score vectors (made when max^n first searches with the table on).
+    vectors: Option<VectorTable>,
     stop: Arc<AtomicBool>,
     age: u8,
     pool: Option<rayon::ThreadPool>,
@@ -59,6 +62,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             config,
             evaluator,
             table: None,
+            vectors: None,
             stop: Arc::new(AtomicBool::new(false)),
             age: 0,
             pool: None,
@@ -89,6 +93,9 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         let mut s = Self::new(config, evaluator);
         if s.config.use_tt && s.config.algorithm != Algorithm::MaxN {
             s.table = Some(Table::try_new(s.config.tt_mib)?);
+        }
+        if s.config.use_tt && s.config.algorithm == Algorithm::MaxN {
+            s.vectors = Some(VectorTable::try_new(s.config.tt_mib)?);
         }
         Ok(s)
     }
@@ -151,6 +158,9 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
     /// the history learnt by one search orders the next, halved at each search.
     pub fn clear(&mut self) {
         if let Some(t) = &self.table {
+            t.clear();
+        }
+        if let Some(t) = &self.vectors {
             t.clear();
         }
         for l in &mut self.locals {
@@ -314,6 +324,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         }
         let maxn = self.config.algorithm == Algorithm::MaxN;
         let use_tt = !maxn && self.ready_table();
+        let use_vectors = maxn && self.ready_vectors();
         let hero = if maxn {
             game.to_move()
         } else {
@@ -340,6 +351,11 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             config: &self.config,
             eval: &self.evaluator,
             table: if use_tt { self.table.as_ref() } else { None },
+            vectors: if use_vectors {
+                self.vectors.as_ref()
+            } else {
+                None
+            },
             age: self.age,
             root_player: game.to_move(),
             hero,
@@ -403,6 +419,18 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             self.table = Table::try_new(self.config.tt_mib).ok();
         }
         self.table.is_some()
+    }
+
+    /// Whether a max^n run has its table of score vectors ([`Search::ready_table`]'s rule).
+    fn ready_vectors(&mut self) -> bool {
+        if !self.config.use_tt {
+            return false;
+        }
+        if self.vectors.as_ref().map(VectorTable::mib) != Some(self.config.tt_mib) {
+            self.vectors = None;
+            self.vectors = VectorTable::try_new(self.config.tt_mib).ok();
+        }
+        self.vectors.is_some()
     }
 
     /// The selective search's tables where the configuration asks for it (two players and

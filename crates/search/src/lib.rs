@@ -31,6 +31,7 @@ mod thread;
 mod time;
 mod tt;
 mod types;
+mod vectors;
 
 pub use engine::{analyse, best_move, Search};
 pub use game::{

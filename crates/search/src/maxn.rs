@@ -13,7 +13,17 @@
 //! [`Search::set_maxn_bounds`](crate::Search::set_maxn_bounds) only if they hold; without them
 //! no shallow pruning is done. (Deep pruning is never valid in max^n and is not done.)
 //!
-//! **Threads.** Max^n uses no transposition table. With several threads the tree is shared
+//! **Table.** With the table on ([`Config::use_tt`](crate::Config)), a node's exact vector is
+//! stored at its depth and used by a search of that same depth that reaches the position
+//! again (on another path, in the next iteration's shallower nodes, on another thread): a
+//! node cut short by shallow pruning is not stored, so at a fixed depth the values are the
+//! serial ones without the table. The key includes the root player, whose view the
+//! evaluation may take ([`Evaluator::evaluate_for`]). Where the game has a repetition rule
+//! a vector is stored only if no repetition was scored below it; one found on another path
+//! may still miss a repetition this path would meet (graph-history interaction, which the
+//! alpha-beta table accepts likewise).
+//!
+//! **Threads.** With several threads the tree is shared
 //! out below the root as well as at it (Young Brothers Wait, Feldmann 1993, on rayon): at a
 //! node of depth [`SPLIT_DEPTH`] or more the first child is searched alone, and then the
 //! others at once, each a task that any thread may take (and split again further down),
@@ -21,9 +31,11 @@
 //! afterwards in legal-move order by the serial rule (highest score for the mover, the first
 //! on ties; immediate pruning at the first that reaches a win on the next ply). A weaker bound
 //! only cuts off less, and what a cut-off child returns is never chosen; so the scores and
-//! the move equal the serial ones at every depth, and without shallow-pruning bounds the
-//! nodes searched are the serial ones but for the children searched beside one that wins at
-//! once. Work stealing spreads the work: no thread waits while a task is left.
+//! the move equal the serial ones at every depth. Without the table and without
+//! shallow-pruning bounds the nodes searched are the serial ones but for the children
+//! searched beside one that wins at once; with the table, which vectors are there when a
+//! thread looks depends on the threads' timing, so the node counts vary (the values do not).
+//! Work stealing spreads the work: no thread waits while a task is left.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
@@ -38,6 +50,8 @@ use crate::types::MATE;
 
 /// Nodes of at least this depth search their children after the first in parallel.
 pub(crate) const SPLIT_DEPTH: u32 = 4;
+/// Nodes of at least this depth probe and store the table.
+const TABLE_DEPTH: u32 = 1;
 
 /// Bounds on score vectors that make max^n shallow pruning valid (see the module
 /// documentation of [`crate::Search::set_maxn_bounds`]).
@@ -57,12 +71,22 @@ pub(crate) struct Maxn<'a, G: Game, E> {
     flushed: u64,
     poll_at: u64,
     pub stopped: bool,
+    /// Repetitions scored so far: a node whose count changed below it is not stored.
+    reps: u64,
+    /// The table's key of a position is its key mixed with this (the root player's).
+    salt: u64,
+    pub probes: u64,
+    pub hits: u64,
     path: Vec<u64>,
     pub pv: Vec<Vec<G::Move>>,
     /// The threads that share the tree, and each one's node count (by the pool's thread
     /// index); `None`: one thread.
     split: Option<Split<'a>>,
 }
+
+/// What a task of the parallel search returns: the child's scores, its line and the
+/// repetitions scored below it.
+type TaskResult<M> = (Scores, Vec<M>, u64);
 
 /// The pool of a parallel max^n search and its per-thread node counts.
 #[derive(Clone, Copy)]
@@ -86,6 +110,10 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
             flushed: 0,
             poll_at: 1,
             stopped: false,
+            reps: 0,
+            salt: (sh.root_player as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            probes: 0,
+            hits: 0,
             path: Vec::with_capacity(MAX_PLY + 1),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             split,
@@ -104,6 +132,10 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
             }
         }
         self.flushed = self.nodes;
+        self.sh.probes.fetch_add(self.probes, Relaxed);
+        self.sh.hits.fetch_add(self.hits, Relaxed);
+        self.probes = 0;
+        self.hits = 0;
     }
 
     #[inline]
@@ -127,10 +159,11 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
         }
     }
 
-    fn terminal(&self, pos: &G, ply: usize) -> Option<Scores> {
+    fn terminal(&mut self, pos: &G, ply: usize) -> Option<Scores> {
         if let Some(rule) = self.sh.rule {
             let k = pos.repetition_key();
             if ply > 0 && (self.path.contains(&k) || self.sh.history.contains(&k)) {
+                self.reps += 1;
                 return Some(end_scores(self.sh.eval, pos, rule, self.players, ply));
             }
         }
@@ -178,7 +211,8 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
                 break;
             }
             self.flush();
-            let pv = std::mem::take(&mut self.pv[0]);
+            let mut pv = std::mem::take(&mut self.pv[0]);
+            self.complete_line(root, depth, &mut pv);
             stability.update(pv.first().copied(), v[root.to_move()]);
             on_iteration(v, &pv, depth);
             self.pv[0] = pv;
@@ -186,6 +220,35 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
             t_last = self.sh.time.elapsed() - started;
         }
         self.flush();
+    }
+
+    /// Extends `line`, the principal variation of an iteration to `depth` from `root`, where a
+    /// table hit cut it short: from the position at its end, the moves of the table's vectors
+    /// of the depth left, as long as there are some. A line that ends at the end of the
+    /// game, a repetition or the horizon has no such vector (those are not stored), so only
+    /// a line cut by a hit grows, with the moves its search chose (the same rule picks them).
+    fn complete_line(&self, root: &G, depth: u32, line: &mut Vec<G::Move>) {
+        let Some(t) = self.sh.vectors else {
+            return;
+        };
+        let mut pos = root.clone();
+        for &mv in line.iter() {
+            pos.play(mv);
+        }
+        let mut moves: MoveList<G::Move> = MoveList::new();
+        while (line.len() as u32) < depth && line.len() + 1 < MAX_PLY {
+            let left = depth - line.len() as u32;
+            let Some(i) = t.best_move(pos.key() ^ self.salt, left) else {
+                break;
+            };
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            let Some(&mv) = moves.get(i as usize) else {
+                break;
+            };
+            line.push(mv);
+            pos.play(mv);
+        }
     }
 
     /// A searcher for a task of the parallel search: this one's settings and path, its own
@@ -215,6 +278,16 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
         if depth == 0 {
             return self.quiesce(pos, ply, 0);
         }
+        let table = self.sh.vectors.filter(|_| depth >= TABLE_DEPTH);
+        let key = pos.key() ^ self.salt;
+        if let Some(t) = table.filter(|_| ply > 0) {
+            self.probes += 1;
+            if let Some(v) = t.probe(key, depth, ply) {
+                self.hits += 1;
+                return v;
+            }
+        }
+        let reps = self.reps;
         let p = pos.to_move();
         let mut moves: MoveList<G::Move> = MoveList::new();
         pos.legal_moves(&mut moves);
@@ -223,6 +296,7 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
             .split
             .filter(|_| depth >= SPLIT_DEPTH && moves.len() > 1 && ply + 1 < MAX_PLY);
         let mut best: Option<Scores> = None;
+        let (mut best_index, mut cut) = (0, false);
         // The children after the first, where they were searched in parallel: their scores
         // and lines, in move order.
         let mut rest: Vec<(Scores, Vec<G::Move>)> = Vec::new();
@@ -252,6 +326,7 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
             }
             if best.map_or(true, |b| v[p] > b[p]) {
                 best = Some(v);
+                best_index = i;
                 let (head, tail) = self.pv.split_at_mut(ply + 1);
                 head[ply].clear();
                 head[ply].push(mv);
@@ -265,13 +340,19 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
                 if let (Some(b), Some((q, have))) = (self.bounds, parent) {
                     let others = (self.players as i64 - 2) * b.min_score as i64;
                     if q != p && b.max_sum - v[p] as i64 - others < have as i64 {
+                        cut = true;
                         break;
                     }
                 }
             }
         }
         self.pop();
-        best.unwrap_or([0; 3])
+        let best = best.unwrap_or([0; 3]);
+        if let Some(t) = table.filter(|_| !self.stopped && !cut && self.reps == reps) {
+            let mv = u16::try_from(best_index).unwrap_or(u16::MAX);
+            t.store(key, best, depth, ply, mv, self.sh.age);
+        }
+        best
     }
 
     /// The children of `pos` after `moves` searched at once, each a task of the pool (with
@@ -288,7 +369,7 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
     ) -> Vec<(Scores, Vec<G::Move>)> {
         self.flush();
         let this = &*self;
-        let results: Vec<Option<(Scores, Vec<G::Move>)>> = split.pool.install(|| {
+        let results: Vec<Option<TaskResult<G::Move>>> = split.pool.install(|| {
             moves
                 .par_iter()
                 .map(|&mv| {
@@ -297,11 +378,19 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
                     child.play(mv);
                     let v = m.node(&child, depth, ply, bound);
                     m.flush();
-                    (!m.stopped).then(|| (v, std::mem::take(&mut m.pv[ply])))
+                    (!m.stopped).then(|| (v, std::mem::take(&mut m.pv[ply]), m.reps))
                 })
                 .collect()
         });
-        let out: Option<Vec<_>> = results.into_iter().collect();
+        let out: Option<Vec<_>> = results
+            .into_iter()
+            .map(|r| {
+                r.map(|(v, line, reps)| {
+                    self.reps += reps;
+                    (v, line)
+                })
+            })
+            .collect();
         self.stopped |= out.is_none();
         out.unwrap_or_default()
     }

@@ -13,6 +13,7 @@ use crate::selective::Selective;
 use crate::time::TimeManager;
 use crate::tt::Table;
 use crate::types::Config;
+use crate::vectors::VectorTable;
 
 /// [`Shared::main_score`] before the main thread completed an iteration.
 pub(crate) const NO_SCORE: i32 = i32::MIN;
@@ -41,6 +42,8 @@ pub(crate) struct Shared<'a, G: Game, E> {
     pub config: &'a Config,
     pub eval: &'a E,
     pub table: Option<&'a Table>,
+    /// Max^n's table of score vectors (`None`: no table, or not max^n).
+    pub vectors: Option<&'a VectorTable>,
     pub age: u8,
     /// The player to move at the root.
     pub root_player: Player,

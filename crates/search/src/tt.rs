@@ -230,6 +230,23 @@ impl Table {
         prefetch(&self.bucket(key).entries[0].check);
     }
 
+    /// The eight words of `key`'s bucket, for a table that lays its entries out its own way
+    /// in the same memory ([`crate::vectors`]: max^n's score vectors).
+    #[inline]
+    pub fn words(&self, key: u64) -> [&AtomicU64; 2 * WAYS] {
+        let e = &self.bucket(key).entries;
+        [
+            &e[0].check,
+            &e[0].data,
+            &e[1].check,
+            &e[1].data,
+            &e[2].check,
+            &e[2].data,
+            &e[3].check,
+            &e[3].data,
+        ]
+    }
+
     /// The entries stored for `key` (verified by the key check), read one by one: the
     /// search's loops stop at the first entry they can use.
     #[inline]

@@ -311,9 +311,10 @@ pub struct Config {
     pub algorithm: Algorithm,
     /// Worker threads (1: fully deterministic).
     pub threads: usize,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB (max^n's table of score vectors, made when max^n
+    /// first searches, is as large again).
     pub tt_mib: usize,
-    /// Use the transposition table at all.
+    /// Use the transposition table at all (for max^n too).
     pub use_tt: bool,
     /// Use move ordering (TT move, history, the evaluator's hints; noisy moves first and
     /// killers if [`Config::noisy_first`] and [`Config::killers`]). Never changes a

@@ -262,12 +262,12 @@ fn check_maxn(game: &Synthetic, depth: u32, bounds: Option<MaxnBounds>) -> u64 {
         .collect();
     let mut nodes = 0;
     for ordering in [true, false] {
-        // One thread, then three sharing out the tree: the same scores and the same
-        // principal variation at every depth.
+        // One thread without and with the table of score vectors, then three sharing out
+        // the tree: the same scores and the same principal variation at every depth.
         let mut lines = Vec::new();
-        for threads in [1, 3] {
+        for (threads, tt) in [(1, false), (1, true), (3, true)] {
             let mut engine = Search::new(
-                config(Algorithm::MaxN, true, ordering, threads),
+                config(Algorithm::MaxN, tt, ordering, threads),
                 SyntheticEval,
             );
             engine.set_maxn_bounds(bounds);
@@ -285,12 +285,15 @@ fn check_maxn(game: &Synthetic, depth: u32, bounds: Option<MaxnBounds>) -> u64 {
                 pvs.push(r.pv.clone());
             });
             assert_eq!(r.depth, depth);
-            if threads == 1 {
+            // The table serves (these trees have transpositions).
+            assert_eq!(r.tt_hit_rate > 0.0, tt, "{:?}", game.spec());
+            if !tt {
                 nodes = r.nodes;
             }
             lines.push(pvs);
         }
-        assert_eq!(lines[0], lines[1], "{:?}: 1 vs 3 threads", game.spec());
+        assert_eq!(lines[0], lines[1], "{:?}: the table", game.spec());
+        assert_eq!(lines[0], lines[2], "{:?}: 1 vs 3 threads", game.spec());
     }
     nodes
 }
