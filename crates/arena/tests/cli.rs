@@ -874,8 +874,9 @@ fn bench_signature_is_pinned() {
 }
 
 /// How the threads share the search, for a game by name: a line per thread count, the one
-/// thread first, every one with the values of one thread; max^n (Chaos Clock) searches the
-/// same nodes at every thread count.
+/// thread first, every one with the values of one thread; max^n (Chaos Clock) searches
+/// nearly the same nodes at every thread count (its table of score vectors makes the count
+/// depend a little on the threads' timing).
 #[test]
 fn bench_scaling_measures_the_threads() {
     let out = ok(&["bench", "chaosclock", "--scaling"]);
@@ -896,7 +897,18 @@ fn bench_scaling_measures_the_threads() {
         .collect();
     assert_eq!(threads, ["1", "2", "4", "8", "16"], "{out:?}");
     assert!(lines.iter().all(|l| l.contains("values same")), "{out:?}");
-    assert!(lines.iter().all(|l| l.contains("(1.00x)  time")), "{out:?}");
+    let overheads: Vec<f64> = lines
+        .iter()
+        .map(|l| {
+            let x = l.split('(').nth(1).unwrap().split('x').next().unwrap();
+            x.parse().unwrap()
+        })
+        .collect();
+    assert_eq!(overheads[0], 1.0, "{out:?}");
+    assert!(
+        overheads.iter().all(|&o| (0.9..=1.1).contains(&o)),
+        "{out:?}"
+    );
     bad(
         &["bench", "chaosclock", "--scaling", "--threads", "2"],
         &["cannot be used with"],
