@@ -407,30 +407,19 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         }
     }
 
-    /// Whether the run has its table: the configured size allocated (the old table goes
-    /// first, so that both are never held at once; a size the memory cannot hold searches
-    /// without a table rather than abort, see `try_new`).
+    /// Whether the run has its table: the configured size allocated (see [`ready`]).
     fn ready_table(&mut self) -> bool {
-        if !self.config.use_tt {
-            return false;
-        }
-        if self.table.as_ref().map(Table::mib) != Some(self.config.tt_mib) {
-            self.table = None;
-            self.table = Table::try_new(self.config.tt_mib).ok();
-        }
-        self.table.is_some()
+        ready(&mut self.table, &self.config, Table::mib, Table::try_new)
     }
 
-    /// Whether a max^n run has its table of score vectors ([`Search::ready_table`]'s rule).
+    /// Whether a max^n run has its table of score vectors (see [`ready`]).
     fn ready_vectors(&mut self) -> bool {
-        if !self.config.use_tt {
-            return false;
-        }
-        if self.vectors.as_ref().map(VectorTable::mib) != Some(self.config.tt_mib) {
-            self.vectors = None;
-            self.vectors = VectorTable::try_new(self.config.tt_mib).ok();
-        }
-        self.vectors.is_some()
+        ready(
+            &mut self.vectors,
+            &self.config,
+            VectorTable::mib,
+            VectorTable::try_new,
+        )
     }
 
     /// The selective search's tables where the configuration asks for it (two players and
@@ -595,6 +584,25 @@ fn search_maxn<G: Game, E: Evaluator<G>>(
         locals[0].nodes = m.nodes;
     }
     last
+}
+
+/// Whether `slot` holds a table of the configured size, allocating it if not (the old table
+/// goes first, so that both are never held at once; a size the memory cannot hold searches
+/// without a table rather than abort, see [`Search::try_new`]); `false` with the table off.
+fn ready<T>(
+    slot: &mut Option<T>,
+    config: &Config,
+    mib: fn(&T) -> usize,
+    make: fn(usize) -> Result<T, TryReserveError>,
+) -> bool {
+    if !config.use_tt {
+        return false;
+    }
+    if slot.as_ref().map(mib) != Some(config.tt_mib) {
+        *slot = None;
+        *slot = make(config.tt_mib).ok();
+    }
+    slot.is_some()
 }
 
 /// What a search leaves for the final report: the last completed iteration's report, and

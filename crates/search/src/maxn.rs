@@ -238,7 +238,7 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
         let mut moves: MoveList<G::Move> = MoveList::new();
         while (line.len() as u32) < depth && line.len() + 1 < MAX_PLY {
             let left = depth - line.len() as u32;
-            let Some(i) = t.best_move(pos.key() ^ self.salt, left) else {
+            let Some(i) = t.best_move(self.table_key(&pos), left) else {
                 break;
             };
             moves.clear();
@@ -249,6 +249,12 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
             line.push(mv);
             pos.play(mv);
         }
+    }
+
+    /// The table's key of `pos`: its key mixed with the root player's salt.
+    #[inline]
+    fn table_key(&self, pos: &G) -> u64 {
+        pos.key() ^ self.salt
     }
 
     /// A searcher for a task of the parallel search: this one's settings and path, its own
@@ -279,7 +285,7 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
             return self.quiesce(pos, ply, 0);
         }
         let table = self.sh.vectors.filter(|_| depth >= TABLE_DEPTH);
-        let key = pos.key() ^ self.salt;
+        let key = self.table_key(pos);
         if let Some(t) = table.filter(|_| ply > 0) {
             self.probes += 1;
             if let Some(v) = t.probe(key, depth, ply) {

@@ -51,8 +51,8 @@ pub(crate) fn lazy_smp<G: Game, E: Evaluator<G>>(
 
 impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     /// A helper thread's Lazy-SMP loop: iterative deepening at the main thread's iteration
-    /// (even helpers one ply ahead) with its own windows, filling the shared table; a helper that falls behind
-    /// the main thread abandons its iteration and joins the main thread's.
+    /// (even helpers one ply ahead) with its own windows, filling the shared table; a helper
+    /// that falls behind the main thread abandons its iteration and joins the main thread's.
     pub fn help(&mut self, root: &G) {
         let mut done = 0;
         let mut own: Option<i32> = None;

@@ -93,22 +93,27 @@ impl VectorTable {
         })
     }
 
+    /// The slot of `key` searched to exactly `depth`, if it is stored.
+    #[inline]
+    fn find(&self, key: u64, depth: u32) -> Option<Slot> {
+        self.slots(key)
+            .into_iter()
+            .find_map(|(_, slot, mine)| slot.filter(|s| mine && s.depth as u32 == depth))
+    }
+
     /// The vector of `key` searched to exactly `depth`, seen from `ply`, if it is stored.
     #[inline]
     pub fn probe(&self, key: u64, depth: u32, ply: usize) -> Option<Scores> {
-        self.slots(key).into_iter().find_map(|(_, slot, mine)| {
-            let s = slot.filter(|s| mine && s.depth as u32 == depth)?;
-            Some(s.scores.map(|v| from_tt(v, ply)))
-        })
+        self.find(key, depth)
+            .map(|s| s.scores.map(|v| from_tt(v, ply)))
     }
 
     /// The index of the best move (in legal-move order) of `key`'s vector of exactly `depth`,
     /// if it is stored.
     pub fn best_move(&self, key: u64, depth: u32) -> Option<u16> {
-        self.slots(key).into_iter().find_map(|(_, slot, mine)| {
-            slot.filter(|s| mine && s.depth as u32 == depth && s.mv != u16::MAX)
-                .map(|s| s.mv)
-        })
+        self.find(key, depth)
+            .map(|s| s.mv)
+            .filter(|&mv| mv != u16::MAX)
     }
 
     /// Stores the exact vector `scores` of `key` searched to `depth` at `ply` (its best
