@@ -113,6 +113,11 @@ struct TrainArgs {
     /// Hidden layers' sizes (one or two: --hidden 64 or --hidden 128,32).
     #[arg(long, value_name = "N", value_delimiter = ',', default_value = "64")]
     hidden: Vec<usize>,
+    /// The network reads the evaluation's terms too, after the observation (what the game's
+    /// hand-made evaluation measures; by default its scores, Chexers its 36 terms); its
+    /// file says so and its searches compute them at every evaluation.
+    #[arg(long)]
+    terms: bool,
     /// Passes over the training positions.
     #[arg(long, value_name = "N", default_value_t = 20)]
     epochs: u64,
@@ -967,6 +972,7 @@ fn train_settings(a: TrainArgs) -> Result<lab::train::TrainSettings, Fail> {
         score_scale: a.score_scale,
         draw: a.draw_value,
         hidden: a.hidden,
+        terms: a.terms,
         epochs: a.epochs,
         batch: a.batch,
         learning_rate: a.learning_rate,

@@ -74,12 +74,17 @@ fn generations<A: GameAdapter>(g: &GenerationSettings) -> Result<(), Fail> {
 fn once<A: GameAdapter>(s: &TrainSettings) -> Result<(), Fail> {
     let t = Training::<A>::new(s)?;
     outln!(
-        "train {}: {} self-play games ({}), target {}, hidden {:?}, {} epochs{}",
+        "train {}: {} self-play games ({}), target {}, hidden {:?}{}, {} epochs{}",
         A::NAME,
         s.games,
         s.engine_text(),
         s.target.name(),
         s.hidden,
+        if s.terms {
+            ", with the evaluation's terms"
+        } else {
+            ""
+        },
         s.epochs,
         if s.resume { ", resumed" } else { "" }
     );

@@ -75,8 +75,17 @@ fn a_run_writes_its_files_and_the_network_plays() {
         "8",
         "--epochs",
         "2",
+        "--terms",
     ]);
     assert!(out.contains("0 self-play, 40 recorded"), "{out}");
+    // With --terms it reads the evaluation's two scores after the 80 observed inputs, and
+    // its searches compute them.
+    assert!(out.contains("network: [82, 8, 2]"), "{out}");
+    let spec = format!("engine,depth=2,eval=net:{}", again.display());
+    let table = ok(&[
+        "match", "jumpy3", "--engine", &spec, "--engine", "greedy", "--games", "2", "--quiet",
+    ]);
+    assert!(table.contains("eval=net:"), "{table}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

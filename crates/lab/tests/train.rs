@@ -164,3 +164,104 @@ fn a_network_learns_who_wins_the_race_from_each_total() {
     let (first, last) = (report.losses[0].0, report.losses.last().unwrap().0);
     assert!(last < first / 5.0, "loss {first} -> {last}");
 }
+
+/// Knows who wins: the mover loses where 10 − total is a multiple of 3.
+#[derive(Clone, Copy)]
+struct Judge;
+
+impl Evaluator<Race> for Judge {
+    fn evaluate(&self, pos: &Race) -> Scores {
+        let me = usize::from(pos.to_move);
+        let mine = if (GOAL - pos.total) % 3 == 0 { -1000 } else { 1000 };
+        let mut s = [0; 3];
+        s[me] = mine;
+        s[1 - me] = -mine;
+        s
+    }
+}
+
+/// The race with an observation that shows nothing: only its evaluation's terms (the
+/// default ones, the judge's scores) tell the totals apart.
+struct HiddenRace;
+
+impl GameAdapter for HiddenRace {
+    type Pos = Race;
+    type Move = u8;
+    type Eval = Judge;
+    const NAME: &'static str = "hidden-race";
+    const TITLE: &'static str = "Race to 10, unseen";
+    const PLAYERS: usize = 2;
+    const RANDOM_START: bool = true;
+    fn random_start(seed: u64) -> Option<Race> {
+        RaceGame::random_start(seed)
+    }
+    fn start() -> Race {
+        RaceGame::start()
+    }
+    fn player_letter(p: Player) -> &'static str {
+        RaceGame::player_letter(p)
+    }
+    fn player_name(p: Player) -> &'static str {
+        RaceGame::player_name(p)
+    }
+    fn default_eval() -> Judge {
+        Judge
+    }
+    fn encoding() -> Option<Encoded<Self>> {
+        Some(Encoded::new())
+    }
+}
+
+impl Encoding for HiddenRace {
+    const ACTIONS: usize = 2;
+    const SHAPE: &'static [usize] = &[1];
+    fn action(step: u8) -> Option<usize> {
+        RaceGame::action(step)
+    }
+    fn decode(action: usize) -> Option<u8> {
+        RaceGame::decode(action)
+    }
+    fn observe(_pos: &Race, _player: Player, _out: &mut [f32]) {}
+}
+
+#[test]
+fn a_network_learns_from_the_evaluation_s_terms_what_the_observation_hides() {
+    // Totals the network gets right, trained with and without the terms.
+    let right = |terms: bool| {
+        let settings = TrainSettings {
+            engine: Some("alphabeta,depth=12,tt=1".into()),
+            games: 200,
+            explore: 0.0,
+            hidden: vec![8],
+            epochs: 40,
+            batch: 32,
+            holdout: 0.0,
+            terms,
+            ..TrainSettings::default()
+        };
+        let report = Training::<HiddenRace>::new(&settings)
+            .expect("settings")
+            .run(&mut Silent)
+            .expect("a run");
+        assert_eq!(report.net.sizes()[0], if terms { 3 } else { 1 });
+        assert_eq!(
+            report.net.notes().get("terms").map(String::as_str),
+            terms.then_some("2")
+        );
+        let eval = NetEval::<HiddenRace>::new(report.net).expect("the game's network");
+        assert_eq!(eval.inputs().terms(), if terms { 2 } else { 0 });
+        (0..GOAL)
+            .filter(|&total| {
+                let pos = Race { total, to_move: 0 };
+                let loses = (GOAL - total) % 3 == 0;
+                (eval.evaluate(&pos)[0] < 0) == loses
+            })
+            .count()
+    };
+    assert_eq!(right(true), usize::from(GOAL), "with the terms every total");
+    let blind = right(false);
+    assert!(
+        blind <= 7,
+        "without them one value for all totals: {blind} right"
+    );
+}

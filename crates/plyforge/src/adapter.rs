@@ -795,6 +795,37 @@ pub trait Encoding: GameAdapter {
     fn observation_size() -> usize {
         Self::SHAPE.iter().product()
     }
+
+    /// The number of the evaluation's terms ([`Encoding::terms`]) that a network may read
+    /// after the observation (`arena train --terms`). By default one per player.
+    const TERMS: usize = Self::PLAYERS;
+
+    /// Writes the evaluation's terms of `pos` as `player` sees them into `out` (of
+    /// [`Encoding::TERMS`] entries, zeroed by the caller), each about −1 … 1: what the
+    /// game's hand-made evaluation measures, for a network to read beside the board.
+    ///
+    /// By default the scores of the game's default evaluation
+    /// ([`GameAdapter::default_eval`]), the observer's first, then the other players' in
+    /// turn order, each as `tanh(score / (25 · aspiration window))` (the window is the
+    /// evaluation's small swing, so that 25 of them is a large lead). A game overrides it
+    /// with the evaluation's parts (Chexers: each player's work to the exits, pieces,
+    /// threatened pieces, mobility, …).
+    fn terms(pos: &Self::Pos, player: Player, out: &mut [f32])
+    where
+        Self: Sized,
+    {
+        default_terms::<Self>(pos, player, out);
+    }
+}
+
+/// [`Encoding::terms`]' default: the default evaluation's scores, from `player` round.
+pub fn default_terms<A: GameAdapter>(pos: &A::Pos, player: Player, out: &mut [f32]) {
+    let eval = A::default_eval();
+    let scores = eval.evaluate(pos);
+    let unit = 25.0 * eval.aspiration_window().max(1) as f32;
+    for (k, o) in out.iter_mut().enumerate().take(A::PLAYERS) {
+        *o = (scores[(player + k) % A::PLAYERS] as f32 / unit).tanh();
+    }
 }
 
 /// A game's [`Encoding`] as [`GameAdapter::encoding`] hands it to the registry.
@@ -806,6 +837,9 @@ pub struct Encoded<A: GameAdapter> {
     pub(crate) action: fn(A::Move) -> Option<usize>,
     pub(crate) decode: fn(usize) -> Option<A::Move>,
     pub(crate) observe: fn(&A::Pos, Player, &mut [f32]),
+    /// [`Encoding::TERMS`].
+    pub terms: usize,
+    pub(crate) write_terms: fn(&A::Pos, Player, &mut [f32]),
 }
 
 impl<E: Encoding> Encoded<E> {
@@ -817,6 +851,8 @@ impl<E: Encoding> Encoded<E> {
             action: E::action,
             decode: E::decode,
             observe: E::observe,
+            terms: E::TERMS,
+            write_terms: E::terms,
         }
     }
 }
@@ -832,6 +868,13 @@ impl<A: GameAdapter> Encoded<A> {
     pub fn write_observation(&self, pos: &A::Pos, player: Player, out: &mut [f32]) {
         out.fill(0.0);
         (self.observe)(pos, player, out);
+    }
+
+    /// Writes the evaluation's terms of `pos` as `player` sees them into `out` (of
+    /// [`terms`](Encoded::terms) entries, zeroed here first): [`Encoding::terms`].
+    pub fn write_terms(&self, pos: &A::Pos, player: Player, out: &mut [f32]) {
+        out.fill(0.0);
+        (self.write_terms)(pos, player, out);
     }
 }
 

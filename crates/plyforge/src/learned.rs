@@ -3,7 +3,8 @@
 //! the engine uses: an engine specification's `eval=net:FILE` (alpha-beta, paranoid,
 //! best-reply, max^n, MCTS's leaves, the greedy player).
 //!
-//! The network reads the position as the player to move sees it and gives one value in
+//! The network reads the position as the player to move sees it (its observation tensor,
+//! and after it the evaluation's terms if it was trained with them: [`Inputs`]) and gives one value in
 //! −1 … 1 per player, counted from the player to move in turn order (its first layer kept up
 //! to date from the inputs that changed since the thread's last evaluation, in exact fixed
 //! point, [`learn::fast`]: an evaluation is a function of its position alone); [`NetEval`] turns them
@@ -48,6 +49,104 @@ pub const SCALE: f32 = 1000.0;
 /// score a drawn position so (games of three or more players; with two a draw stays 0, as
 /// the scores are zero-sum).
 pub const DRAW_NOTE: &str = "draw";
+
+/// The note of a network's file that gives how many of the evaluation's terms it reads
+/// after the observation ([`Encoding::terms`](crate::encoding::Encoding::terms), `arena
+/// train --terms`); without it, none.
+pub const TERMS_NOTE: &str = "terms";
+
+/// What a network of game `A` reads: the observation tensor of the player to move, then,
+/// if the network was trained so, the evaluation's terms as that player sees them.
+pub struct Inputs<A: GameAdapter> {
+    observation: usize,
+    terms: usize,
+    observe: fn(&A::Pos, Player, &mut [f32]),
+    write_terms: fn(&A::Pos, Player, &mut [f32]),
+}
+
+impl<A: GameAdapter> Clone for Inputs<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A: GameAdapter> Copy for Inputs<A> {}
+
+impl<A: GameAdapter> fmt::Debug for Inputs<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Inputs({}: {} observed, {} terms)",
+            A::NAME,
+            self.observation,
+            self.terms
+        )
+    }
+}
+
+impl<A: GameAdapter> Inputs<A> {
+    /// The observation, with the evaluation's terms after it when `terms`.
+    pub fn new(terms: bool) -> Result<Self, NetError> {
+        let e = encoding::<A>()?;
+        Ok(Inputs {
+            observation: e.size(),
+            terms: if terms { e.terms } else { 0 },
+            observe: e.observe,
+            write_terms: e.write_terms,
+        })
+    }
+
+    /// What `net` reads, by its [`TERMS_NOTE`] (which must be the game's count of terms),
+    /// checked against the network: `A`'s name, these inputs, one output per player.
+    pub fn of_net(net: &Net) -> Result<Self, NetError> {
+        let e = encoding::<A>()?;
+        let terms = match net.notes().get(TERMS_NOTE) {
+            None => false,
+            Some(text) if text.parse::<usize>().ok() == Some(e.terms) => true,
+            Some(text) => {
+                return Err(NetError::File(learn::Error::Foreign {
+                    path: None,
+                    reason: format!(
+                        "note {TERMS_NOTE:?} is {text:?}: the network reads that many evaluation terms, {} gives {}",
+                        A::TITLE,
+                        e.terms
+                    ),
+                }))
+            }
+        };
+        let inputs = Inputs::new(terms)?;
+        net.check_for(A::NAME, inputs.size(), A::PLAYERS)?;
+        Ok(inputs)
+    }
+
+    /// The number of inputs.
+    pub fn size(&self) -> usize {
+        self.observation + self.terms
+    }
+
+    /// The number of the evaluation's terms among them (0: the observation alone).
+    pub fn terms(&self) -> usize {
+        self.terms
+    }
+
+    /// Writes the inputs of `pos` as `player` sees it into `out` (of
+    /// [`size`](Inputs::size) entries, zeroed here first).
+    pub fn write(&self, pos: &A::Pos, player: Player, out: &mut [f32]) {
+        out.fill(0.0);
+        let (x, t) = out.split_at_mut(self.observation);
+        (self.observe)(pos, player, x);
+        if self.terms > 0 {
+            (self.write_terms)(pos, player, t);
+        }
+    }
+
+    /// Marks `net` as reading these inputs ([`TERMS_NOTE`]).
+    pub fn annotate(&self, net: &mut Net) {
+        if self.terms > 0 {
+            net.set_note(TERMS_NOTE, self.terms.to_string());
+        }
+    }
+}
 
 /// Why a network cannot evaluate a game.
 #[derive(Debug)]
@@ -125,10 +224,11 @@ fn cache() -> &'static Mutex<Cache> {
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-/// The network of `path` for game `A`: checked to be `A`'s, with its observation's size as
-/// inputs and one output per player.
+/// The network of `path` for game `A`: checked to be `A`'s, with its observation's size
+/// (and the evaluation's terms, if its file says so: [`Inputs::of_net`]) as inputs and one
+/// output per player.
 pub fn load<A: GameAdapter>(path: &str) -> Result<LoadedNet, NetError> {
-    let e = encoding::<A>()?;
+    encoding::<A>()?;
     let file = Path::new(path);
     let stamp = std::fs::metadata(file).map_err(|source| learn::Error::Io {
         path: file.to_path_buf(),
@@ -151,8 +251,10 @@ pub fn load<A: GameAdapter>(path: &str) -> Result<LoadedNet, NetError> {
             net
         }
     };
-    net.check_for(A::NAME, e.shape.iter().product(), A::PLAYERS)
-        .map_err(|err| err.in_file(file))?;
+    Inputs::<A>::of_net(&net).map_err(|err| match err {
+        NetError::File(e) => NetError::File(e.in_file(file)),
+        other => other,
+    })?;
     Ok(LoadedNet {
         path: path.to_string(),
         net,
@@ -173,8 +275,7 @@ pub struct NetEval<A: GameAdapter> {
     net: Arc<Net>,
     /// The network prepared for incremental evaluation, unless its weights are too large.
     fast: Option<Arc<FastNet>>,
-    observe: fn(&A::Pos, Player, &mut [f32]),
-    inputs: usize,
+    inputs: Inputs<A>,
     /// The game's default evaluation, for move-ordering hints.
     hints: A::Eval,
     /// What a draw scores for every player (three or more players).
@@ -186,7 +287,6 @@ impl<A: GameAdapter> Clone for NetEval<A> {
         NetEval {
             net: Arc::clone(&self.net),
             fast: self.fast.clone(),
-            observe: self.observe,
             inputs: self.inputs,
             hints: self.hints.clone(),
             draw: self.draw,
@@ -195,17 +295,15 @@ impl<A: GameAdapter> Clone for NetEval<A> {
 }
 
 impl<A: GameAdapter> NetEval<A> {
-    /// The evaluation of `net`, which must be `A`'s (its name, its observation's size as
-    /// inputs, one output per player).
+    /// The evaluation of `net`, which must be `A`'s (its name, its [`Inputs`], one output
+    /// per player).
     pub fn new(net: Net) -> Result<Self, NetError> {
         NetEval::shared(Arc::new(net))
     }
 
     /// The evaluation of a shared network, checked as [`NetEval::new`] checks.
     pub fn shared(net: Arc<Net>) -> Result<Self, NetError> {
-        let e = encoding::<A>()?;
-        let inputs = e.shape.iter().product();
-        net.check_for(A::NAME, inputs, A::PLAYERS)?;
+        let inputs = Inputs::of_net(&net)?;
         let draw = match net.notes().get(DRAW_NOTE) {
             Some(text) => match text.parse::<f32>() {
                 Ok(v) if (-1.0..=1.0).contains(&v) => v,
@@ -226,7 +324,6 @@ impl<A: GameAdapter> NetEval<A> {
             },
             fast: FastNet::new(Arc::clone(&net)).map(Arc::new),
             net,
-            observe: e.observe,
             inputs,
             hints: A::default_eval(),
         })
@@ -237,11 +334,16 @@ impl<A: GameAdapter> NetEval<A> {
         &self.net
     }
 
+    /// What the network reads.
+    pub fn inputs(&self) -> Inputs<A> {
+        self.inputs
+    }
+
     /// The network's values of `pos` (−1 … 1), one per player in the players' own order
     /// (entries past the game's players are 0).
     pub fn values(&self, pos: &A::Pos) -> [f32; MAX_PLAYERS] {
         let me = pos.to_move();
-        let (inputs, hidden, outputs) = (self.inputs, self.net.work_len(), A::PLAYERS);
+        let (inputs, hidden, outputs) = (self.inputs.size(), self.net.work_len(), A::PLAYERS);
         WORK.with(|cell| {
             let mut buf = cell.borrow_mut();
             if buf.len() < inputs + hidden + outputs {
@@ -250,8 +352,7 @@ impl<A: GameAdapter> NetEval<A> {
             let (x, rest) = buf.split_at_mut(inputs);
             let (work, rest) = rest.split_at_mut(hidden);
             let out = &mut rest[..outputs];
-            x.fill(0.0);
-            (self.observe)(pos, me, x);
+            self.inputs.write(pos, me, x);
             match &self.fast {
                 Some(fast) => ACC.with(|acc| fast.forward(x, &mut acc.borrow_mut(), work, out)),
                 None => self.net.forward(x, work, out),

@@ -6,7 +6,7 @@
 use plyforge::agent::{Agent, Spec};
 use plyforge::games::{Chexers, Jumpy3};
 use plyforge::learn::Net;
-use plyforge::learned::{Evaluation, NetEval};
+use plyforge::learned::{Evaluation, Inputs, NetEval, TERMS_NOTE};
 use plyforge::search::{reference, Algorithm, Config, Evaluator, Game, Limits, Record, Search};
 use plyforge::GameAdapter;
 
@@ -37,6 +37,21 @@ fn net_of<A: GameAdapter>(hidden: usize, seed: u64) -> Evaluation<A> {
     Evaluation::Net(NetEval::new(net).expect("the game's shape"))
 }
 
+/// A network that reads the evaluation's terms after the observation.
+fn terms_net<A: GameAdapter>(hidden: usize, seed: u64) -> Net {
+    let inputs = Inputs::<A>::new(true).expect("an encoding");
+    let mut net = Net::new(A::NAME, &[inputs.size(), hidden, A::PLAYERS], seed).expect("sizes");
+    inputs.annotate(&mut net);
+    net
+}
+
+/// Both kinds of network: on the observation alone, and with the terms.
+fn nets_of<A: GameAdapter>(hidden: usize, seed: u64) -> [Evaluation<A>; 2] {
+    let with = NetEval::new(terms_net::<A>(hidden, seed)).expect("the game's inputs");
+    assert!(with.inputs().terms() > 0);
+    [net_of::<A>(hidden, seed), Evaluation::Net(with)]
+}
+
 fn config(algorithm: Algorithm, tt: bool, threads: usize) -> Config {
     Config::default()
         .with_algorithm(algorithm)
@@ -47,59 +62,142 @@ fn config(algorithm: Algorithm, tt: bool, threads: usize) -> Config {
 
 #[test]
 fn alpha_beta_with_a_network_equals_minimax_with_it() {
-    let eval = net_of::<Jumpy3>(24, 11);
-    for pos in positions::<Jumpy3>(4, 12) {
-        let want: Vec<i32> = (0..=4)
-            .map(|d| reference::minimax(&pos, &eval, d, &[], false))
-            .collect();
-        for (tt, threads) in [(true, 1), (false, 1), (true, 2)] {
-            let mut engine = Search::new(config(Algorithm::AlphaBeta, tt, threads), eval.clone());
-            engine.run(&pos, &[], Limits::depth(4), |r| {
-                assert_eq!(
-                    r.score, want[r.depth as usize],
-                    "{pos} depth {} tt {tt} threads {threads}",
-                    r.depth
-                );
-            });
+    for eval in nets_of::<Jumpy3>(24, 11) {
+        for pos in positions::<Jumpy3>(4, 12) {
+            let want: Vec<i32> = (0..=4)
+                .map(|d| reference::minimax(&pos, &eval, d, &[], false))
+                .collect();
+            for (tt, threads) in [(true, 1), (false, 1), (true, 2)] {
+                let mut engine =
+                    Search::new(config(Algorithm::AlphaBeta, tt, threads), eval.clone());
+                engine.run(&pos, &[], Limits::depth(4), |r| {
+                    assert_eq!(
+                        r.score, want[r.depth as usize],
+                        "{pos} depth {} tt {tt} threads {threads}",
+                        r.depth
+                    );
+                });
+            }
         }
     }
 }
 
 #[test]
 fn three_player_searches_with_a_network_equal_their_definitions() {
-    let eval = net_of::<Chexers>(16, 5);
-    for pos in positions::<Chexers>(3, 30) {
-        for (algorithm, depth) in [
-            (Algorithm::Paranoid, 3),
-            (Algorithm::BestReply, 3),
-            (Algorithm::MaxN, 2),
-        ] {
-            for (tt, threads) in [(true, 1), (false, 1), (true, 2)] {
-                let mut engine = Search::new(config(algorithm, tt, threads), eval.clone());
-                engine.run(&pos, &[], Limits::depth(depth), |r| {
-                    let d = r.depth;
-                    match algorithm {
-                        Algorithm::MaxN => {
-                            assert_eq!(
-                                r.scores,
-                                reference::maxn(&pos, &eval, d, &[], false),
-                                "{pos} maxn {d}"
-                            )
+    for eval in nets_of::<Chexers>(16, 5) {
+        for pos in positions::<Chexers>(3, 30) {
+            for (algorithm, depth) in [
+                (Algorithm::Paranoid, 3),
+                (Algorithm::BestReply, 3),
+                (Algorithm::MaxN, 2),
+            ] {
+                for (tt, threads) in [(true, 1), (false, 1), (true, 2)] {
+                    let mut engine = Search::new(config(algorithm, tt, threads), eval.clone());
+                    engine.run(&pos, &[], Limits::depth(depth), |r| {
+                        let d = r.depth;
+                        match algorithm {
+                            Algorithm::MaxN => {
+                                assert_eq!(
+                                    r.scores,
+                                    reference::maxn(&pos, &eval, d, &[], false),
+                                    "{pos} maxn {d}"
+                                )
+                            }
+                            Algorithm::BestReply => assert_eq!(
+                                r.score,
+                                reference::best_reply(&pos, &eval, d, &[], false),
+                                "{pos} brs {d}"
+                            ),
+                            _ => assert_eq!(
+                                r.score,
+                                reference::paranoid(&pos, &eval, d, &[], false),
+                                "{pos} paranoid {d}"
+                            ),
                         }
-                        Algorithm::BestReply => assert_eq!(
-                            r.score,
-                            reference::best_reply(&pos, &eval, d, &[], false),
-                            "{pos} brs {d}"
-                        ),
-                        _ => assert_eq!(
-                            r.score,
-                            reference::paranoid(&pos, &eval, d, &[], false),
-                            "{pos} paranoid {d}"
-                        ),
-                    }
-                });
+                    });
+                }
             }
         }
+    }
+}
+
+#[test]
+fn a_network_with_terms_reads_the_observation_then_the_terms() {
+    let net = terms_net::<Chexers>(12, 9);
+    let eval = NetEval::<Chexers>::new(net.clone()).unwrap();
+    let e = Chexers::encoding().unwrap();
+    assert_eq!(eval.inputs().size(), e.size() + e.terms);
+    assert_eq!(e.terms, 36);
+    let mut work = vec![0.0; net.work_len()];
+    for pos in positions::<Chexers>(6, 60) {
+        let me = pos.to_move();
+        let mut x = vec![0.0; e.size()];
+        let mut t = vec![0.0; e.terms];
+        e.write_observation(&pos, me, &mut x);
+        e.write_terms(&pos, me, &mut t);
+        assert!(
+            t.iter().all(|v| v.is_finite() && v.abs() <= 3.0),
+            "{pos}: {t:?}"
+        );
+        x.extend(&t);
+        let mut out = [0.0; 3];
+        net.forward(&x, &mut work, &mut out);
+        let v = eval.values(&pos);
+        for k in 0..3 {
+            assert!(
+                (v[(me + k) % 3] - out[k]).abs() < 1e-4,
+                "{pos}: {v:?} vs {out:?}"
+            );
+        }
+    }
+    // A network of the observation alone reads no terms; one whose note names another
+    // count of terms, or whose inputs are not observation and terms, is refused.
+    let Evaluation::Net(plain) = net_of::<Chexers>(8, 1) else {
+        unreachable!()
+    };
+    assert_eq!(plain.inputs().terms(), 0);
+    let mut wrong = net.clone();
+    wrong.set_note(TERMS_NOTE, "5");
+    let err = NetEval::<Chexers>::new(wrong).err().unwrap().to_string();
+    assert!(
+        err.contains("\"terms\" is \"5\"") && err.contains("gives 36"),
+        "{err}"
+    );
+    let mut short = Net::new("chexers", &[e.size(), 8, 3], 1).unwrap();
+    short.set_note(TERMS_NOTE, "36");
+    let err = NetEval::<Chexers>::new(short).err().unwrap().to_string();
+    assert!(err.contains(&(e.size() + 36).to_string()), "{err}");
+}
+
+#[test]
+fn terms_are_each_player_s_counted_from_the_observer() {
+    let e = Chexers::encoding().unwrap();
+    let j = Jumpy3::encoding().unwrap();
+    assert_eq!(j.terms, 2);
+    for pos in positions::<Chexers>(8, 80) {
+        let seen: Vec<Vec<f32>> = (0..3)
+            .map(|p| {
+                let mut t = vec![0.0; e.terms];
+                e.write_terms(&pos, p, &mut t);
+                t
+            })
+            .collect();
+        for p in 0..3 {
+            for k in 0..3 {
+                let q = (p + k) % 3;
+                assert_eq!(seen[p][k * 11..(k + 1) * 11], seen[q][..11], "{pos}");
+                assert_eq!(seen[p][33 + k], seen[q][33], "{pos}");
+            }
+        }
+    }
+    for pos in positions::<Jumpy3>(8, 30) {
+        let (mut a, mut b) = ([0.0; 2], [0.0; 2]);
+        j.write_terms(&pos, 0, &mut a);
+        j.write_terms(&pos, 1, &mut b);
+        assert_eq!((a[0], a[1]), (b[1], b[0]), "{pos}");
+        // Two players' default terms: the default evaluation's zero-sum scores.
+        let s = Jumpy3::default_eval().evaluate(&pos);
+        assert_eq!(a[0] > 0.0, s[0] > 0);
     }
 }
 

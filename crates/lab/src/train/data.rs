@@ -1,8 +1,8 @@
 //! From games to training samples: each position before a move, observed by the player to
 //! move, with a target per player counted from that player, by the run's [`Target`].
 
-use plyforge::encoding::Encoded;
 use plyforge::learn::{Dataset, Net};
+use plyforge::learned::Inputs;
 use plyforge::search::{Game, Player, MAX_PLAYERS};
 use plyforge::GameAdapter;
 
@@ -74,15 +74,15 @@ pub(crate) struct Source {
     pub(crate) held: bool,
 }
 
-/// The samples of `sources`, observed by `e`.
+/// The samples of `sources`, each position read as `inputs` say.
 pub(crate) fn samples<A: GameAdapter>(
-    e: &Encoded<A>,
+    inputs: &Inputs<A>,
     sources: &[Source],
     scale: f64,
     draw: f64,
 ) -> Result<Samples, Error> {
     let n = A::PLAYERS;
-    let size: usize = e.shape.iter().product();
+    let size = inputs.size();
     let mut data = Dataset::new(size, n);
     let mut spans = Vec::new();
     let mut x = vec![0.0; size];
@@ -115,7 +115,7 @@ pub(crate) fn samples<A: GameAdapter>(
         let mut fault = None;
         replay::<A>(g, |ply, pos, _| {
             let mover = pos.to_move();
-            e.write_observation(pos, mover, &mut x);
+            inputs.write(pos, mover, &mut x);
             if let Err(err) = data.push(&x, &zero) {
                 fault.get_or_insert(err);
             }
@@ -259,7 +259,7 @@ mod tests {
 
     #[test]
     fn a_drawn_game_is_worth_the_draw_value_to_everybody() {
-        let e = plyforge::games::Jumpy3::encoding().unwrap();
+        let e = Inputs::<plyforge::games::Jumpy3>::new(false).unwrap();
         let game = |result: &str| Source {
             game: RecordGame {
                 start: "start".into(),

@@ -43,6 +43,7 @@ use std::time::Instant;
 
 use plyforge::agent::{Kind, Spec};
 use plyforge::learn::{Net, TrainSettings as NetSettings, Trainer};
+use plyforge::learned::Inputs;
 use plyforge::GameAdapter;
 
 use crate::error::Error;
@@ -89,6 +90,10 @@ pub struct TrainSettings {
     pub draw: f64,
     /// The hidden layers' sizes.
     pub hidden: Vec<usize>,
+    /// Whether the network reads the evaluation's terms after the observation
+    /// ([`plyforge::encoding::Encoding::terms`]; the network's file says so, and its
+    /// searches compute them at every evaluation).
+    pub terms: bool,
     /// Passes over the training positions.
     pub epochs: u64,
     /// Positions per step.
@@ -125,6 +130,7 @@ impl Default for TrainSettings {
             score_scale: 400.0,
             draw: 0.0,
             hidden: vec![64],
+            terms: false,
             epochs: 20,
             batch: 256,
             learning_rate: 1e-3,
@@ -180,7 +186,7 @@ pub struct TrainReport {
 pub struct Training<A: GameAdapter> {
     s: TrainSettings,
     play: SelfPlay,
-    encoding: plyforge::encoding::Encoded<A>,
+    inputs: Inputs<A>,
 }
 
 /// `OUT` with `suffix` added to its name.
@@ -200,7 +206,7 @@ fn mix(seed: u64, i: u64) -> u64 {
 impl<A: GameAdapter> Training<A> {
     /// Checks the settings against the game.
     pub fn new(s: &TrainSettings) -> Result<Self, Error> {
-        let encoding = A::encoding().ok_or_else(|| {
+        let inputs = Inputs::<A>::new(s.terms).map_err(|_| {
             Error::settings(format!(
                 "{} has no observation tensor (its adapter gives no encoding): no network can read it",
                 A::TITLE
@@ -230,7 +236,7 @@ impl<A: GameAdapter> Training<A> {
         Ok(Training {
             s: s.clone(),
             play,
-            encoding,
+            inputs,
         })
     }
 
@@ -252,8 +258,13 @@ impl<A: GameAdapter> Training<A> {
     /// more).
     fn train_settings(&self) -> String {
         let s = &self.s;
+        let terms = if s.terms {
+            format!(" terms={}", self.inputs.terms())
+        } else {
+            String::new()
+        };
         format!(
-            "{} games={} records={:?} target={} lambda={} score_scale={} draw={} hidden={:?} batch={} lr={} wd={} holdout={} skip={}",
+            "{} games={} records={:?} target={} lambda={} score_scale={} draw={} hidden={:?} batch={} lr={} wd={} holdout={} skip={}{}",
             self.games_settings(),
             s.games,
             s.records,
@@ -266,7 +277,8 @@ impl<A: GameAdapter> Training<A> {
             s.learning_rate,
             s.weight_decay,
             s.holdout,
-            s.skip
+            s.skip,
+            terms
         )
     }
 
@@ -288,7 +300,7 @@ impl<A: GameAdapter> Training<A> {
             let scores = g.scores.clone();
             sources.push(self.source(g, scores, sources.len()));
         }
-        let mut samples = samples::<A>(&self.encoding, &sources, self.s.score_scale, self.s.draw)?;
+        let mut samples = samples::<A>(&self.inputs, &sources, self.s.score_scale, self.s.draw)?;
         let (train, held) = split(&samples, self.s.skip);
         if train.is_empty() {
             return Err(Error::settings(
@@ -430,7 +442,7 @@ impl<A: GameAdapter> Training<A> {
         let (mut trainer, mut losses) = match state.as_ref().filter(|p| s.resume && p.exists()) {
             Some(path) => resume_state(path, net_settings, &id)?,
             None => {
-                let mut sizes = vec![self.encoding.size()];
+                let mut sizes = vec![self.inputs.size()];
                 sizes.extend(&s.hidden);
                 sizes.push(A::PLAYERS);
                 let net = Net::new(A::NAME, &sizes, s.seed)
@@ -477,6 +489,7 @@ impl<A: GameAdapter> Training<A> {
     /// The notes the network's file keeps: how it was made and what it reached.
     fn annotate(&self, net: &mut Net, losses: &[(f64, f64)], positions: (usize, usize)) {
         net.set_note("made-by", "arena train");
+        self.inputs.annotate(net);
         net.set_note(plyforge::learned::DRAW_NOTE, self.s.draw.to_string());
         net.set_note("settings", self.train_settings());
         net.set_note("epochs", losses.len().to_string());

@@ -1,7 +1,7 @@
 //! Chexers' encodings.
 
 use chexers::board::{CELLS, STEPS};
-use chexers::{Hex, Move, Position, PLAYERS};
+use chexers::{Hex, Move, Position, Terms, PLAYERS};
 use search::{Game, Player};
 
 use super::{fill_plane, Encoding};
@@ -12,6 +12,9 @@ const STEP_ACTIONS: usize = CELLS * 6;
 const JUMP0: usize = STEP_ACTIONS;
 const EXIT0: usize = 2 * STEP_ACTIONS;
 const PASS: usize = EXIT0 + CELLS;
+
+/// Terms per player ([`Encoding::terms`]).
+const TERM_COUNT: usize = 11;
 
 /// Side of the square grid that holds the hexagon.
 const SIDE: usize = 7;
@@ -45,6 +48,14 @@ const SIDE: usize = 7;
 /// 10. every entry: the turns played / 768 (the turn limit).
 ///
 /// The repetition count (the fourth occurrence draws) is not part of the tensor.
+///
+/// **Terms (36),** the default evaluation's measurements ([`chexers::Terms::of`]) for the
+/// observer, the next player and the one after, 11 each: hopeless (1 or 0), work to the
+/// exits / 20, exits missing beyond the pieces owned / 4, spare pieces / 4, pieces below
+/// three while short / 3, threatened pieces / 4, of them by the next mover / 4, threatened
+/// while short / 4, legal actions / 30, pairs side by side / 6, force (pieces and exits) /
+/// 12; then the default evaluation's three scores as the default terms give them
+/// ([`super::default_terms`]).
 impl Encoding for Chexers {
     const ACTIONS: usize = PASS + 1;
     const SHAPE: &'static [usize] = &[11, SIDE, SIDE];
@@ -72,6 +83,29 @@ impl Encoding for Chexers {
             PASS => Some(Move::Pass),
             _ => None,
         }
+    }
+
+    const TERMS: usize = PLAYERS * TERM_COUNT + PLAYERS;
+
+    fn terms(pos: &Position, player: Player, out: &mut [f32]) {
+        for k in 0..PLAYERS {
+            let t = Terms::of(pos, (player + k) % PLAYERS);
+            let row = [
+                f32::from(u8::from(t.hopeless)),
+                t.work as f32 / 20.0,
+                t.missing as f32 / 4.0,
+                t.spare as f32 / 4.0,
+                t.short_below_three as f32 / 3.0,
+                t.threatened as f32 / 4.0,
+                t.threatened_next as f32 / 4.0,
+                t.short_threatened as f32 / 4.0,
+                t.mobility as f32 / 30.0,
+                t.pairs as f32 / 6.0,
+                t.force as f32 / 12.0,
+            ];
+            out[k * TERM_COUNT..(k + 1) * TERM_COUNT].copy_from_slice(&row);
+        }
+        super::default_terms::<Chexers>(pos, player, &mut out[PLAYERS * TERM_COUNT..]);
     }
 
     fn observe(pos: &Position, player: Player, out: &mut [f32]) {

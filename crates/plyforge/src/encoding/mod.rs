@@ -42,8 +42,8 @@
 
 use search::{Game, Record};
 
+pub use crate::adapter::{default_terms, Encoded, Encoding};
 use crate::adapter::{result_text, GameAdapter};
-pub use crate::adapter::{Encoded, Encoding};
 use crate::{Error, GameKind, State};
 
 /// The encoding of `A`, or the error that it has none.
