@@ -167,8 +167,13 @@ impl<A: GameAdapter> Bars<A> {
     /// Which workers a worker waits for, on the bar, and once a minute as a line (a worker
     /// that is not running holds every other one here).
     fn waiting(&mut self, workers: &[u64], of: u64, iteration: u64, since: Duration) {
+        let whose = if iteration == 0 {
+            "their self-play games".to_string()
+        } else {
+            format!("games of iteration {iteration}")
+        };
         let text = format!(
-            "waiting for worker {} (games of iteration {iteration})",
+            "waiting for worker {} ({whose})",
             workers
                 .iter()
                 .map(|w| format!("{w}/{of}"))

@@ -86,6 +86,12 @@ struct TrainArgs {
     /// Self-play games at once.
     #[arg(long, value_name = "N", default_value_t = 1)]
     concurrency: usize,
+    /// Share the self-play games among N workers (processes, on one machine or on several
+    /// with a shared folder): this one plays the games K, K+N, …, each worker with its own
+    /// --out in one folder; each waits for the others' games and trains on all of them,
+    /// ending with the same network.
+    #[arg(long, value_name = "K/N", conflicts_with = "generations")]
+    shard: Option<String>,
     /// Recorded games to learn from too: match files, tune files, training games files, text
     /// records (arena match --record, the course referee harness's --record).
     #[arg(long, value_name = "FILE", num_args = 1..)]
@@ -983,6 +989,7 @@ fn train_settings(a: TrainArgs) -> Result<lab::train::TrainSettings, Fail> {
         out: Some(a.out),
         resume: a.resume,
         concurrency: a.concurrency.max(1),
+        shard: shard(a.shard.as_deref())?,
     })
 }
 

@@ -4,7 +4,9 @@
 
 mod runs;
 
-use runs::{bad, kill_after, ok, s, scratch};
+use std::process::{Command, Stdio};
+
+use runs::{bad, kill_after, ok, s, scratch, text};
 
 /// `arena train jumpy3` with small settings and `extra`.
 fn jumpy3_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
@@ -263,6 +265,83 @@ fn generations_are_judged_by_a_match_and_a_run_resumes_past_the_decided_ones() {
             "2",
         ],
         &["no eval= with --generations"],
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn workers_sharing_the_self_play_write_the_network_of_one_run() {
+    let dir = scratch("train-workers");
+    let one = dir.join("one.safetensors");
+    ok(&jumpy3_args(s(&one), &[]));
+    let shared = dir.join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    let children: Vec<_> = (1..=2)
+        .map(|k| {
+            let out = shared.join(format!("w{k}.safetensors"));
+            let shard = format!("{k}/2");
+            Command::new(env!("CARGO_BIN_EXE_arena"))
+                .args(jumpy3_args(s(&out), &["--shard", &shard]))
+                .env("NO_COLOR", "1")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("a worker starts")
+        })
+        .collect();
+    let want = std::fs::read(&one).unwrap();
+    for (k, child) in children.into_iter().enumerate() {
+        let k = k + 1;
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "worker {k}: {}", text(&o));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains("games: 40 self-play"), "worker {k}: {out}");
+        let net = shared.join(format!("w{k}.safetensors"));
+        assert!(
+            std::fs::read(&net).unwrap() == want,
+            "worker {k}'s network differs from the one run's"
+        );
+        // Its file holds its own games only: every other index.
+        let games = std::fs::read_to_string(format!("{}.games.jsonl", net.display())).unwrap();
+        let lines: Vec<&str> = games
+            .lines()
+            .filter(|l| l.contains("\"train-game\""))
+            .collect();
+        assert_eq!(lines.len(), 20, "worker {k}");
+        for l in lines {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            assert_eq!(
+                v["index"].as_u64().unwrap() % 2,
+                (k - 1) as u64,
+                "worker {k}: {l}"
+            );
+        }
+    }
+    // A worker's file resumed as another shard's, and a shard without --out, are refused.
+    let w1 = shared.join("w1.safetensors");
+    std::fs::remove_file(&w1).unwrap();
+    bad(
+        &jumpy3_args(s(&w1), &["--shard", "2/2", "--resume"]),
+        &["written by worker 1/2, not 2/2"],
+    );
+    bad(
+        &[
+            "train",
+            "jumpy3",
+            "--out",
+            s(&dir.join("x")),
+            "--games",
+            "0",
+            "--records",
+            s(&one),
+            "--shard",
+            "1/2",
+        ],
+        &["--shard", "--games"],
+    );
+    bad(
+        &jumpy3_args(s(&dir.join("y")), &["--shard", "3/2"]),
+        &["--shard"],
     );
     std::fs::remove_dir_all(&dir).ok();
 }

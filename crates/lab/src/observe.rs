@@ -39,7 +39,7 @@ pub enum Progress<'a> {
         values: &'a [f64],
     },
     /// A worker of a sharded tuning run waits for games of iteration `iteration` (from 1)
-    /// that other workers play.
+    /// that other workers play (a worker of a shared training run: iteration 0).
     Waiting {
         /// The workers waited for (from 1).
         workers: &'a [u64],

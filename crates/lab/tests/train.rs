@@ -172,7 +172,11 @@ struct Judge;
 impl Evaluator<Race> for Judge {
     fn evaluate(&self, pos: &Race) -> Scores {
         let me = usize::from(pos.to_move);
-        let mine = if (GOAL - pos.total) % 3 == 0 { -1000 } else { 1000 };
+        let mine = if (GOAL - pos.total) % 3 == 0 {
+            -1000
+        } else {
+            1000
+        };
         let mut s = [0; 3];
         s[me] = mine;
         s[1 - me] = -mine;

@@ -34,6 +34,8 @@ pub struct Header {
     pub game: String,
     /// Those settings, for people.
     pub settings: String,
+    /// The worker's slice of the games, in a run shared by workers (`--shard K/N`).
+    pub shard: Option<Shard>,
 }
 
 /// One self-play game.
@@ -93,10 +95,16 @@ impl Format for Games {
                         "a games file of format {format:?}; this arena reads format {FORMAT}"
                     ));
                 }
+                let shard = match o.get("shard") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(s)) => Some(s.parse::<Shard>()?),
+                    Some(_) => return Err("field \"shard\" must be a string or null".into()),
+                };
                 Ok(Line::Header(Header {
                     id: string(o, "train")?,
                     game: string(o, "game")?,
                     settings: string(o, "settings")?,
+                    shard,
                 }))
             }
             Some("train-game") => parse_game(o).map(Line::Entry),
@@ -106,7 +114,7 @@ impl Format for Games {
 
     fn header_json(h: &Header) -> String {
         json!({"type": "train", "format": FORMAT, "train": h.id, "game": h.game,
-               "settings": h.settings})
+               "settings": h.settings, "shard": h.shard.map(|s| s.to_string())})
         .to_string()
     }
 
@@ -120,8 +128,8 @@ impl Format for Games {
         &h.id
     }
 
-    fn header_shard(_: &Header) -> Option<Shard> {
-        None
+    fn header_shard(h: &Header) -> Option<Shard> {
+        h.shard
     }
 
     fn header_settings(h: &Header) -> &str {

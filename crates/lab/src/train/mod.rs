@@ -29,6 +29,13 @@
 //! epoch, and the weights are those of an unbroken run, bit for bit (a game is a function
 //! of its index and the settings; an epoch's order of the seed and its number; a batch's
 //! gradient is summed in a fixed order whatever the threads).
+//!
+//! **Workers** ([`TrainSettings::shard`] `K/N`, `arena train --shard K/N`) share the
+//! self-play of one run, on one machine or on several with a shared folder: each plays the
+//! games whose index is `K − 1` modulo `N` into its own `OUT.games.jsonl` (each its own
+//! `OUT`, one folder for all), waits for the others' games in their files, and trains on all
+//! of them, so that every worker writes the same network. A killed worker resumes as a run
+//! does.
 
 pub mod data;
 pub mod games;
@@ -47,15 +54,19 @@ use plyforge::learned::Inputs;
 use plyforge::GameAdapter;
 
 use crate::error::Error;
-use crate::jsonl::{fnv1a, Journal};
+use crate::jsonl::{fnv1a, Journal, Siblings};
 use crate::observe::{Observer, Progress};
 use crate::records::{read_file, RecordGame};
+use crate::schedule::Shard;
 pub use data::Target;
 use data::{samples, set_targets, split, Source};
 use games::{Games, Header, SelfPlay, TrainGame};
 
 /// The engine of the self-play games when the settings name none.
 pub const DEFAULT_ENGINE: &str = "engine,depth=2";
+
+/// How often a worker of a shared run looks for the other workers' games.
+const WAIT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// Table size (MiB) of a self-play engine whose spec sets none.
 pub const SELF_PLAY_TT_MIB: usize = 16;
@@ -114,6 +125,12 @@ pub struct TrainSettings {
     pub resume: bool,
     /// Self-play games at once.
     pub concurrency: usize,
+    /// This worker's slice of the self-play games, in a run shared by workers (`K/N`: the
+    /// games whose index is `K − 1` modulo `N`). Each worker has its own `out` in one
+    /// folder, plays its games into its games file, waits for the others' games in theirs
+    /// (the same settings: the same run), and trains on all of them: every worker ends
+    /// with the same network.
+    pub shard: Option<Shard>,
 }
 
 impl Default for TrainSettings {
@@ -141,6 +158,7 @@ impl Default for TrainSettings {
             out: None,
             resume: false,
             concurrency: 1,
+            shard: None,
         }
     }
 }
@@ -344,6 +362,7 @@ impl<A: GameAdapter> Training<A> {
                     id: id.clone(),
                     game: A::NAME.to_string(),
                     settings,
+                    shard: self.s.shard,
                 };
                 let path = beside(out, ".games.jsonl");
                 Some(Journal::<Games>::open(&path, &header, self.s.resume)?)
@@ -365,8 +384,9 @@ impl<A: GameAdapter> Training<A> {
         observer.progress(Progress::Played {
             done: done.len() as u64,
         });
+        let shard = self.s.shard;
         let missing: Vec<u64> = (0..self.s.games)
-            .filter(|i| !done.contains_key(i))
+            .filter(|i| !done.contains_key(i) && shard.is_none_or(|s| s.has(*i)))
             .collect();
         let mut append = |g: TrainGame| -> Result<(), Error> {
             if let Some((j, _, _)) = journal.as_mut() {
@@ -379,8 +399,53 @@ impl<A: GameAdapter> Training<A> {
             Ok(())
         };
         self.play_missing(&missing, &id, &mut append)?;
+        if let (Some(shard), Some((j, _, _))) = (shard, &journal) {
+            self.wait_for_siblings(shard, j.path(), &id, &mut done, observer);
+        }
         observer.progress(Progress::End);
         Ok(done.into_values().collect())
+    }
+
+    /// A worker's wait for the other workers' games (read from the other files of its
+    /// folder), until the run has all of them.
+    fn wait_for_siblings(
+        &self,
+        shard: Shard,
+        own: &Path,
+        id: &str,
+        done: &mut BTreeMap<u64, TrainGame>,
+        observer: &mut dyn Observer,
+    ) {
+        let mut siblings = Siblings::<Games>::new(own, WAIT_EVERY);
+        let since = Instant::now();
+        loop {
+            let mut found = BTreeMap::new();
+            siblings.poll(id, &mut found);
+            for (i, g) in found {
+                if i < self.s.games {
+                    done.entry(i).or_insert(g);
+                }
+            }
+            observer.progress(Progress::Played {
+                done: done.len() as u64,
+            });
+            let mut workers: Vec<u64> = (0..self.s.games)
+                .filter(|i| !done.contains_key(i))
+                .map(|i| i % shard.n + 1)
+                .collect();
+            if workers.is_empty() {
+                return;
+            }
+            workers.sort_unstable();
+            workers.dedup();
+            observer.progress(Progress::Waiting {
+                workers: &workers,
+                of: shard.n,
+                iteration: 0,
+                since: since.elapsed(),
+            });
+            std::thread::sleep(WAIT_EVERY);
+        }
     }
 
     /// Plays the games `missing` on `concurrency` workers (each keeping its engines), handing
@@ -578,6 +643,9 @@ fn check_settings(s: &TrainSettings) -> Result<(), Error> {
     }
     if s.resume && s.out.is_none() {
         return bad("--resume needs --out (the run's files)");
+    }
+    if s.shard.is_some() && (s.out.is_none() || s.games == 0) {
+        return bad("--shard: the workers share self-play games through their files: give --games N and --out DIR/FILE (each worker its own file, one folder for all)");
     }
     s.net_settings()
         .check()
