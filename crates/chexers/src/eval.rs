@@ -586,6 +586,33 @@ impl DefaultEval {
         w.value(&t)
     }
 
+    /// The scores of `pos` from its players' [`Terms::of`], measured already (a learned
+    /// evaluation that reads the terms asks for both), when these weights measure the terms
+    /// as [`Terms::of`] does (the race table off, for the leader too; the hopeless rule on);
+    /// `None` otherwise. Equal to [`Evaluator::evaluate`] then.
+    ///
+    /// ```
+    /// use plyforge_chexers::search::Evaluator;
+    /// use plyforge_chexers::{DefaultEval, Position, Terms};
+    /// let pos = Position::start();
+    /// let terms = [0, 1, 2].map(|p| Terms::of(&pos, p));
+    /// let eval = DefaultEval::default();
+    /// assert_eq!(eval.scores_from_terms(&pos, &terms), Some(eval.evaluate(&pos)));
+    /// ```
+    pub fn scores_from_terms(&self, pos: &Position, terms: &[Terms; 3]) -> Option<Scores> {
+        let w = &self.weights;
+        if w.race != 0 || w.leader_race != 0 || w.hopeless == 0 {
+            return None;
+        }
+        let mut raw = terms.map(|t| w.value(&t));
+        if w.race_lead != 0 {
+            if let Some(p) = crate::race::race_leader(pos) {
+                raw[p] += w.race_lead;
+            }
+        }
+        Some(self.scores(pos, raw))
+    }
+
     /// Each player's absolute value, with [`Weights::race_lead`] for the race leader (and
     /// its work by the race table with [`Weights::leader_race`]).
     fn raw(&self, pos: &Position) -> [i32; 3] {

@@ -48,6 +48,8 @@ pub struct Accumulator {
     net: u64,
     input: Vec<f32>,
     sums: Vec<i64>,
+    /// The inputs found changed by the last update (a buffer kept between updates).
+    changed: Vec<u32>,
 }
 
 impl FastNet {
@@ -111,42 +113,51 @@ impl FastNet {
         }
     }
 
-    /// The first layer's sums for `input`, from `acc`'s last ones where few inputs changed.
+    /// The first layer's sums for `input`, from `acc`'s last ones where few inputs changed
+    /// (one pass over the input finds them; past a third of the inputs, the sums are made
+    /// afresh).
     fn update(&self, input: &[f32], acc: &mut Accumulator) {
         let id = self.id;
-        let fresh = acc.net != id || acc.input.len() != input.len();
-        let changed = if fresh {
-            usize::MAX
-        } else {
-            input.iter().zip(&acc.input).filter(|(a, b)| a != b).count()
-        };
-        if changed > input.len() / 3 {
+        let limit = input.len() / 3;
+        let mut fresh = acc.net != id || acc.input.len() != input.len();
+        if !fresh {
+            acc.changed.clear();
+            for (i, (new, old)) in input.iter().zip(&acc.input).enumerate() {
+                if new.to_bits() != old.to_bits() {
+                    if acc.changed.len() == limit {
+                        fresh = true;
+                        break;
+                    }
+                    acc.changed.push(i as u32);
+                }
+            }
+        }
+        let mut sums = std::mem::take(&mut acc.sums);
+        if fresh {
             acc.net = id;
-            acc.sums.clear();
-            acc.sums.extend_from_slice(&self.bias);
-            let mut sums = std::mem::take(&mut acc.sums);
+            sums.clear();
+            sums.extend_from_slice(&self.bias);
             for (i, &x) in input.iter().enumerate() {
                 if x != 0.0 {
                     self.add_share(&mut sums, i, x, 1);
                 }
             }
-            acc.sums = sums;
-        } else if changed > 0 {
-            let mut sums = std::mem::take(&mut acc.sums);
-            for (i, (&new, &old)) in input.iter().zip(&acc.input).enumerate() {
-                if new != old {
-                    if old != 0.0 {
-                        self.add_share(&mut sums, i, old, -1);
-                    }
-                    if new != 0.0 {
-                        self.add_share(&mut sums, i, new, 1);
-                    }
+            acc.input.clear();
+            acc.input.extend_from_slice(input);
+        } else {
+            for &i in &acc.changed {
+                let i = i as usize;
+                let (new, old) = (input[i], acc.input[i]);
+                if old != 0.0 {
+                    self.add_share(&mut sums, i, old, -1);
                 }
+                if new != 0.0 {
+                    self.add_share(&mut sums, i, new, 1);
+                }
+                acc.input[i] = new;
             }
-            acc.sums = sums;
         }
-        acc.input.clear();
-        acc.input.extend_from_slice(input);
+        acc.sums = sums;
     }
 
     /// The network's outputs for `input` into `out` (as [`Net::forward`], within its

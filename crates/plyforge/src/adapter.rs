@@ -821,8 +821,18 @@ pub trait Encoding: GameAdapter {
 /// [`Encoding::terms`]' default: the default evaluation's scores, from `player` round.
 pub fn default_terms<A: GameAdapter>(pos: &A::Pos, player: Player, out: &mut [f32]) {
     let eval = A::default_eval();
-    let scores = eval.evaluate(pos);
-    let unit = 25.0 * eval.aspiration_window().max(1) as f32;
+    score_terms::<A>(&eval.evaluate(pos), eval.aspiration_window(), player, out);
+}
+
+/// The default terms from scores already computed: `tanh(score / (25 · window))` for each
+/// player from `player` round.
+pub fn score_terms<A: GameAdapter>(
+    scores: &search::Scores,
+    window: i32,
+    player: Player,
+    out: &mut [f32],
+) {
+    let unit = 25.0 * window.max(1) as f32;
     for (k, o) in out.iter_mut().enumerate().take(A::PLAYERS) {
         *o = (scores[(player + k) % A::PLAYERS] as f32 / unit).tanh();
     }

@@ -188,6 +188,10 @@ fn terms_are_each_player_s_counted_from_the_observer() {
                 assert_eq!(seen[p][k * 11..(k + 1) * 11], seen[q][..11], "{pos}");
                 assert_eq!(seen[p][33 + k], seen[q][33], "{pos}");
             }
+            // The last three: the default evaluation's scores as the default terms give them.
+            let mut scores = [0.0; 3];
+            plyforge::encoding::default_terms::<Chexers>(&pos, p, &mut scores);
+            assert_eq!(seen[p][33..], scores, "{pos}");
         }
     }
     for pos in positions::<Jumpy3>(8, 30) {

@@ -126,6 +126,11 @@ pub fn run<A: GameAdapter>(
             "--engine: no eval= with --generations (each generation plays with the best network)",
         ));
     }
+    if s.train.shard.is_some() {
+        return Err(Error::settings(
+            "--shard with --generations: workers share the self-play of one run only (each generation's network decides the next one's games); give the generations --concurrency instead",
+        ));
+    }
     let log_path = beside(&out, ".generations.jsonl");
     let mut done = if s.train.resume {
         read_log(&log_path)?

@@ -386,7 +386,7 @@ impl<A: GameAdapter> Training<A> {
         });
         let shard = self.s.shard;
         let missing: Vec<u64> = (0..self.s.games)
-            .filter(|i| !done.contains_key(i) && shard.is_none_or(|s| s.has(*i)))
+            .filter(|i| !done.contains_key(i) && shard.map_or(true, |s| s.has(*i)))
             .collect();
         let mut append = |g: TrainGame| -> Result<(), Error> {
             if let Some((j, _, _)) = journal.as_mut() {

@@ -1,8 +1,8 @@
 //! Chexers' encodings.
 
 use chexers::board::{CELLS, STEPS};
-use chexers::{Hex, Move, Position, Terms, PLAYERS};
-use search::{Game, Player};
+use chexers::{DefaultEval, Hex, Move, Position, Terms, PLAYERS};
+use search::{Evaluator, Game, Player};
 
 use super::{fill_plane, Encoding};
 use crate::games::Chexers;
@@ -88,8 +88,9 @@ impl Encoding for Chexers {
     const TERMS: usize = PLAYERS * TERM_COUNT + PLAYERS;
 
     fn terms(pos: &Position, player: Player, out: &mut [f32]) {
+        let all = [0, 1, 2].map(|p| Terms::of(pos, p));
         for k in 0..PLAYERS {
-            let t = Terms::of(pos, (player + k) % PLAYERS);
+            let t = all[(player + k) % PLAYERS];
             let row = [
                 f32::from(u8::from(t.hopeless)),
                 t.work as f32 / 20.0,
@@ -105,7 +106,17 @@ impl Encoding for Chexers {
             ];
             out[k * TERM_COUNT..(k + 1) * TERM_COUNT].copy_from_slice(&row);
         }
-        super::default_terms::<Chexers>(pos, player, &mut out[PLAYERS * TERM_COUNT..]);
+        // The default evaluation's scores, from the terms measured (the same numbers).
+        let eval = DefaultEval::default();
+        let scores = eval
+            .scores_from_terms(pos, &all)
+            .unwrap_or_else(|| eval.evaluate(pos));
+        super::score_terms::<Chexers>(
+            &scores,
+            eval.aspiration_window(),
+            player,
+            &mut out[PLAYERS * TERM_COUNT..],
+        );
     }
 
     fn observe(pos: &Position, player: Player, out: &mut [f32]) {

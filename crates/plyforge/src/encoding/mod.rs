@@ -42,7 +42,7 @@
 
 use search::{Game, Record};
 
-pub use crate::adapter::{default_terms, Encoded, Encoding};
+pub use crate::adapter::{default_terms, score_terms, Encoded, Encoding};
 use crate::adapter::{result_text, GameAdapter};
 use crate::{Error, GameKind, State};
 
