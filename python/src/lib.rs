@@ -287,6 +287,20 @@ impl State {
         Ok(array.into_pyarray(py))
     }
 
+    /// The evaluation's terms as `player` sees them (a numpy float32 vector): what a
+    /// network trained with `arena train --terms` reads after the observation.
+    fn evaluation_terms<'py>(
+        &self,
+        py: Python<'py>,
+        player: i64,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        let p = player_index(player, self.inner.players())?;
+        let data = self.inner.evaluation_terms(p).map_err(value_error)?;
+        let array = ArrayD::from_shape_vec(IxDyn(&[data.len()]), data)
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        Ok(array.into_pyarray(py))
+    }
+
     /// The board drawn as text.
     fn draw(&self) -> String {
         self.inner.draw(&plyforge::draw::plain)

@@ -190,6 +190,28 @@ def test_wrong_player_index() -> None:
         s.game.player_name(5)
 
 
+def test_evaluation_terms() -> None:
+    # Chexers: 11 measured terms per player from the observer round, then the default
+    # evaluation's three scores; seen from another seat, the same numbers turned.
+    s = plyforge.load_game("chexers").new_initial_state()
+    for m in ["MOVE -3 0 -2 0", "MOVE 0 -3 0 -2", "JUMP 0 3 0 1"]:
+        if m in s.legal_moves():
+            s.apply_move(m)
+    seen = [s.evaluation_terms(p) for p in range(3)]
+    for p in range(3):
+        assert seen[p].shape == (36,) and seen[p].dtype == np.float32
+        for k in range(3):
+            q = (p + k) % 3
+            assert list(seen[p][11 * k : 11 * k + 11]) == list(seen[q][:11])
+            assert seen[p][33 + k] == seen[q][33]
+    # Two players by default: the default evaluation's zero-sum scores, squashed.
+    j = plyforge.load_game("jumpy3").state("W..w..........Bb w")
+    a, b = j.evaluation_terms(0), j.evaluation_terms(1)
+    assert a.shape == (2,) and a[0] == b[1] and a[1] == b[0] and a[0] == -a[1]
+    with pytest.raises(ValueError, match="player 3 does not exist"):
+        s.evaluation_terms(3)
+
+
 def test_moves_after_the_end() -> None:
     s = plyforge.load_game("jumpy3").state("B..............W w")
     s.apply_move("16")

@@ -233,6 +233,9 @@ impl<A: GameAdapter> crate::encoding::DynEncoding for StateOf<A> {
     fn observe(&self, player: usize, out: &mut [f32]) -> Result<(), Error> {
         crate::encoding::observe::<A>(&self.record, player, out)
     }
+    fn terms(&self, player: usize) -> Result<Vec<f32>, Error> {
+        crate::encoding::terms::<A>(&self.record, player)
+    }
 }
 
 /// A game in progress, of any game: a start position, the moves played, and the history

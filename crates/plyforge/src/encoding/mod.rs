@@ -111,6 +111,7 @@ pub(crate) trait DynEncoding {
     fn find_action(&self, action: usize) -> Result<usize, Error>;
     fn history_actions(&self) -> Result<Vec<usize>, Error>;
     fn observe(&self, player: usize, out: &mut [f32]) -> Result<(), Error>;
+    fn terms(&self, player: usize) -> Result<Vec<f32>, Error>;
 }
 
 /// See [`StateEncoding`].
@@ -192,6 +193,23 @@ pub(crate) fn observe<A: GameAdapter>(
     Ok(())
 }
 
+/// See [`StateEncoding`].
+pub(crate) fn terms<A: GameAdapter>(
+    record: &Record<A::Pos>,
+    player: usize,
+) -> Result<Vec<f32>, Error> {
+    let e = encoding::<A>()?;
+    if player >= A::PLAYERS {
+        return Err(Error::NoSuchPlayer {
+            player,
+            players: A::PLAYERS,
+        });
+    }
+    let mut out = vec![0.0; e.terms];
+    e.write_terms(record.position(), player, &mut out);
+    Ok(out)
+}
+
 /// The encodings of a game in progress.
 pub trait StateEncoding {
     /// The action numbers of the legal moves, in the order of [`State::legal_moves`] (none once
@@ -216,6 +234,10 @@ pub trait StateEncoding {
     /// Writes [`observation`](StateEncoding::observation) into `out` (of the tensor's size;
     /// other sizes are an error).
     fn write_observation(&self, player: usize, out: &mut [f32]) -> Result<(), Error>;
+    /// The evaluation's terms of the current position as `player` sees them
+    /// ([`Encoding::terms`]): what a network trained with `arena train --terms` reads after
+    /// the observation.
+    fn evaluation_terms(&self, player: usize) -> Result<Vec<f32>, Error>;
 }
 
 impl StateEncoding for State {
@@ -265,6 +287,10 @@ impl StateEncoding for State {
 
     fn write_observation(&self, player: usize, out: &mut [f32]) -> Result<(), Error> {
         self.dyn_encoding().observe(player, out)
+    }
+
+    fn evaluation_terms(&self, player: usize) -> Result<Vec<f32>, Error> {
+        self.dyn_encoding().terms(player)
     }
 }
 
