@@ -4,9 +4,7 @@
 
 mod runs;
 
-use std::process::{Command, Stdio};
-
-use runs::{bad, kill_after, ok, s, scratch, text};
+use runs::{bad, kill_after, ok, s, scratch, start, text};
 
 /// `arena train jumpy3` with small settings and `extra`.
 fn jumpy3_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
@@ -280,13 +278,7 @@ fn workers_sharing_the_self_play_write_the_network_of_one_run() {
         .map(|k| {
             let out = shared.join(format!("w{k}.safetensors"));
             let shard = format!("{k}/2");
-            Command::new(env!("CARGO_BIN_EXE_arena"))
-                .args(jumpy3_args(s(&out), &["--shard", &shard]))
-                .env("NO_COLOR", "1")
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("a worker starts")
+            start(&jumpy3_args(s(&out), &["--shard", &shard]))
         })
         .collect();
     let want = std::fs::read(&one).unwrap();

@@ -9,9 +9,8 @@ mod runs;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
-use runs::{bad, kill_after, ok, s, text};
+use runs::{bad, kill_after, ok, s, start, text};
 use serde_json::Value;
 
 /// A fresh directory for one test.
@@ -214,14 +213,7 @@ fn workers_in_one_directory_reach_the_state_of_one_run() {
         .map(|k| {
             let file = shared.join(format!("worker-{k}.jsonl"));
             let shard = format!("{k}/3");
-            let args = throne_args(&["--out", s(&file), "--shard", &shard]);
-            Command::new(env!("CARGO_BIN_EXE_arena"))
-                .args(&args)
-                .env("NO_COLOR", "1")
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("a worker starts")
+            start(&throne_args(&["--out", s(&file), "--shard", &shard]))
         })
         .collect();
     let mut all = BTreeMap::new();

@@ -604,24 +604,19 @@ impl DefaultEval {
         if w.race != 0 || w.leader_race != 0 || w.hopeless == 0 {
             return None;
         }
-        let mut raw = terms.map(|t| w.value(&t));
-        if w.race_lead != 0 {
-            if let Some(p) = crate::race::race_leader(pos) {
-                raw[p] += w.race_lead;
-            }
-        }
-        Some(self.scores(pos, raw))
+        Some(self.scores(pos, self.led(pos, terms.map(|t| w.value(&t)))))
     }
 
     /// Each player's absolute value, with [`Weights::race_lead`] for the race leader (and
     /// its work by the race table with [`Weights::leader_race`]).
     fn raw(&self, pos: &Position) -> [i32; 3] {
+        self.led(pos, [0, 1, 2].map(|p| self.absolute(pos, p)))
+    }
+
+    /// The absolute values `raw` with the race leader's [`Weights::race_lead`] (and its work
+    /// by the race table with [`Weights::leader_race`]).
+    fn led(&self, pos: &Position, mut raw: [i32; 3]) -> [i32; 3] {
         let w = &self.weights;
-        let mut raw = [
-            self.absolute(pos, 0),
-            self.absolute(pos, 1),
-            self.absolute(pos, 2),
-        ];
         if w.race_lead != 0 || w.leader_race != 0 {
             if let Some(p) = crate::race::race_leader(pos) {
                 if w.leader_race != 0 && w.race == 0 {

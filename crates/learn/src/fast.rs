@@ -8,10 +8,11 @@
 //!
 //! The sums are **exact integers**: each input's share is `w · 2²⁰` rounded per hidden unit
 //! (times `x` rounded to 2⁻¹⁶ steps, for an input other than 0 and 1), so the sums after any
-//! sequence of updates equal the sums computed afresh, and an evaluation is a function of its input alone (whatever was evaluated before, on whatever
-//! thread), which a search's tests of equality need. The result differs from
-//! [`Net::forward`]'s float sums by at most about 10⁻⁶ per input of the first layer (and the
-//! weight times 10⁻⁵ for an input other than 0 and 1).
+//! sequence of updates equal the sums computed afresh, and an evaluation is a function of its
+//! input alone (whatever was evaluated before, on whatever thread), which a search's tests of
+//! equality need. The result differs from [`Net::forward`]'s float sums by at most about
+//! 10⁻⁶ per input of the first layer (and the weight times 10⁻⁵ for an input other than 0
+//! and 1).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

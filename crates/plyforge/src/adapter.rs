@@ -852,6 +852,14 @@ pub struct Encoded<A: GameAdapter> {
     pub(crate) write_terms: fn(&A::Pos, Player, &mut [f32]),
 }
 
+impl<A: GameAdapter> Clone for Encoded<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A: GameAdapter> Copy for Encoded<A> {}
+
 impl<E: Encoding> Encoded<E> {
     /// The encoding of `E`.
     pub fn new() -> Encoded<E> {

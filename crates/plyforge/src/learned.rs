@@ -58,10 +58,9 @@ pub const TERMS_NOTE: &str = "terms";
 /// What a network of game `A` reads: the observation tensor of the player to move, then,
 /// if the network was trained so, the evaluation's terms as that player sees them.
 pub struct Inputs<A: GameAdapter> {
-    observation: usize,
+    encoded: Encoded<A>,
+    /// The terms read: the encoding's count, or 0.
     terms: usize,
-    observe: fn(&A::Pos, Player, &mut [f32]),
-    write_terms: fn(&A::Pos, Player, &mut [f32]),
 }
 
 impl<A: GameAdapter> Clone for Inputs<A> {
@@ -78,7 +77,7 @@ impl<A: GameAdapter> fmt::Debug for Inputs<A> {
             f,
             "Inputs({}: {} observed, {} terms)",
             A::NAME,
-            self.observation,
+            self.encoded.size(),
             self.terms
         )
     }
@@ -87,12 +86,10 @@ impl<A: GameAdapter> fmt::Debug for Inputs<A> {
 impl<A: GameAdapter> Inputs<A> {
     /// The observation, with the evaluation's terms after it when `terms`.
     pub fn new(terms: bool) -> Result<Self, NetError> {
-        let e = encoding::<A>()?;
+        let encoded = encoding::<A>()?;
         Ok(Inputs {
-            observation: e.size(),
-            terms: if terms { e.terms } else { 0 },
-            observe: e.observe,
-            write_terms: e.write_terms,
+            terms: if terms { encoded.terms } else { 0 },
+            encoded,
         })
     }
 
@@ -121,7 +118,7 @@ impl<A: GameAdapter> Inputs<A> {
 
     /// The number of inputs.
     pub fn size(&self) -> usize {
-        self.observation + self.terms
+        self.encoded.size() + self.terms
     }
 
     /// The number of the evaluation's terms among them (0: the observation alone).
@@ -132,11 +129,10 @@ impl<A: GameAdapter> Inputs<A> {
     /// Writes the inputs of `pos` as `player` sees it into `out` (of
     /// [`size`](Inputs::size) entries, zeroed here first).
     pub fn write(&self, pos: &A::Pos, player: Player, out: &mut [f32]) {
-        out.fill(0.0);
-        let (x, t) = out.split_at_mut(self.observation);
-        (self.observe)(pos, player, x);
+        let (x, t) = out.split_at_mut(self.encoded.size());
+        self.encoded.write_observation(pos, player, x);
         if self.terms > 0 {
-            (self.write_terms)(pos, player, t);
+            self.encoded.write_terms(pos, player, t);
         }
     }
 

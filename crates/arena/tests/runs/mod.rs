@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// Runs `arena ARGS` (no colours).
@@ -24,6 +24,18 @@ pub fn text(o: &Output) -> String {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     )
+}
+
+/// Starts `arena ARGS` (no colours) with its output piped, for
+/// [`Child::wait_with_output`]: a worker beside others.
+pub fn start(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("a worker starts")
 }
 
 /// Runs `arena ARGS`, expecting success; its stdout.

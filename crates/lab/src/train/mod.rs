@@ -224,12 +224,7 @@ fn mix(seed: u64, i: u64) -> u64 {
 impl<A: GameAdapter> Training<A> {
     /// Checks the settings against the game.
     pub fn new(s: &TrainSettings) -> Result<Self, Error> {
-        let inputs = Inputs::<A>::new(s.terms).map_err(|_| {
-            Error::settings(format!(
-                "{} has no observation tensor (its adapter gives no encoding): no network can read it",
-                A::TITLE
-            ))
-        })?;
+        let inputs = Inputs::<A>::new(s.terms).map_err(|e| Error::settings(e.to_string()))?;
         let text = s.engine_text();
         let mut spec = Spec::parse::<A>(text).map_err(Error::Plyforge)?;
         // Every game makes its engines anew: a small table unless the spec sets one.

@@ -166,12 +166,9 @@ pub(crate) fn history_actions<A: GameAdapter>(
     Ok(record.moves().iter().map(|&m| number(&e, m)).collect())
 }
 
-/// See [`StateEncoding`].
-pub(crate) fn observe<A: GameAdapter>(
-    record: &Record<A::Pos>,
-    player: usize,
-    out: &mut [f32],
-) -> Result<(), Error> {
+/// The encoding of `A`, for `player`'s view: an error when the game has none or no such
+/// player.
+fn seen_by<A: GameAdapter>(player: usize) -> Result<Encoded<A>, Error> {
     let e = encoding::<A>()?;
     if player >= A::PLAYERS {
         return Err(Error::NoSuchPlayer {
@@ -179,6 +176,16 @@ pub(crate) fn observe<A: GameAdapter>(
             players: A::PLAYERS,
         });
     }
+    Ok(e)
+}
+
+/// See [`StateEncoding`].
+pub(crate) fn observe<A: GameAdapter>(
+    record: &Record<A::Pos>,
+    player: usize,
+    out: &mut [f32],
+) -> Result<(), Error> {
+    let e = seen_by::<A>(player)?;
     let size: usize = e.shape.iter().product();
     if out.len() != size {
         return Err(Error::Resources {
@@ -198,13 +205,7 @@ pub(crate) fn terms<A: GameAdapter>(
     record: &Record<A::Pos>,
     player: usize,
 ) -> Result<Vec<f32>, Error> {
-    let e = encoding::<A>()?;
-    if player >= A::PLAYERS {
-        return Err(Error::NoSuchPlayer {
-            player,
-            players: A::PLAYERS,
-        });
-    }
+    let e = seen_by::<A>(player)?;
     let mut out = vec![0.0; e.terms];
     e.write_terms(record.position(), player, &mut out);
     Ok(out)
