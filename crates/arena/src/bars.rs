@@ -110,7 +110,10 @@ impl<A: GameAdapter> Bars<A> {
 impl<A: GameAdapter> Observer for Bars<A> {
     fn progress(&mut self, event: Progress<'_>) {
         match event {
-            Progress::Begin { total, unit } => self.bar = Some(progress_bar(total, unit)),
+            Progress::Begin { total, unit } => {
+                self.said = Duration::ZERO;
+                self.bar = Some(progress_bar(total, unit));
+            }
             Progress::Game { line, of } => {
                 if let Some(bar) = &self.bar {
                     if self.games {
@@ -139,9 +142,9 @@ impl<A: GameAdapter> Observer for Bars<A> {
             Progress::Waiting {
                 workers,
                 of,
-                iteration,
+                what,
                 since,
-            } => self.waiting(workers, of, iteration, since),
+            } => self.waiting(workers, of, what, since),
             Progress::Played { done } => {
                 if let Some(bar) = &self.bar {
                     bar.set_position(done);
@@ -166,14 +169,9 @@ impl<A: GameAdapter> Observer for Bars<A> {
 impl<A: GameAdapter> Bars<A> {
     /// Which workers a worker waits for, on the bar, and once a minute as a line (a worker
     /// that is not running holds every other one here).
-    fn waiting(&mut self, workers: &[u64], of: u64, iteration: u64, since: Duration) {
-        let whose = if iteration == 0 {
-            "their self-play games".to_string()
-        } else {
-            format!("games of iteration {iteration}")
-        };
+    fn waiting(&mut self, workers: &[u64], of: u64, what: &str, since: Duration) {
         let text = format!(
-            "waiting for worker {} ({whose})",
+            "waiting for worker {} ({what})",
             workers
                 .iter()
                 .map(|w| format!("{w}/{of}"))

@@ -89,8 +89,9 @@ struct TrainArgs {
     /// Share the self-play games among N workers (processes, on one machine or on several
     /// with a shared folder): this one plays the games K, K+N, …, each worker with its own
     /// --out in one folder; each waits for the others' games and trains on all of them,
-    /// ending with the same network.
-    #[arg(long, value_name = "K/N", conflicts_with = "generations")]
+    /// ending with the same network. With --generations, every generation so: the judging
+    /// match is shared the same way, and every worker keeps or drops each network alike.
+    #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Recorded games to learn from too: match files, tune files, training games files, text
     /// records (arena match --record, the course referee harness's --record).

@@ -268,6 +268,108 @@ fn generations_are_judged_by_a_match_and_a_run_resumes_past_the_decided_ones() {
 }
 
 #[test]
+fn workers_share_every_generation_and_decide_alike() {
+    let dir = scratch("train-generation-workers");
+    let args = |out: &str, shard: Option<String>| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "train",
+            "jumpy3",
+            "--out",
+            out,
+            "--engine",
+            "engine,depth=1",
+            "--games",
+            "12",
+            "--hidden",
+            "8",
+            "--epochs",
+            "2",
+            "--generations",
+            "2",
+            "--gate-games",
+            "8",
+            "--gate-time",
+            "5ms",
+            "--gate-engine",
+            "engine,depth=2",
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+        if let Some(k) = shard {
+            a.extend(["--shard".to_string(), k]);
+        }
+        a
+    };
+    // One run alone: its first network depends on its self-play only (at a fixed depth).
+    let alone = dir.join("alone.safetensors");
+    ok(&strs(&args(s(&alone), None)));
+    let shared = dir.join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    let outs: Vec<_> = (1..=2)
+        .map(|k| shared.join(format!("w{k}.safetensors")))
+        .collect();
+    let children: Vec<_> = outs
+        .iter()
+        .enumerate()
+        .map(|(i, out)| start(&strs(&args(s(out), Some(format!("{}/2", i + 1))))))
+        .collect();
+    for (k, child) in children.into_iter().enumerate() {
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "worker {}: {}", k + 1, text(&o));
+    }
+    let bytes = |p: String| std::fs::read(&p).unwrap_or_else(|e| panic!("{p}: {e}"));
+    let at = |out: &std::path::Path, tail: &str| format!("{}{tail}", out.display());
+    assert!(
+        bytes(at(&outs[0], ".gen1")) == bytes(at(&alone, ".gen1")),
+        "the workers' first network differs from the one run's"
+    );
+    // Each generation: the same network for both, and the same verdict on the same games.
+    for g in ["gen1", "gen2"] {
+        assert!(
+            bytes(at(&outs[0], &format!(".{g}"))) == bytes(at(&outs[1], &format!(".{g}"))),
+            "{g}: the workers' networks differ"
+        );
+    }
+    let decisions = |out: &std::path::Path| -> Vec<(u64, String, bool, String)> {
+        std::fs::read_to_string(at(out, ".generations.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                (
+                    v["games"].as_u64().unwrap(),
+                    v["score"].to_string(),
+                    v["kept"].as_bool().unwrap(),
+                    v["verdict"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let d1 = decisions(&outs[0]);
+    assert_eq!(d1.len(), 2, "{d1:?}");
+    assert_eq!(d1, decisions(&outs[1]));
+    // The match of each generation: each worker played its own openings (2 games each).
+    for (k, out) in outs.iter().enumerate() {
+        for g in ["gen1", "gen2"] {
+            let m = std::fs::read_to_string(at(out, &format!(".{g}.match.jsonl"))).unwrap();
+            let games: Vec<u64> = m
+                .lines()
+                .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+                .filter_map(|v| v.get("game").and_then(|g| g.as_u64()))
+                .collect();
+            assert_eq!(games.len(), 4, "worker {}, {g}: {m}", k + 1);
+            assert!(
+                games.iter().all(|g| (g / 2) % 2 == k as u64),
+                "worker {}, {g}: {games:?}",
+                k + 1
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn workers_sharing_the_self_play_write_the_network_of_one_run() {
     let dir = scratch("train-workers");
     let one = dir.join("one.safetensors");
@@ -336,4 +438,9 @@ fn workers_sharing_the_self_play_write_the_network_of_one_run() {
         &["--shard"],
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Borrowed arguments.
+fn strs(a: &[String]) -> Vec<&str> {
+    a.iter().map(String::as_str).collect()
 }

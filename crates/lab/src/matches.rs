@@ -141,6 +141,24 @@ fn parse_specs<A: GameAdapter>(texts: &[String]) -> Result<Vec<Spec>, Error> {
     Ok(specs)
 }
 
+/// A specification as a run's id sees it: its text, with a network (`eval=net:FILE`) named
+/// by the hash of the file's bytes rather than by its path. Workers whose networks are the
+/// same bytes at different paths (each generation's network, trained by every worker of
+/// `arena train --generations --shard`) share one run, and a network changed under a
+/// resumed file is noticed.
+pub(crate) fn spec_identity(spec: &Spec) -> String {
+    let Some(net) = &spec.net else {
+        return spec.text.clone();
+    };
+    match std::fs::read(&net.path) {
+        Ok(bytes) => spec.text.replace(
+            &format!("net:{}", net.path),
+            &format!("net#{:016x}", fnv1a(&bytes)),
+        ),
+        Err(_) => spec.text.clone(),
+    }
+}
+
 /// Everything that decides which games a match plays and how, as text: the match id is its
 /// hash. Concurrency, the shard and the output files are not in it (they do not change the
 /// games).
@@ -155,7 +173,7 @@ fn settings_text<A: GameAdapter>(
     let mut s = format!(
         "game={} engines={:?} games={} time={}us threads={} seed={} opening={}",
         A::NAME,
-        specs.iter().map(|s| s.text.as_str()).collect::<Vec<_>>(),
+        specs.iter().map(spec_identity).collect::<Vec<_>>(),
         games,
         o.time.as_micros(),
         o.threads,

@@ -38,15 +38,15 @@ pub enum Progress<'a> {
         /// The parameters' values (θ), unrounded.
         values: &'a [f64],
     },
-    /// A worker of a sharded tuning run waits for games of iteration `iteration` (from 1)
-    /// that other workers play (a worker of a shared training run: iteration 0).
+    /// A worker of a sharded run waits for games that other workers play (of a tuning
+    /// iteration, a training run's self-play, a judging match).
     Waiting {
         /// The workers waited for (from 1).
         workers: &'a [u64],
         /// The number of workers.
         of: u64,
-        /// The iteration.
-        iteration: u64,
+        /// Which games (`games of iteration 3`, `self-play games`, `games of the match`).
+        what: &'a str,
         /// How long it has waited.
         since: Duration,
     },

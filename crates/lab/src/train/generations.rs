@@ -9,19 +9,30 @@
 //! `OUT.generations.jsonl` one line per decided generation; `OUT` is the best network.
 //! A killed run resumes (`resume`) where it stopped: the decided generations are read, the
 //! one under way goes on from its files.
+//!
+//! **Workers** ([`TrainSettings::shard`] `K/N`, each with its own `OUT` in one folder) share
+//! every generation: its self-play games (as one run's workers do: each trains on all of
+//! them, so each writes the same network), its judging match (each plays the match's
+//! openings that are `K − 1` modulo `N`, then waits for the others' games until the test is
+//! decided or every game is played, so each reads the same verdict from the same games), and
+//! the later generations' training on the earlier ones' games (every worker's files).
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use plyforge::GameAdapter;
 use serde_json::{json, Value};
 
-use super::{beside, TrainSettings, Training};
+use super::{beside, TrainSettings, Training, WAIT_EVERY};
 use crate::error::Error;
-use crate::matches::{Match, MatchSettings};
-use crate::observe::Observer;
+use crate::jsonl::Siblings;
+use crate::matches::{Match, MatchReport, MatchSettings};
+use crate::matchfile::MatchFile;
+use crate::observe::{Observer, Progress};
+use crate::schedule::Shard;
 use crate::sprt::Verdict;
+use crate::summary::Figures;
 
 /// How generations are played, trained and judged.
 #[derive(Clone, Debug)]
@@ -126,11 +137,6 @@ pub fn run<A: GameAdapter>(
             "--engine: no eval= with --generations (each generation plays with the best network)",
         ));
     }
-    if s.train.shard.is_some() {
-        return Err(Error::settings(
-            "--shard with --generations: workers share the self-play of one run only (each generation's network decides the next one's games); give the generations --concurrency instead",
-        ));
-    }
     let log_path = beside(&out, ".generations.jsonl");
     let mut done = if s.train.resume {
         read_log(&log_path)?
@@ -153,8 +159,12 @@ pub fn run<A: GameAdapter>(
         t.seed = s.train.seed.wrapping_add(number);
         t.engine = Some(with_net(&base, best.as_deref()));
         for k in 1..number {
-            t.records
-                .push(beside(&beside(&out, &format!(".gen{k}")), ".games.jsonl"));
+            let own = beside(&beside(&out, &format!(".gen{k}")), ".games.jsonl");
+            if s.train.shard.is_some() {
+                t.records.extend(workers_files(&own, k)?);
+            } else {
+                t.records.push(own);
+            }
         }
         if !net.exists() {
             Training::<A>::new(&t)?.run(observer)?;
@@ -193,17 +203,17 @@ fn judge<A: GameAdapter>(
         time: s.gate_time,
         sprt: Some(s.gate_sprt),
         concurrency: s.gate_concurrency,
+        shard: s.train.shard,
         seed: s.train.seed.wrapping_add(number),
         out: Some(beside(out, &format!(".gen{number}.match.jsonl"))),
         resume: true,
         ..MatchSettings::default()
     };
-    let report = Match::<A>::new(&settings)?.run(observer)?;
-    let figures = report.figures();
-    let verdict = figures
-        .test
-        .as_ref()
-        .map_or(Verdict::Continue, |t| t.verdict);
+    let mut report = Match::<A>::new(&settings)?.run(observer)?;
+    let (figures, verdict) = match settings.shard {
+        Some(shard) => wait_for_verdict(&mut report, shard, &settings, observer),
+        None => verdict_of(&report),
+    };
     Ok(Generation {
         number,
         net: net.to_path_buf(),
@@ -212,4 +222,94 @@ fn judge<A: GameAdapter>(
         verdict: format!("{verdict:?}"),
         kept: verdict == Verdict::H1,
     })
+}
+
+/// A match's figures and its test's verdict.
+fn verdict_of(report: &MatchReport) -> (Figures, Verdict) {
+    let figures = report.figures();
+    let verdict = figures
+        .test
+        .as_ref()
+        .map_or(Verdict::Continue, |t| t.verdict);
+    (figures, verdict)
+}
+
+/// A worker's wait, once it has played its games of a judging match, for the other workers'
+/// games (read from their match files in the folder) until the test is decided or every game
+/// is played: every worker then reads the same verdict from the same games.
+fn wait_for_verdict(
+    report: &mut MatchReport,
+    shard: Shard,
+    settings: &MatchSettings,
+    observer: &mut dyn Observer,
+) -> (Figures, Verdict) {
+    let all = report.schedule.games_for(None);
+    let own = settings.out.clone().unwrap_or_default();
+    let mut siblings = Siblings::<MatchFile>::new(&own, WAIT_EVERY);
+    let id = report.header.match_id.clone();
+    let since = Instant::now();
+    observer.progress(Progress::Begin {
+        total: all.len() as u64,
+        unit: "games",
+    });
+    loop {
+        let (figures, verdict) = verdict_of(report);
+        observer.progress(Progress::Played {
+            done: report.games.len() as u64,
+        });
+        let missing: Vec<u64> = all
+            .iter()
+            .copied()
+            .filter(|g| !report.games.contains_key(g))
+            .collect();
+        if verdict != Verdict::Continue || missing.is_empty() {
+            observer.progress(Progress::End);
+            return (figures, verdict);
+        }
+        let mut workers: Vec<u64> = missing
+            .iter()
+            .map(|&g| report.schedule.opening_of(g) % shard.n + 1)
+            .collect();
+        workers.sort_unstable();
+        workers.dedup();
+        observer.progress(Progress::Waiting {
+            workers: &workers,
+            of: shard.n,
+            what: "games of the match",
+            since: since.elapsed(),
+        });
+        std::thread::sleep(WAIT_EVERY);
+        siblings.poll(&id, &mut report.games);
+    }
+}
+
+/// The games files of generation `k` of every worker of a sharded run: the files of the
+/// folder of this worker's (`own`) that end as it does and belong to the same run (the same
+/// id in the header), in the order of their names.
+fn workers_files(own: &Path, k: u64) -> Result<Vec<PathBuf>, Error> {
+    let id_of = |path: &Path| -> Option<String> {
+        let text = std::fs::read_to_string(path).ok()?;
+        let first: Value = serde_json::from_str(text.lines().next()?).ok()?;
+        Some(first.get("train")?.as_str()?.to_string())
+    };
+    let id = id_of(own).ok_or_else(|| {
+        Error::settings(format!(
+            "{}: generation {k}'s games are not there (or have no header): --resume needs them",
+            own.display()
+        ))
+    })?;
+    let dir = match own.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let tail = format!(".gen{k}.games.jsonl");
+    let entries =
+        std::fs::read_dir(&dir).map_err(|e| Error::input(dir.display().to_string(), None, e))?;
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(&tail) && id_of(p).as_deref() == Some(&id))
+        .collect();
+    files.sort();
+    Ok(files)
 }

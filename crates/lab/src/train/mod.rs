@@ -35,7 +35,8 @@
 //! games whose index is `K − 1` modulo `N` into its own `OUT.games.jsonl` (each its own
 //! `OUT`, one folder for all), waits for the others' games in their files, and trains on all
 //! of them, so that every worker writes the same network. A killed worker resumes as a run
-//! does.
+//! does. A run's id names a network of its engine by the file's bytes, not its path, so the
+//! workers of [`generations`] (each with its own copy) share each generation's run.
 
 pub mod data;
 pub mod games;
@@ -66,7 +67,7 @@ use games::{Games, Header, SelfPlay, TrainGame};
 pub const DEFAULT_ENGINE: &str = "engine,depth=2";
 
 /// How often a worker of a shared run looks for the other workers' games.
-const WAIT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
+pub(crate) const WAIT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// Table size (MiB) of a self-play engine whose spec sets none.
 pub const SELF_PLAY_TT_MIB: usize = 16;
@@ -259,7 +260,7 @@ impl<A: GameAdapter> Training<A> {
         format!(
             "game={} engine={} random_plies={} explore={} max_plies={} seed={}",
             A::NAME,
-            self.play.spec.text,
+            crate::matches::spec_identity(&self.play.spec),
             self.play.random_plies,
             self.play.explore,
             self.play.max_plies,
@@ -436,7 +437,7 @@ impl<A: GameAdapter> Training<A> {
             observer.progress(Progress::Waiting {
                 workers: &workers,
                 of: shard.n,
-                iteration: 0,
+                what: "self-play games",
                 since: since.elapsed(),
             });
             std::thread::sleep(WAIT_EVERY);

@@ -620,7 +620,7 @@ impl<A: GameAdapter> Tuning<A> {
             observer.progress(Progress::Waiting {
                 workers: &workers,
                 of: n,
-                iteration: k + 1,
+                what: &format!("games of iteration {}", k + 1),
                 since: since.elapsed(),
             });
             std::thread::sleep(WAIT_EVERY);
