@@ -17,7 +17,8 @@
 //! decided or every game is played, so each reads the same verdict from the same games), and
 //! the later generations' training on the earlier ones' games (every worker's files).
 
-use std::io::Write as _;
+use std::fs::File;
+use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -288,9 +289,12 @@ fn wait_for_verdict(
 /// id in the header), in the order of their names.
 fn workers_files(own: &Path, k: u64) -> Result<Vec<PathBuf>, Error> {
     let id_of = |path: &Path| -> Option<String> {
-        let text = std::fs::read_to_string(path).ok()?;
-        let first: Value = serde_json::from_str(text.lines().next()?).ok()?;
-        Some(first.get("train")?.as_str()?.to_string())
+        let mut first = String::new();
+        BufReader::new(File::open(path).ok()?)
+            .read_line(&mut first)
+            .ok()?;
+        let header: Value = serde_json::from_str(first.trim()).ok()?;
+        Some(header.get("train")?.as_str()?.to_string())
     };
     let id = id_of(own).ok_or_else(|| {
         Error::settings(format!(
