@@ -2,7 +2,9 @@
 # Runs deploy/slurm/match.sbatch for real on a one-node Slurm cluster on this machine
 # (slurmctld and slurmd on localhost, munge for authentication, every file and port private
 # to this run), then checks that `arena merge` of the array's shard files gives exactly the
-# table of the same match played in one process, game for game.
+# table of the same match played in one process, game for game; then runs tune.sbatch and
+# train.sbatch as two workers of one job each and checks that they end with the values and
+# the network of the same run in one process.
 #
 #   ARENA=target/release/arena deploy/slurm/test-local.sh
 #
@@ -200,4 +202,43 @@ b = games([sys.argv[2]])
 if a != b:
     sys.exit("test-local: the workers' games differ from the one-process run's")
 print(f"== OK: the two workers played the {len(a)} games of the one-process run, and end with its values")
+PY
+
+# A training run (deploy/slurm/train.sbatch) by two workers, the tasks of one job: both must
+# write the network of the same run trained in one process, byte for byte, and their games
+# files together hold each of its games once.
+train=(jumpy3 --engine engine,depth=2 --games 24 --hidden 8 --epochs 3 --seed 5)
+echo "== sbatch --ntasks=2 train.sbatch ${train[*]}"
+mkdir -p "$work/train"
+started=$(date +%s)
+sbatch --wait --ntasks=2 --chdir="$work/job" \
+    --output="$work/job/train.log" \
+    --export="ALL,ARENA=$ARENA,TRAIN_DIR=$work/train" \
+    "$here/train.sbatch" "${train[@]}"
+echo "== the job ran in $(( $(date +%s) - started )) s; its log:"
+cat "$work/job/train.log"
+NO_COLOR=1 "$ARENA" train "${train[@]}" --out "$work/train-whole.safetensors" >"$work/train-whole.txt"
+for k in 1 2; do
+    if ! cmp -s "$work/train/worker-$k.safetensors" "$work/train-whole.safetensors"; then
+        echo "test-local: worker $k's network differs from the one-process run's" >&2
+        exit 1
+    fi
+done
+python3 - "$work/train" "$work/train-whole.safetensors.games.jsonl" <<'PY'
+import glob, json, sys
+def games(paths):
+    out = {}
+    for path in paths:
+        for line in open(path):
+            v = json.loads(line)
+            if v["type"] == "train-game":
+                if v["index"] in out:
+                    sys.exit(f"test-local: training game {v['index']} in two workers' files")
+                out[v["index"]] = v
+    return out
+a = games(sorted(glob.glob(sys.argv[1] + "/worker-*.safetensors.games.jsonl")))
+b = games([sys.argv[2]])
+if a != b:
+    sys.exit("test-local: the workers' games differ from the one-process run's")
+print(f"== OK: the two workers played the {len(a)} games of the one-process run, and wrote its network")
 PY

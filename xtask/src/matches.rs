@@ -4,15 +4,16 @@
 //! - Debian's `parallel` (GNU parallel runs the shards of a test in
 //!   `crates/arena/tests/matches.rs`), `slurm-wlm` and `munge` are installed with apt-get
 //!   where missing (CI runs as root on Debian).
-//! - `deploy/slurm/match.sbatch` and `deploy/slurm/test-local.sh` must be valid bash, and
+//! - The Slurm scripts (`deploy/slurm/*.sbatch`, `test-local.sh`) must be valid bash, and
 //!   `deploy/k8s/match-job.yaml` an Indexed Job whose pods take their shard from
 //!   `JOB_COMPLETION_INDEX` and resume their files on a shared volume.
 //! - `deploy/slurm/test-local.sh` starts slurmctld, slurmd and munged with private files and
 //!   ports, submits the array, and checks that the merged shards are the unsharded match,
 //!   game for game, and that a task killed mid-write and run again resumes its file; then
 //!   runs `deploy/slurm/tune.sbatch` as two workers of one job and checks that both end with
-//!   the values of the same tuning run in one process, their files holding its games once
-//!   (about 40 s in all), with the test profile's `arena` that the test suite's build (done
+//!   the values of the same tuning run in one process, their files holding its games once,
+//!   and `deploy/slurm/train.sbatch` likewise (both write the one-process run's network,
+//!   byte for byte), with the test profile's `arena` that the test suite's build (done
 //!   here, just before the suite runs) leaves in `target/debug`.
 //! - `deploy/k8s/tune-job.yaml` likewise, with all its workers at once (they wait for each
 //!   other).
@@ -33,6 +34,7 @@ pub fn ci() -> Result<(), String> {
     for script in [
         "deploy/slurm/match.sbatch",
         "deploy/slurm/tune.sbatch",
+        "deploy/slurm/train.sbatch",
         "deploy/slurm/test-local.sh",
     ] {
         run(

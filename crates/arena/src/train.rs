@@ -72,6 +72,14 @@ fn generations<A: GameAdapter>(g: &GenerationSettings) -> Result<(), Fail> {
 
 /// One training run.
 fn once<A: GameAdapter>(s: &TrainSettings) -> Result<(), Fail> {
+    // Whether --resume finds a run to go on with (before the run opens its files).
+    let earlier = s.out.as_ref().is_some_and(|out| {
+        [".games.jsonl", ".state.safetensors"].iter().any(|tail| {
+            let mut p = out.clone().into_os_string();
+            p.push(tail);
+            std::path::Path::new(&p).exists()
+        })
+    });
     let t = Training::<A>::new(s)?;
     outln!(
         "train {}: {} self-play games ({}), target {}, hidden {:?}{}, {} epochs{}",
@@ -86,7 +94,11 @@ fn once<A: GameAdapter>(s: &TrainSettings) -> Result<(), Fail> {
             ""
         },
         s.epochs,
-        if s.resume { ", resumed" } else { "" }
+        match (s.resume, earlier) {
+            (true, true) => ", resumed",
+            (true, false) => ", nothing to resume: a new run",
+            _ => "",
+        }
     );
     let report = t.run(&mut Bars::<A>::for_match(true))?;
     show(&report);

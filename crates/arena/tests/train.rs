@@ -100,11 +100,17 @@ fn a_killed_run_resumes_to_the_same_weights() {
     let killed = dir.join("killed.safetensors");
     let games = dir.join("killed.safetensors.games.jsonl");
     kill_after(&jumpy3_args(s(&killed), &[]), &games, "\"train-game\"", 12);
-    ok(&jumpy3_args(
+    let said = ok(&jumpy3_args(
         s(&killed),
         &["--resume", "--concurrency", "2"],
     ));
+    assert!(said.contains("4 epochs, resumed"), "{said}");
     assert!(same(&killed), "a run killed while playing ends elsewhere");
+    // --resume with nothing to resume: a new run, said so.
+    let fresh = dir.join("fresh.safetensors");
+    let said = ok(&jumpy3_args(s(&fresh), &["--resume"]));
+    assert!(said.contains("nothing to resume: a new run"), "{said}");
+    assert!(same(&fresh), "a new run with --resume ends elsewhere");
     // Stopped after 2 epochs, resumed to 4.
     let part = dir.join("part.safetensors");
     let mut two = jumpy3_args(s(&part), &[]);
