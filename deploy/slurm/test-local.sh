@@ -159,19 +159,28 @@ if a != b:
 print(f"== OK: the {len(a)} games of the merged shards are the unsharded match's, and so is the table")
 PY
 
+# Runs deploy/slurm/NAME.sbatch as two workers, the tasks of one job, with their files in
+# $work/NAME (given to the script as DIR_VARIABLE), and prints the job's log.
+#   two_workers NAME DIR_VARIABLE ARGUMENTS...
+two_workers() {
+    local name=$1 dir_variable=$2 started
+    shift 2
+    echo "== sbatch --ntasks=2 $name.sbatch $*"
+    mkdir -p "$work/$name"
+    started=$(date +%s)
+    sbatch --wait --ntasks=2 --chdir="$work/job" \
+        --output="$work/job/$name.log" \
+        --export="ALL,ARENA=$ARENA,$dir_variable=$work/$name" \
+        "$here/$name.sbatch" "$@"
+    echo "== the job ran in $(( $(date +%s) - started )) s; its log:"
+    cat "$work/job/$name.log"
+}
+
 # A tuning run (deploy/slurm/tune.sbatch) by two workers, the tasks of one job: both must
 # end with the values of the same run played in one process, and their files together hold
 # each of its games once.
 tune=(throne --engine engine,depth=2 --param tempo,mobility,prisoner_move --iterations 16 --pairs 2 --seed 5)
-echo "== sbatch --ntasks=2 tune.sbatch ${tune[*]}"
-mkdir -p "$work/tune"
-started=$(date +%s)
-sbatch --wait --ntasks=2 --chdir="$work/job" \
-    --output="$work/job/tune.log" \
-    --export="ALL,ARENA=$ARENA,TUNE_DIR=$work/tune" \
-    "$here/tune.sbatch" "${tune[@]}"
-echo "== the job ran in $(( $(date +%s) - started )) s; its log:"
-cat "$work/job/tune.log"
+two_workers tune TUNE_DIR "${tune[@]}"
 wc -l "$work"/tune/*.jsonl
 finals() { sed -n '/iterations done/,/^tuned:/p' | tail -n +2; }
 NO_COLOR=1 "$ARENA" tune "${tune[@]}" --out "$work/tune-whole.jsonl" >"$work/tune-whole.txt"
@@ -208,15 +217,7 @@ PY
 # write the network of the same run trained in one process, byte for byte, and their games
 # files together hold each of its games once.
 train=(jumpy3 --engine engine,depth=2 --games 24 --hidden 8 --epochs 3 --seed 5)
-echo "== sbatch --ntasks=2 train.sbatch ${train[*]}"
-mkdir -p "$work/train"
-started=$(date +%s)
-sbatch --wait --ntasks=2 --chdir="$work/job" \
-    --output="$work/job/train.log" \
-    --export="ALL,ARENA=$ARENA,TRAIN_DIR=$work/train" \
-    "$here/train.sbatch" "${train[@]}"
-echo "== the job ran in $(( $(date +%s) - started )) s; its log:"
-cat "$work/job/train.log"
+two_workers train TRAIN_DIR "${train[@]}"
 NO_COLOR=1 "$ARENA" train "${train[@]}" --out "$work/train-whole.safetensors" >"$work/train-whole.txt"
 for k in 1 2; do
     if ! cmp -s "$work/train/worker-$k.safetensors" "$work/train-whole.safetensors"; then

@@ -72,14 +72,8 @@ fn generations<A: GameAdapter>(g: &GenerationSettings) -> Result<(), Fail> {
 
 /// One training run.
 fn once<A: GameAdapter>(s: &TrainSettings) -> Result<(), Fail> {
-    // Whether --resume finds a run to go on with (before the run opens its files).
-    let earlier = s.out.as_ref().is_some_and(|out| {
-        [".games.jsonl", ".state.safetensors"].iter().any(|tail| {
-            let mut p = out.clone().into_os_string();
-            p.push(tail);
-            std::path::Path::new(&p).exists()
-        })
-    });
+    // Before the run opens its files.
+    let earlier = s.has_earlier_run();
     let t = Training::<A>::new(s)?;
     outln!(
         "train {}: {} self-play games ({}), target {}, hidden {:?}{}, {} epochs{}",

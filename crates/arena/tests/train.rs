@@ -206,37 +206,8 @@ fn bad_input_exits_2_with_the_reason() {
 fn generations_are_judged_by_a_match_and_a_run_resumes_past_the_decided_ones() {
     let dir = scratch("train-generations");
     let net = dir.join("g.safetensors");
-    let args = |extra: &[&'static str]| {
-        let mut a: Vec<String> = [
-            "train",
-            "jumpy3",
-            "--out",
-            s(&net),
-            "--engine",
-            "engine,depth=1",
-            "--games",
-            "12",
-            "--hidden",
-            "8",
-            "--epochs",
-            "2",
-            "--generations",
-            "2",
-            "--gate-games",
-            "4",
-            "--gate-time",
-            "5ms",
-            "--gate-engine",
-            "engine,depth=2",
-        ]
-        .iter()
-        .map(|x| x.to_string())
-        .collect();
-        a.extend(extra.iter().map(|x| x.to_string()));
-        a
-    };
-    let first: Vec<String> = args(&[]);
-    let out = ok(&first.iter().map(String::as_str).collect::<Vec<_>>());
+    let args = |extra: &[&str]| generation_args(s(&net), "4", extra);
+    let out = ok(&strs(&args(&[])));
     for want in ["generation  1: 4 games", "generation  2: 4 games"] {
         assert!(out.contains(want), "{want:?} not in {out}");
     }
@@ -247,8 +218,7 @@ fn generations_are_judged_by_a_match_and_a_run_resumes_past_the_decided_ones() {
     assert!(std::fs::metadata(&two).is_ok(), "{two}");
     assert!(std::fs::metadata(format!("{}.gen1.match.jsonl", net.display())).is_ok());
     // Resumed after its end: the decided generations are read, nothing is played again.
-    let again: Vec<String> = args(&["--resume"]);
-    let out2 = ok(&again.iter().map(String::as_str).collect::<Vec<_>>());
+    let out2 = ok(&strs(&args(&["--resume"])));
     let lines = |t: &str| {
         t.lines()
             .filter(|l| l.starts_with("generation"))
@@ -276,36 +246,9 @@ fn generations_are_judged_by_a_match_and_a_run_resumes_past_the_decided_ones() {
 #[test]
 fn workers_share_every_generation_and_decide_alike() {
     let dir = scratch("train-generation-workers");
-    let args = |out: &str, shard: Option<String>| -> Vec<String> {
-        let mut a: Vec<String> = [
-            "train",
-            "jumpy3",
-            "--out",
-            out,
-            "--engine",
-            "engine,depth=1",
-            "--games",
-            "12",
-            "--hidden",
-            "8",
-            "--epochs",
-            "2",
-            "--generations",
-            "2",
-            "--gate-games",
-            "8",
-            "--gate-time",
-            "5ms",
-            "--gate-engine",
-            "engine,depth=2",
-        ]
-        .iter()
-        .map(|x| x.to_string())
-        .collect();
-        if let Some(k) = shard {
-            a.extend(["--shard".to_string(), k]);
-        }
-        a
+    let args = |out: &str, shard: Option<&str>| match shard {
+        Some(k) => generation_args(out, "8", &["--shard", k]),
+        None => generation_args(out, "8", &[]),
     };
     // One run alone: its first network depends on its self-play only (at a fixed depth).
     let alone = dir.join("alone.safetensors");
@@ -318,7 +261,10 @@ fn workers_share_every_generation_and_decide_alike() {
     let children: Vec<_> = outs
         .iter()
         .enumerate()
-        .map(|(i, out)| start(&strs(&args(s(out), Some(format!("{}/2", i + 1))))))
+        .map(|(i, out)| {
+            let shard = format!("{}/2", i + 1);
+            start(&strs(&args(s(out), Some(&shard))))
+        })
         .collect();
     for (k, child) in children.into_iter().enumerate() {
         let o = child.wait_with_output().unwrap();
@@ -444,6 +390,37 @@ fn workers_sharing_the_self_play_write_the_network_of_one_run() {
         &["--shard"],
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `arena train jumpy3` in two small generations, each judged by at most `gate_games`
+/// games, with `extra`.
+fn generation_args(out: &str, gate_games: &str, extra: &[&str]) -> Vec<String> {
+    [
+        "train",
+        "jumpy3",
+        "--out",
+        out,
+        "--engine",
+        "engine,depth=1",
+        "--games",
+        "12",
+        "--hidden",
+        "8",
+        "--epochs",
+        "2",
+        "--generations",
+        "2",
+        "--gate-games",
+        gate_games,
+        "--gate-time",
+        "5ms",
+        "--gate-engine",
+        "engine,depth=2",
+    ]
+    .iter()
+    .chain(extra)
+    .map(|x| x.to_string())
+    .collect()
 }
 
 /// Borrowed arguments.

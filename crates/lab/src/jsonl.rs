@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -282,6 +282,27 @@ pub(crate) fn create(path: &Path, setting: &'static str) -> Result<File, Error> 
     })
 }
 
+/// The folder a file is in (`.` for a bare file name).
+pub(crate) fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The header of the file at `path`, read from its first line alone (none if the file
+/// cannot be read or its first line is no header of this format).
+pub(crate) fn header_of<F: Format>(path: &Path) -> Option<F::Header> {
+    let mut first = String::new();
+    BufReader::new(File::open(path).ok()?)
+        .read_line(&mut first)
+        .ok()?;
+    match F::parse(first.trim()) {
+        Ok(Line::Header(h)) => Some(h),
+        _ => None,
+    }
+}
+
 /// The other files of a file's folder (its siblings on a shared volume): the workers of a
 /// sharded run read each other's entries there, so that a shard of a test stops when the
 /// test is decided on all the shards' games together, and a tuning worker computes each
@@ -300,12 +321,8 @@ impl<F: Format> Siblings<F> {
     /// The siblings of file `own` (the other `.jsonl` files of its folder), looked at at
     /// most once every `every`.
     pub fn new(own: &Path, every: Duration) -> Siblings<F> {
-        let dir = match own.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
         Siblings {
-            dir,
+            dir: folder_of(own),
             own: own.file_name().map(PathBuf::from).unwrap_or_default(),
             offsets: HashMap::new(),
             last: None,

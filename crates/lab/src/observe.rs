@@ -78,6 +78,26 @@ pub trait Observer {
     }
 }
 
+/// Tells `observer` that this worker of `of` waits for `what` from `workers` (numbered from 1,
+/// in any order and repeated: the worker of each missing game), `since` it began.
+pub(crate) fn waiting(
+    observer: &mut dyn Observer,
+    workers: impl IntoIterator<Item = u64>,
+    of: u64,
+    what: &str,
+    since: Duration,
+) {
+    let mut workers: Vec<u64> = workers.into_iter().collect();
+    workers.sort_unstable();
+    workers.dedup();
+    observer.progress(Progress::Waiting {
+        workers: &workers,
+        of,
+        what,
+        since,
+    });
+}
+
 /// An observer that ignores everything.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Silent;

@@ -17,20 +17,20 @@
 //! decided or every game is played, so each reads the same verdict from the same games), and
 //! the later generations' training on the earlier ones' games (every worker's files).
 
-use std::fs::File;
-use std::io::{BufRead as _, BufReader, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use plyforge::GameAdapter;
 use serde_json::{json, Value};
 
-use super::{beside, TrainSettings, Training, WAIT_EVERY};
+use super::games::Games;
+use super::{beside, TrainSettings, Training, GAMES_FILE, WAIT_EVERY};
 use crate::error::Error;
-use crate::jsonl::Siblings;
+use crate::jsonl::{self, Siblings};
 use crate::matches::{Match, MatchReport, MatchSettings};
 use crate::matchfile::MatchFile;
-use crate::observe::{Observer, Progress};
+use crate::observe::{waiting, Observer, Progress};
 use crate::schedule::Shard;
 use crate::sprt::Verdict;
 use crate::summary::Figures;
@@ -160,7 +160,7 @@ pub fn run<A: GameAdapter>(
         t.seed = s.train.seed.wrapping_add(number);
         t.engine = Some(with_net(&base, best.as_deref()));
         for k in 1..number {
-            let own = beside(&beside(&out, &format!(".gen{k}")), ".games.jsonl");
+            let own = beside(&beside(&out, &format!(".gen{k}")), GAMES_FILE);
             if s.train.shard.is_some() {
                 t.records.extend(workers_files(&own, k)?);
             } else {
@@ -267,18 +267,16 @@ fn wait_for_verdict(
             observer.progress(Progress::End);
             return (figures, verdict);
         }
-        let mut workers: Vec<u64> = missing
+        let workers = missing
             .iter()
-            .map(|&g| report.schedule.opening_of(g) % shard.n + 1)
-            .collect();
-        workers.sort_unstable();
-        workers.dedup();
-        observer.progress(Progress::Waiting {
-            workers: &workers,
-            of: shard.n,
-            what: "games of the match",
-            since: since.elapsed(),
-        });
+            .map(|&g| report.schedule.opening_of(g) % shard.n + 1);
+        waiting(
+            observer,
+            workers,
+            shard.n,
+            "games of the match",
+            since.elapsed(),
+        );
         std::thread::sleep(WAIT_EVERY);
         siblings.poll(&id, &mut report.games);
     }
@@ -288,31 +286,21 @@ fn wait_for_verdict(
 /// folder of this worker's (`own`) that end as it does and belong to the same run (the same
 /// id in the header), in the order of their names.
 fn workers_files(own: &Path, k: u64) -> Result<Vec<PathBuf>, Error> {
-    let id_of = |path: &Path| -> Option<String> {
-        let mut first = String::new();
-        BufReader::new(File::open(path).ok()?)
-            .read_line(&mut first)
-            .ok()?;
-        let header: Value = serde_json::from_str(first.trim()).ok()?;
-        Some(header.get("train")?.as_str()?.to_string())
-    };
+    let id_of = |path: &Path| jsonl::header_of::<Games>(path).map(|h| h.id);
     let id = id_of(own).ok_or_else(|| {
         Error::settings(format!(
             "{}: generation {k}'s games are not there (or have no header): --resume needs them",
             own.display()
         ))
     })?;
-    let dir = match own.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let tail = format!(".gen{k}.games.jsonl");
+    let dir = jsonl::folder_of(own);
+    let tail = format!(".gen{k}{GAMES_FILE}");
     let entries =
         std::fs::read_dir(&dir).map_err(|e| Error::input(dir.display().to_string(), None, e))?;
     let mut files: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().ends_with(&tail) && id_of(p).as_deref() == Some(&id))
+        .filter(|p| p.to_string_lossy().ends_with(&tail) && id_of(p).as_ref() == Some(&id))
         .collect();
     files.sort();
     Ok(files)

@@ -56,7 +56,7 @@ use plyforge::GameAdapter;
 
 use crate::error::Error;
 use crate::jsonl::{fnv1a, Journal, Siblings};
-use crate::observe::{Observer, Progress};
+use crate::observe::{waiting, Observer, Progress};
 use crate::records::{read_file, RecordGame};
 use crate::schedule::Shard;
 pub use data::Target;
@@ -65,6 +65,12 @@ use games::{Games, Header, SelfPlay, TrainGame};
 
 /// The engine of the self-play games when the settings name none.
 pub const DEFAULT_ENGINE: &str = "engine,depth=2";
+
+/// The end of the name of a run's self-play games file (after `OUT`).
+pub(crate) const GAMES_FILE: &str = ".games.jsonl";
+
+/// The end of the name of a run's trainer's state file (after `OUT`).
+const STATE_FILE: &str = ".state.safetensors";
 
 /// How often a worker of a shared run looks for the other workers' games.
 pub(crate) const WAIT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
@@ -169,6 +175,16 @@ impl TrainSettings {
     /// [`DEFAULT_ENGINE`].
     pub fn engine_text(&self) -> &str {
         self.engine.as_deref().unwrap_or(DEFAULT_ENGINE)
+    }
+
+    /// Whether [`out`](TrainSettings::out) holds an earlier run's files (its games or its
+    /// trainer's state) for [`resume`](TrainSettings::resume) to go on from.
+    pub fn has_earlier_run(&self) -> bool {
+        self.out.as_ref().is_some_and(|out| {
+            [GAMES_FILE, STATE_FILE]
+                .iter()
+                .any(|tail| beside(out, tail).exists())
+        })
     }
 
     /// The network trainer's share of the settings.
@@ -360,7 +376,7 @@ impl<A: GameAdapter> Training<A> {
                     settings,
                     shard: self.s.shard,
                 };
-                let path = beside(out, ".games.jsonl");
+                let path = beside(out, GAMES_FILE);
                 Some(Journal::<Games>::open(&path, &header, self.s.resume)?)
             }
             None => None,
@@ -425,21 +441,20 @@ impl<A: GameAdapter> Training<A> {
             observer.progress(Progress::Played {
                 done: done.len() as u64,
             });
-            let mut workers: Vec<u64> = (0..self.s.games)
+            let missing: Vec<u64> = (0..self.s.games)
                 .filter(|i| !done.contains_key(i))
-                .map(|i| i % shard.n + 1)
                 .collect();
-            if workers.is_empty() {
+            if missing.is_empty() {
                 return;
             }
-            workers.sort_unstable();
-            workers.dedup();
-            observer.progress(Progress::Waiting {
-                workers: &workers,
-                of: shard.n,
-                what: "self-play games",
-                since: since.elapsed(),
-            });
+            let workers = missing.iter().map(|i| i % shard.n + 1);
+            waiting(
+                observer,
+                workers,
+                shard.n,
+                "self-play games",
+                since.elapsed(),
+            );
             std::thread::sleep(WAIT_EVERY);
         }
     }
@@ -499,7 +514,7 @@ impl<A: GameAdapter> Training<A> {
         let s = &self.s;
         let net_settings = s.net_settings();
         let id = format!("{:016x}", fnv1a(self.train_settings().as_bytes()));
-        let state = s.out.as_ref().map(|o| beside(o, ".state.safetensors"));
+        let state = s.out.as_ref().map(|o| beside(o, STATE_FILE));
         let (mut trainer, mut losses) = match state.as_ref().filter(|p| s.resume && p.exists()) {
             Some(path) => resume_state(path, net_settings, &id)?,
             None => {

@@ -32,7 +32,7 @@ use crate::error::Error;
 use crate::game::{self, Adjudication, Engines, Setup};
 use crate::jsonl::{fnv1a, Journal, Opened, Siblings};
 use crate::matches::with_match_table;
-use crate::observe::{Observer, Progress};
+use crate::observe::{waiting, Observer, Progress};
 use crate::runner::play_jobs;
 use crate::schedule::{seatings, Shard};
 
@@ -611,18 +611,11 @@ impl<A: GameAdapter> Tuning<A> {
                 )));
             }
             let n = self.settings.shard.map_or(1, |s| s.n);
-            let mut workers: Vec<u64> = missing
+            let workers = missing
                 .iter()
-                .map(|&i| (k * self.plan.header.pairs + i / cycle_len) % n + 1)
-                .collect();
-            workers.sort_unstable();
-            workers.dedup();
-            observer.progress(Progress::Waiting {
-                workers: &workers,
-                of: n,
-                what: &format!("games of iteration {}", k + 1),
-                since: since.elapsed(),
-            });
+                .map(|&i| (k * self.plan.header.pairs + i / cycle_len) % n + 1);
+            let what = format!("games of iteration {}", k + 1);
+            waiting(observer, workers, n, &what, since.elapsed());
             std::thread::sleep(WAIT_EVERY);
             self.poll();
         }
