@@ -25,6 +25,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod bench;
+#[cfg(test)]
+mod circles;
 mod example;
 mod fuzz;
 mod matches;

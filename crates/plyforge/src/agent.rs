@@ -49,9 +49,9 @@ use search::{
 
 use crate::adapter::{legal_moves, CratePlayer, GameAdapter};
 use crate::duration::parse_duration;
+use crate::error::Error;
 use crate::learned::{self, Evaluation, LoadedNet, NetEval};
 use crate::params::{SELECTIVE_NUMBERS, SELECTIVE_SWITCHES};
-use crate::Error;
 
 /// What kind of player a specification makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

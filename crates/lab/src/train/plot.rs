@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::tune::plot::{escape, tick};
+use crate::svg::{escape, tick};
 
 const WIDTH: f64 = 720.0;
 const HEIGHT: f64 = 360.0;

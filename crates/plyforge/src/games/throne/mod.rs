@@ -1,14 +1,15 @@
 //! Throne (`plyforge-throne`).
 
+mod encoding;
+mod view;
+
 use search::{DrawKind, Outcome};
 use throne::players::Greedy;
 use throne::{Move, Position, WeightedEval, Weights, BLACK, WHITE};
 
-use crate::adapter::{CratePlayer, EvalError, GameAdapter};
+use crate::adapter::{CratePlayer, Encoded, EvalError, GameAdapter, Viewed};
 use crate::draw::{hex_board, hex_cells, Paint};
-use crate::encoding::Encoded;
 use crate::params::Param;
-use crate::view::Viewed;
 
 /// Throne: queens and soldiers race to the throne on a hexagon of 91 cells.
 #[derive(Clone, Copy, Debug, Default)]

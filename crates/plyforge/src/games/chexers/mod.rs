@@ -1,14 +1,15 @@
 //! Chexers (`plyforge-chexers`).
 
+mod encoding;
+mod view;
+
 use chexers::players::{Agent as _, Greedy};
 use chexers::{DefaultEval, Move, Position, Weights};
 use search::Player;
 
-use crate::adapter::{CratePlayer, EvalError, GameAdapter};
+use crate::adapter::{CratePlayer, Encoded, EvalError, GameAdapter, Viewed};
 use crate::draw::{hex_board, hex_cells, Paint};
-use crate::encoding::Encoded;
 use crate::params::Param;
-use crate::view::Viewed;
 
 /// Chexers: three players on a hexagon of 37 hexes (COMP30024, 2019).
 #[derive(Clone, Copy, Debug, Default)]
