@@ -264,7 +264,7 @@ impl Clocks {
             Some(left) if left.is_zero() => false,
             Some(left) => {
                 if let Agent::Search { limits, .. } = agent {
-                    *limits = A::clock_limits(pos, left);
+                    *limits = plyforge::clock_limits::<A>(pos, Limits::default(), left, None);
                 }
                 true
             }

@@ -16,6 +16,7 @@ pub use throne;
 
 // The ground: what both layers use.
 mod cache;
+pub mod digest;
 pub mod draw;
 pub mod duration;
 mod error;
@@ -38,9 +39,9 @@ pub mod playout;
 pub mod view;
 
 pub use adapter::{
-    legal_moves, parse_player, play_list, play_text, player_letters, proof_search, read_position,
-    read_start, result_text, result_words, CratePlayer, EvalError, ExactValue, GameAdapter,
-    Solution, SolveSettings, SolverTraits,
+    clock_limits, legal_moves, parse_player, play_list, play_text, player_letters, proof_search,
+    read_position, read_start, result_text, result_words, CratePlayer, EvalError, ExactValue,
+    GameAdapter, Solution, SolveSettings, SolverTraits,
 };
 pub use cache::cache_dir;
 pub use dynamic::{register, Engine, GameInfo, GameKind, SearchInfo, SolutionText, State};

@@ -16,8 +16,8 @@ pub(crate) use actions::{
 };
 pub use board::board_of;
 pub use play::{
-    legal_moves, parse_player, play_list, play_random, play_text, player_letters, proof_search,
-    read_position, read_start, result_text, result_words,
+    clock_limits, legal_moves, parse_player, play_list, play_random, play_text, player_letters,
+    proof_search, read_position, read_start, result_text, result_words,
 };
 
 use std::fmt::{Debug, Display};
@@ -26,7 +26,7 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
-use search::{Clock, Config, Evaluator, Game, Limits, MaxnBounds, Outcome, Player, Record};
+use search::{ClockPolicy, Config, Evaluator, Game, MaxnBounds, Outcome, Player, Record};
 
 use self::picture::{Fact, Layout, Piece, Spot};
 use crate::draw::Paint;
@@ -339,8 +339,8 @@ pub trait GameAdapter: Send + Sync + 'static {
     /// `arena tune` tunes them and `--help` lists them. None by default.
     ///
     /// Names are lower case letters, digits and `_`, and none is an engine specification's
-    /// own key ([`crate::params::SPEC_KEYS`]); the registry refuses a game whose list breaks
-    /// that ([`crate::params::check_declared`]).
+    /// own key ([`crate::agent::SPEC_KEYS`]); the registry refuses a game whose list breaks
+    /// that ([`crate::agent::check_params`]).
     fn params() -> Vec<crate::params::Param> {
         Vec::new()
     }
@@ -404,12 +404,16 @@ pub trait GameAdapter: Send + Sync + 'static {
     fn own_move_limit() -> Option<u32> {
         None
     }
-    /// The engine's limits for one move of the side to move in `pos` on a game clock with
-    /// `remaining` thinking time left for the rest of the game (no increment): by default the
-    /// clock alone (the engine's time manager then plans for 30 more moves); Chexers and
-    /// Throne estimate the moves left and keep a reserve (their crates' `clock_limits`).
-    fn clock_limits(_pos: &Self::Pos, remaining: Duration) -> Limits {
-        Limits::clock(Clock::new(remaining))
+    /// The game's rule for its clock: the reserve and the floor of the one clock rule
+    /// ([`ClockPolicy::limits`], applied by [`clock_limits`](crate::clock_limits)); by
+    /// default [`ClockPolicy::DEFAULT`]. Chexers and Throne keep their crates' `CLOCK`.
+    const CLOCK: ClockPolicy = ClockPolicy::DEFAULT;
+    /// The moves the side to move in `pos` is expected to still make, for planning its
+    /// clock; `None` (the default): unknown, and the engine's time manager plans for 30 more
+    /// moves. Chexers estimates its actions left from the work to its exits, Throne counts
+    /// its moves left of 150.
+    fn moves_to_go(_pos: &Self::Pos) -> Option<u32> {
+        None
     }
     /// How far a player got towards winning, to place the players a finished game did not
     /// tell apart (Chexers: its exits, so that of two losers the one with more exits places

@@ -3,7 +3,9 @@
 //! words, random playouts, and the exact value by proof-number search.
 
 use search::rng::XorShift64Star;
-use search::{Evaluator, Game, Outcome, Player, Record};
+use std::time::Duration;
+
+use search::{Evaluator, Game, Limits, Outcome, Player, Record};
 
 use super::{ExactValue, GameAdapter, Solution, SolveSettings};
 use crate::error::Error;
@@ -287,6 +289,37 @@ pub fn legal_moves<G: Game>(pos: &G) -> search::MoveList<G::Move> {
         pos.legal_moves(&mut out);
     }
     out
+}
+
+/// The limits of one move of the side to move in `pos` on a game clock with `remaining`
+/// thinking time left for the rest of the game (no increment), with `own` the player's own
+/// limits (depth, nodes, a time per move) applying too: the engine's one clock rule
+/// ([`search::ClockPolicy::limits`]) with the game's policy ([`GameAdapter::CLOCK`]) and its
+/// estimate of the moves to go ([`GameAdapter::moves_to_go`]), capped by `cap` when the
+/// caller knows a hard count (a match server's moves left). Every front end that plays on a
+/// clock calls this.
+///
+/// ```
+/// use std::time::Duration;
+/// use plyforge::games::Chexers;
+/// use plyforge::{clock_limits, GameAdapter, Limits};
+/// let l = clock_limits::<Chexers>(&Chexers::start(), Limits::default(), Duration::from_secs(60), None);
+/// assert_eq!(l.clock.unwrap().moves_to_go, Some(39));
+/// let capped = clock_limits::<Chexers>(&Chexers::start(), Limits::depth(6), Duration::from_secs(60), Some(20));
+/// assert_eq!(capped.clock.unwrap().moves_to_go, Some(20));
+/// assert_eq!(capped.depth, Some(6));
+/// ```
+pub fn clock_limits<A: GameAdapter>(
+    pos: &A::Pos,
+    own: Limits,
+    remaining: Duration,
+    cap: Option<u32>,
+) -> Limits {
+    let moves = match (A::moves_to_go(pos), cap) {
+        (Some(m), Some(c)) => Some(m.min(c)),
+        (m, c) => m.or(c),
+    };
+    A::CLOCK.limits(own, remaining, moves)
 }
 
 /// Plays uniformly random legal moves (the seeded [`XorShift64Star`] picks among the legal

@@ -101,7 +101,7 @@ pub(crate) trait DynState: Send + Sync {
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
     fn solve(&self, settings: &SolveSettings<'_>) -> Result<SolutionText, Error>;
     fn key(&self) -> u64;
-    fn clock_limits(&self, remaining: Duration) -> Limits;
+    fn clock_limits(&self, own: Limits, remaining: Duration, cap: Option<u32>) -> Limits;
     fn board(&self) -> Option<Board>;
     fn random_playout(&mut self, seed: u64, max_moves: Option<usize>) -> usize;
     fn encoding(&self) -> &dyn DynEncoding;
@@ -199,8 +199,8 @@ impl<A: GameAdapter> DynState for StateOf<A> {
     fn key(&self) -> u64 {
         self.record.position().key()
     }
-    fn clock_limits(&self, remaining: Duration) -> Limits {
-        A::clock_limits(self.record.position(), remaining)
+    fn clock_limits(&self, own: Limits, remaining: Duration, cap: Option<u32>) -> Limits {
+        adapter::clock_limits::<A>(self.record.position(), own, remaining, cap)
     }
     fn board(&self) -> Option<Board> {
         A::view().map(|v| board_of::<A>(&v, &self.record))

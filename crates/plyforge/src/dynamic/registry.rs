@@ -28,11 +28,12 @@ use search::{Algorithm, Player};
 
 use super::erased::{DynGame, Ops};
 use crate::adapter::{GameAdapter, SolverTraits};
+use crate::agent::check_params;
 use crate::agent::Spec;
 use crate::checks::Checks;
 use crate::error::Error;
 use crate::games::{visit_default_games, GameVisitor};
-use crate::params::{check_declared, Param};
+use crate::params::Param;
 
 /// What a front end can know of a registered game without knowing its types: names,
 /// players, what it offers. Read it through [`GameKind::info`].
@@ -165,7 +166,7 @@ impl Registry {
                 reason: reason.to_string(),
             });
         }
-        if let Err(reason) = check_declared(&A::params()) {
+        if let Err(reason) = check_params(&A::params()) {
             return Err(Error::Registry {
                 name: A::NAME.to_string(),
                 reason,

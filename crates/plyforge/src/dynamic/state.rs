@@ -157,21 +157,24 @@ impl State {
         self.inner.encoding()
     }
     /// The engine's limits for the side to move's next move on a game clock with
-    /// `remaining` thinking time left for the rest of the game (no increment), by the game's
-    /// clock policy ([`GameAdapter::clock_limits`]: Chexers and Throne estimate the moves
-    /// left and keep a reserve). The engine's time manager takes its share of that clock and
-    /// never oversteps it.
+    /// `remaining` thinking time left for the rest of the game (no increment), with `own`
+    /// the player's own limits applying too, and `cap` a hard count of the moves left when
+    /// the caller knows one: the one clock rule with the game's policy and estimate of its
+    /// moves to go ([`crate::clock_limits`]; Chexers and Throne estimate the moves left and
+    /// keep a reserve). The engine's time manager takes its share of that clock and never
+    /// oversteps it.
     ///
     /// ```
     /// use std::time::Duration;
-    /// use plyforge::GameKind;
+    /// use plyforge::{GameKind, Limits};
     /// let game = GameKind::from_name("chexers").unwrap().new_game();
-    /// let clock = game.clock_limits(Duration::from_secs(60)).clock.unwrap();
+    /// let l = game.clock_limits(Limits::default(), Duration::from_secs(60), None);
+    /// let clock = l.clock.unwrap();
     /// assert_eq!(clock.moves_to_go, Some(39));
     /// assert!(clock.remaining < Duration::from_secs(60));
     /// ```
-    pub fn clock_limits(&self, remaining: Duration) -> Limits {
-        self.inner.clock_limits(remaining)
+    pub fn clock_limits(&self, own: Limits, remaining: Duration, cap: Option<u32>) -> Limits {
+        self.inner.clock_limits(own, remaining, cap)
     }
 }
 

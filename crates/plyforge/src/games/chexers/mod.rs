@@ -155,8 +155,9 @@ impl GameAdapter for Chexers {
     fn own_move_limit() -> Option<u32> {
         Some(chexers::TURN_LIMIT / 3)
     }
-    fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
-        chexers::clock_limits(pos, remaining)
+    const CLOCK: search::ClockPolicy = chexers::CLOCK;
+    fn moves_to_go(pos: &Position) -> Option<u32> {
+        Some(chexers::moves_to_go(pos))
     }
     fn progress(pos: &Position, player: Player) -> u32 {
         pos.exits(player)
