@@ -51,6 +51,7 @@ pub mod fast;
 pub mod file;
 pub mod net;
 mod rng;
+pub mod sparse;
 pub mod train;
 
 pub use error::Error;

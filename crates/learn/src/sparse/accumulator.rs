@@ -1,0 +1,511 @@
+//! The feature transformer's sums, kept up to date from one evaluation to the next: one
+//! [`SparseAccumulator`] per search thread.
+//!
+//! For each perspective it remembers the last sorted list of active features and its `i16`
+//! sums (or several, in *slots*). An evaluation finds the change from what it remembers:
+//!
+//! 1. **explicit changes** ([`QuantNet::evaluate_after`]): the caller says which features
+//!    a move added and removed since the accumulator's last position;
+//! 2. **the difference of two sorted lists** ([`QuantNet::evaluate`]): a merge walk over
+//!    the new list and the remembered one (short lists: a few dozen features);
+//! 3. **a refresh**: when the change would cost as many rows as the new list has features
+//!    (or the accumulator was last used with another network), the sums are made afresh.
+//!
+//! With several slots ([`SparseAccumulator::with_slots`]) the remembered list nearest to
+//! the new one (fewest changed features) is updated, and a refresh replaces the slot used
+//! least recently. The search calls back on nothing: it hands over the position's features
+//! (or a position's changes from the last one), and **the sums are the same bits whatever
+//! path made them**, so an evaluation is a function of its position alone.
+
+use super::quant::QuantNet;
+use super::SparseShape;
+
+/// The features one move added to and removed from a perspective's list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delta<'a> {
+    /// Features active now that were not.
+    pub added: &'a [u32],
+    /// Features active before that are not now.
+    pub removed: &'a [u32],
+}
+
+/// How an accumulator's sums were kept, counted since it was made (to choose its slots).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AccumulatorStats {
+    /// Perspectives brought to a new position (one per perspective per evaluation).
+    pub views: u64,
+    /// Of those, the ones made afresh.
+    pub refreshes: u64,
+    /// Rows of the feature transformer added or subtracted, refreshes included.
+    pub rows: u64,
+}
+
+/// One remembered position of one perspective.
+#[derive(Clone, Debug, Default)]
+struct Slot {
+    active: Vec<u32>,
+    sums: Vec<i16>,
+    /// False until first filled.
+    valid: bool,
+    /// When it was last used (its view's clock).
+    used: u64,
+}
+
+/// The slots of one perspective.
+#[derive(Clone, Debug, Default)]
+struct View {
+    slots: Vec<Slot>,
+    /// The slot of the last evaluation.
+    last: usize,
+    clock: u64,
+}
+
+/// One search thread's memory of the feature transformer's sums (see [the module](self)).
+/// Used with another network than its last, it starts afresh.
+#[derive(Clone, Debug)]
+pub struct SparseAccumulator {
+    /// The identity of the network whose sums these are (0: none).
+    net: u64,
+    slots: usize,
+    views: Vec<View>,
+    /// The changes of the best slot so far, and of the slot being tried.
+    added: Vec<u32>,
+    removed: Vec<u32>,
+    try_added: Vec<u32>,
+    try_removed: Vec<u32>,
+    /// The clipped feature transformer, view after view (`P · H`).
+    act: Vec<u8>,
+    /// The clipped second hidden layer (`L2`).
+    hidden: Vec<u8>,
+    /// A dense layer's integer sums.
+    sums: Vec<i32>,
+    stats: AccumulatorStats,
+}
+
+impl Default for SparseAccumulator {
+    fn default() -> Self {
+        SparseAccumulator::new()
+    }
+}
+
+/// The changes from `old` to `new` (both sorted) into `added` and `removed`; true when
+/// there are fewer than `limit` (the walk stops at `limit`).
+#[inline]
+fn diff(
+    old: &[u32],
+    new: &[u32],
+    added: &mut Vec<u32>,
+    removed: &mut Vec<u32>,
+    limit: usize,
+) -> bool {
+    added.clear();
+    removed.clear();
+    let (mut i, mut j) = (0, 0);
+    let mut count = 0;
+    while i < old.len() && j < new.len() {
+        let (a, b) = (old[i], new[j]);
+        if a == b {
+            i += 1;
+            j += 1;
+            continue;
+        }
+        count += 1;
+        if count >= limit {
+            return false;
+        }
+        if a < b {
+            removed.push(a);
+            i += 1;
+        } else {
+            added.push(b);
+            j += 1;
+        }
+    }
+    if count + (old.len() - i) + (new.len() - j) >= limit {
+        return false;
+    }
+    removed.extend_from_slice(&old[i..]);
+    added.extend_from_slice(&new[j..]);
+    true
+}
+
+impl SparseAccumulator {
+    /// An accumulator remembering one position per perspective (what a search's leaves,
+    /// evaluated one after another, need most).
+    pub fn new() -> SparseAccumulator {
+        SparseAccumulator::with_slots(1)
+    }
+
+    /// An accumulator remembering up to `slots` positions per perspective (at least 1):
+    /// each evaluation updates the nearest.
+    pub fn with_slots(slots: usize) -> SparseAccumulator {
+        SparseAccumulator {
+            net: 0,
+            slots: slots.max(1),
+            views: Vec::new(),
+            added: Vec::new(),
+            removed: Vec::new(),
+            try_added: Vec::new(),
+            try_removed: Vec::new(),
+            act: Vec::new(),
+            hidden: Vec::new(),
+            sums: Vec::new(),
+            stats: AccumulatorStats::default(),
+        }
+    }
+
+    /// How its sums were kept so far.
+    pub fn stats(&self) -> AccumulatorStats {
+        self.stats
+    }
+
+    /// Forgets every position (the next evaluation refreshes).
+    pub fn clear(&mut self) {
+        self.net = 0;
+    }
+
+    /// Made ready for `net`: empty slots of its width unless it was `net`'s already.
+    fn bind(&mut self, net: &QuantNet) {
+        if self.net == net.id() {
+            return;
+        }
+        let s: SparseShape = net.shape();
+        let slot = Slot {
+            active: Vec::new(),
+            sums: vec![0; s.width],
+            valid: false,
+            used: 0,
+        };
+        let view = View {
+            slots: vec![slot; self.slots],
+            last: 0,
+            clock: 0,
+        };
+        self.views = vec![view; s.perspectives];
+        self.act = vec![0; s.concat()];
+        self.hidden = vec![0; s.l2.unwrap_or(0)];
+        self.sums = vec![0; s.l2.unwrap_or(0).max(s.outputs)];
+        self.net = net.id();
+    }
+
+    /// Brings every perspective's sums to `features` (one sorted list a perspective).
+    pub(crate) fn update<L: AsRef<[u32]>>(&mut self, net: &QuantNet, features: &[L]) {
+        self.bind(net);
+        for (p, new) in features.iter().enumerate() {
+            self.update_view(net, p, new.as_ref());
+        }
+    }
+
+    /// Brings perspective `p` to `new`: the nearest slot updated, or the least recently
+    /// used refreshed.
+    #[inline]
+    fn update_view(&mut self, net: &QuantNet, p: usize, new: &[u32]) {
+        debug_assert!(
+            new.windows(2).all(|w| w[0] < w[1]),
+            "perspective {p}: features {new:?} not sorted without repeats"
+        );
+        debug_assert!(
+            new.iter().all(|&f| (f as usize) < net.shape().features),
+            "perspective {p}: a feature beyond the network's {}",
+            net.shape().features
+        );
+        let view = &mut self.views[p];
+        let mut limit = new.len();
+        let mut best = None;
+        for (i, slot) in view.slots.iter().enumerate() {
+            if slot.valid
+                && diff(
+                    &slot.active,
+                    new,
+                    &mut self.try_added,
+                    &mut self.try_removed,
+                    limit,
+                )
+            {
+                std::mem::swap(&mut self.added, &mut self.try_added);
+                std::mem::swap(&mut self.removed, &mut self.try_removed);
+                limit = self.added.len() + self.removed.len();
+                best = Some(i);
+                if limit == 0 {
+                    break;
+                }
+            }
+        }
+        view.clock += 1;
+        let simd = net.simd();
+        self.stats.views += 1;
+        let i = match best {
+            Some(i) => {
+                let slot = &mut view.slots[i];
+                simd.update(&mut slot.sums, &net.ft_weights, &self.added, &self.removed);
+                self.stats.rows += limit as u64;
+                i
+            }
+            None => {
+                let i = (0..view.slots.len())
+                    .min_by_key(|&i| (view.slots[i].valid, view.slots[i].used))
+                    .expect("at least one slot");
+                let slot = &mut view.slots[i];
+                simd.refresh(&mut slot.sums, &net.ft_bias, &net.ft_weights, new);
+                slot.valid = true;
+                self.stats.refreshes += 1;
+                self.stats.rows += new.len() as u64;
+                i
+            }
+        };
+        let slot = &mut view.slots[i];
+        if limit > 0 || best.is_none() {
+            slot.active.clear();
+            slot.active.extend_from_slice(new);
+        }
+        slot.used = view.clock;
+        view.last = i;
+    }
+
+    /// Applies each perspective's `deltas` to its last position.
+    pub(crate) fn apply(&mut self, net: &QuantNet, deltas: &[Delta<'_>]) {
+        assert!(
+            self.net == net.id() && self.views.iter().all(|v| v.slots[v.last].valid),
+            "changes need a last position: evaluate one first, with this network"
+        );
+        let simd = net.simd();
+        for (p, delta) in deltas.iter().enumerate() {
+            let view = &mut self.views[p];
+            view.clock += 1;
+            let slot = &mut view.slots[view.last];
+            slot.used = view.clock;
+            for &f in delta.removed {
+                let at = slot.active.binary_search(&f).unwrap_or_else(|_| {
+                    panic!("perspective {p}: removed feature {f} was not active")
+                });
+                slot.active.remove(at);
+            }
+            for &f in delta.added {
+                assert!(
+                    (f as usize) < net.shape().features,
+                    "perspective {p}: added feature {f} beyond the network's {}",
+                    net.shape().features
+                );
+                let at = slot.active.binary_search(&f).err().unwrap_or_else(|| {
+                    panic!("perspective {p}: added feature {f} was active already")
+                });
+                slot.active.insert(at, f);
+            }
+            let rows = delta.added.len() + delta.removed.len();
+            self.stats.views += 1;
+            if rows < slot.active.len() {
+                simd.update(&mut slot.sums, &net.ft_weights, delta.added, delta.removed);
+                self.stats.rows += rows as u64;
+            } else {
+                simd.refresh(&mut slot.sums, &net.ft_bias, &net.ft_weights, &slot.active);
+                self.stats.refreshes += 1;
+                self.stats.rows += slot.active.len() as u64;
+            }
+        }
+    }
+
+    /// The current position's sums of perspective `p` (for tests).
+    #[cfg(test)]
+    pub(crate) fn sums(&self, p: usize) -> &[i16] {
+        let v = &self.views[p];
+        &v.slots[v.last].sums
+    }
+
+    /// The clipped feature transformer of the current position (view after view), and the
+    /// work buffers of the dense layers: the second hidden layer's activations and the
+    /// integer sums.
+    pub(crate) fn clipped(&mut self, net: &QuantNet) -> (&[u8], &mut [u8], &mut [i32]) {
+        let simd = net.simd();
+        let width = net.width();
+        for (v, act) in self.views.iter().zip(self.act.chunks_exact_mut(width)) {
+            simd.crelu(&v.slots[v.last].sums, act);
+        }
+        (&self.act, &mut self.hidden, &mut self.sums)
+    }
+}
+
+impl QuantNet {
+    /// As [`evaluate`](QuantNet::evaluate), for the position that `deltas` (one per
+    /// perspective) make of `acc`'s last one: what a caller that knows a move's changes
+    /// saves of the merge walk. `acc` then remembers the new position (the next call may
+    /// be either).
+    ///
+    /// # Panics
+    /// When `acc` has no last position of this network, when a removed feature was not
+    /// active or an added one was (or is `F` or above), or when `deltas` or `out` has the
+    /// wrong length: each a caller's bug.
+    pub fn evaluate_after(
+        &self,
+        deltas: &[Delta<'_>],
+        acc: &mut SparseAccumulator,
+        out: &mut [f32],
+    ) {
+        assert_eq!(
+            deltas.len(),
+            self.shape().perspectives,
+            "one change a perspective"
+        );
+        acc.apply(self, deltas);
+        self.forward(acc, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::sparse::kernels::Simd;
+    use crate::sparse::tests::random_list;
+    use crate::sparse::{SparseNet, SparseShape};
+
+    fn net(p: usize, l2: Option<usize>) -> QuantNet {
+        let shape = SparseShape {
+            features: 120,
+            width: 80,
+            perspectives: p,
+            l2,
+            outputs: 2,
+        };
+        SparseNet::new("g", shape, 9).unwrap().quantize().0
+    }
+
+    /// A position after a few random changes: features in and out.
+    fn step(rng: &mut Rng, list: &mut Vec<u32>, changes: usize) {
+        for _ in 0..changes {
+            let f = rng.below(120) as u32;
+            match list.binary_search(&f) {
+                Ok(i) => {
+                    list.remove(i);
+                }
+                Err(i) => list.insert(i, f),
+            }
+        }
+    }
+
+    #[test]
+    fn updated_sums_equal_fresh_ones_bit_for_bit() {
+        for (p, l2, slots) in [(1, None, 1), (2, Some(8), 1), (2, None, 4), (3, None, 3)] {
+            let net = net(p, l2);
+            let mut rng = Rng::new(p as u64);
+            let mut acc = SparseAccumulator::with_slots(slots);
+            let mut lists: Vec<Vec<u32>> = (0..p).map(|_| random_list(&mut rng, 120, 25)).collect();
+            let (mut a, mut b) = ([0.0; 2], [0.0; 2]);
+            for i in 0..400 {
+                // Mostly a few changes, now and then many, now and then a jump back.
+                let changes = match i % 37 {
+                    0 => 60,
+                    _ => rng.below(5),
+                };
+                for l in lists.iter_mut() {
+                    step(&mut rng, l, changes);
+                }
+                net.evaluate(&lists, &mut acc, &mut a);
+                let mut fresh = SparseAccumulator::new();
+                net.evaluate(&lists, &mut fresh, &mut b);
+                for v in 0..p {
+                    assert_eq!(acc.sums(v), fresh.sums(v), "step {i} view {v}");
+                }
+                assert_eq!(a, b);
+            }
+            let s = acc.stats();
+            assert_eq!(s.views, 400 * p as u64);
+            assert!(s.refreshes < s.views / 4, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn explicit_changes_give_the_same_sums() {
+        let net = net(2, Some(16));
+        let mut rng = Rng::new(3);
+        let mut acc = SparseAccumulator::new();
+        let mut lists: Vec<Vec<u32>> = (0..2).map(|_| random_list(&mut rng, 120, 30)).collect();
+        let (mut a, mut b) = ([0.0; 2], [0.0; 2]);
+        net.evaluate(&lists, &mut acc, &mut a);
+        for i in 0..300 {
+            let old = lists.clone();
+            for l in lists.iter_mut() {
+                let changes = if i % 50 == 0 { 40 } else { rng.below(4) };
+                step(&mut rng, l, changes);
+            }
+            let mut changes = Vec::new();
+            for (o, n) in old.iter().zip(&lists) {
+                let (mut add, mut rem) = (Vec::new(), Vec::new());
+                assert!(diff(o, n, &mut add, &mut rem, usize::MAX));
+                changes.push((add, rem));
+            }
+            let deltas: Vec<Delta<'_>> = changes
+                .iter()
+                .map(|(a, r)| Delta {
+                    added: a,
+                    removed: r,
+                })
+                .collect();
+            // Now and then by the list, to mix the paths.
+            if i % 7 == 3 {
+                net.evaluate(&lists, &mut acc, &mut a);
+            } else {
+                net.evaluate_after(&deltas, &mut acc, &mut a);
+            }
+            net.evaluate(&lists, &mut SparseAccumulator::new(), &mut b);
+            assert_eq!(a, b, "step {i}");
+            for v in 0..2 {
+                assert_eq!(acc.views[v].slots[0].active, lists[v]);
+            }
+        }
+    }
+
+    #[test]
+    fn every_instruction_set_gives_the_same_evaluations() {
+        let mut portable = net(2, Some(8));
+        let fast = portable.clone();
+        portable.set_simd(Simd::Portable);
+        let mut rng = Rng::new(8);
+        let (mut x, mut y) = (SparseAccumulator::new(), SparseAccumulator::new());
+        let (mut a, mut b) = ([0.0; 2], [0.0; 2]);
+        for _ in 0..100 {
+            let lists: Vec<Vec<u32>> = (0..2).map(|_| random_list(&mut rng, 120, 30)).collect();
+            portable.evaluate(&lists, &mut x, &mut a);
+            fast.evaluate(&lists, &mut y, &mut b);
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn another_network_starts_afresh() {
+        let (one, two) = (net(1, None), net(1, Some(4)));
+        assert_ne!(one.id(), two.id());
+        assert_eq!(one.id(), one.clone().id());
+        let lists = [vec![1u32, 5, 9]];
+        let mut acc = SparseAccumulator::new();
+        let (mut a, mut b) = ([0.0; 2], [0.0; 2]);
+        one.evaluate(&lists, &mut acc, &mut a);
+        two.evaluate(&lists, &mut acc, &mut a);
+        two.evaluate(&lists, &mut SparseAccumulator::new(), &mut b);
+        assert_eq!(a, b);
+        assert_eq!(acc.stats().refreshes, 2);
+    }
+
+    #[test]
+    fn the_walk_finds_the_changes_and_stops_at_its_limit() {
+        let (mut a, mut r) = (Vec::new(), Vec::new());
+        assert!(diff(&[1, 3, 5, 9], &[2, 3, 9, 11], &mut a, &mut r, 10));
+        assert_eq!((a.as_slice(), r.as_slice()), (&[2, 11][..], &[1, 5][..]));
+        assert!(!diff(&[1, 3, 5, 9], &[2, 3, 9, 11], &mut a, &mut r, 4));
+        assert!(diff(&[], &[], &mut a, &mut r, 1));
+        assert!(!diff(&[], &[], &mut a, &mut r, 0));
+    }
+
+    #[test]
+    #[should_panic(expected = "was not active")]
+    fn removing_a_feature_that_is_not_there_is_a_caller_s_bug() {
+        let net = net(1, None);
+        let mut acc = SparseAccumulator::new();
+        let mut out = [0.0; 2];
+        net.evaluate(&[vec![1u32, 2]], &mut acc, &mut out);
+        let delta = Delta {
+            added: &[],
+            removed: &[3],
+        };
+        net.evaluate_after(&[delta], &mut acc, &mut out);
+    }
+}
