@@ -89,7 +89,8 @@ impl Default for SparseAccumulator {
 }
 
 /// The changes from `old` to `new` (both sorted) into `added` and `removed`; true when
-/// there are fewer than `limit` (the walk stops at `limit`).
+/// there are fewer than `limit` (the walk stops at `limit`). The common start and end are
+/// skipped first (eight features at a compare), then a merge walk finds the rest.
 #[inline]
 fn diff(
     old: &[u32],
@@ -100,6 +101,20 @@ fn diff(
 ) -> bool {
     added.clear();
     removed.clear();
+    let n = old.len().min(new.len());
+    let mut p = 0;
+    while p + 8 <= n && old[p..p + 8] == new[p..p + 8] {
+        p += 8;
+    }
+    while p < n && old[p] == new[p] {
+        p += 1;
+    }
+    let (mut eo, mut en) = (old.len(), new.len());
+    while eo > p && en > p && old[eo - 1] == new[en - 1] {
+        eo -= 1;
+        en -= 1;
+    }
+    let (old, new) = (&old[p..eo], &new[p..en]);
     let (mut i, mut j) = (0, 0);
     let mut count = 0;
     while i < old.len() && j < new.len() {

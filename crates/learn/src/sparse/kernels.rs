@@ -152,7 +152,10 @@ pub(crate) mod portable {
             c.copy_from_slice(&acc);
             lo += LANES;
         }
-        chunk(chunks.into_remainder(), weights, width, lo, added, removed);
+        let rest = chunks.into_remainder();
+        if !rest.is_empty() {
+            chunk(rest, weights, width, lo, added, removed);
+        }
     }
 
     /// `sums = bias + Σ rows of active`.

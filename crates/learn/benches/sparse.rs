@@ -1,0 +1,175 @@
+//! A search's leaf with a sparse network: the accumulator brought to a position that
+//! differs from the last one in 2 to 4 features per perspective, then the layers after it.
+//! For widths 64, 128 and 256, one perspective and two, each instruction set this
+//! processor has, the changes found by the merge walk (`list`) or given (`delta`).
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion};
+use plyforge_learn::sparse::kernels::Simd;
+use plyforge_learn::sparse::{Delta, SparseAccumulator, SparseNet, SparseShape};
+
+/// Features of the bench's "game" (say 2 sides × 8 kinds × 32 cells).
+const FEATURES: usize = 512;
+/// Active features per perspective.
+const ACTIVE: usize = 24;
+/// Positions in a walk.
+const WALK: usize = 512;
+
+/// SplitMix64, for a fixed walk.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((u128::from(z ^ (z >> 31)) * n as u128) >> 64) as usize
+    }
+}
+
+/// One position's change of one perspective: features added and removed.
+type Change = (Vec<u32>, Vec<u32>);
+
+/// The changes from `old` to `new` (both sorted).
+fn diff(old: &[u32], new: &[u32]) -> Change {
+    let added = new
+        .iter()
+        .filter(|f| old.binary_search(f).is_err())
+        .copied()
+        .collect();
+    let removed = old
+        .iter()
+        .filter(|f| new.binary_search(f).is_err())
+        .copied()
+        .collect();
+    (added, removed)
+}
+
+/// A walk of positions (each perspective's sorted list) that goes out and comes back, so
+/// that it repeats without a jump, and each position's changes from the one before.
+fn walk(perspectives: usize) -> (Vec<Vec<Vec<u32>>>, Vec<Vec<Change>>) {
+    let mut rng = Rng(42);
+    let mut lists: Vec<Vec<u32>> = (0..perspectives)
+        .map(|_| {
+            let mut l: Vec<u32> = Vec::new();
+            while l.len() < ACTIVE {
+                let f = rng.below(FEATURES) as u32;
+                if let Err(i) = l.binary_search(&f) {
+                    l.insert(i, f);
+                }
+            }
+            l
+        })
+        .collect();
+    let mut out = vec![lists.clone()];
+    for _ in 1..WALK / 2 {
+        for l in &mut lists {
+            // A move: one feature out, one in; now and then a capture or a promotion too.
+            let (outs, ins) = match l.len() {
+                n if n < ACTIVE - 4 => (1, 2),
+                n if n > ACTIVE + 4 => (2, 1),
+                _ => [(1, 1), (2, 1), (1, 2), (2, 2)][rng.below(4)],
+            };
+            for _ in 0..outs {
+                l.remove(rng.below(l.len()));
+            }
+            let mut added = 0;
+            while added < ins {
+                let f = rng.below(FEATURES) as u32;
+                if let Err(i) = l.binary_search(&f) {
+                    l.insert(i, f);
+                    added += 1;
+                }
+            }
+        }
+        out.push(lists.clone());
+    }
+    for i in (1..out.len() - 1).rev() {
+        out.push(out[i].clone());
+    }
+    let n = out.len();
+    let changes = (0..n)
+        .map(|i| {
+            let before = &out[(i + n - 1) % n];
+            before
+                .iter()
+                .zip(&out[i])
+                .map(|(o, p)| diff(o, p))
+                .collect()
+        })
+        .collect();
+    (out, changes)
+}
+
+fn leaf(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sparse-leaf");
+    group
+        .sample_size(20)
+        .warm_up_time(std::time::Duration::from_millis(300))
+        .measurement_time(std::time::Duration::from_secs(1));
+    let mut sets = vec![Simd::Portable];
+    sets.extend(Simd::avx2());
+    for perspectives in [1, 2] {
+        let (positions, changes) = walk(perspectives);
+        for width in [64, 128, 256] {
+            let shape = SparseShape {
+                features: FEATURES,
+                width,
+                perspectives,
+                l2: None,
+                outputs: 2,
+            };
+            let (mut quant, _) = SparseNet::new("bench", shape, 1).unwrap().quantize();
+            for &simd in &sets {
+                quant.set_simd(simd);
+                let name = format!("{}/p{perspectives}", simd.name());
+                group.bench_function(BenchmarkId::new(format!("list/{name}"), width), |b| {
+                    let mut acc = SparseAccumulator::new();
+                    let mut out = [0.0f32; 2];
+                    let mut i = 0;
+                    b.iter(|| {
+                        i += 1;
+                        if i == positions.len() {
+                            i = 0;
+                        }
+                        quant.evaluate(&positions[i], &mut acc, &mut out);
+                        black_box(out)
+                    })
+                });
+                group.bench_function(BenchmarkId::new(format!("delta/{name}"), width), |b| {
+                    let mut acc = SparseAccumulator::new();
+                    let mut out = [0.0f32; 2];
+                    quant.evaluate(&positions[0], &mut acc, &mut out);
+                    let deltas: Vec<Vec<Delta<'_>>> = changes
+                        .iter()
+                        .map(|step| {
+                            step.iter()
+                                .map(|(a, r)| Delta {
+                                    added: a,
+                                    removed: r,
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    let mut i = 0;
+                    b.iter(|| {
+                        i += 1;
+                        if i == positions.len() {
+                            i = 0;
+                        }
+                        quant.evaluate_after(&deltas[i], &mut acc, &mut out);
+                        black_box(out)
+                    })
+                });
+            }
+        }
+    }
+    group.finish();
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    leaf(&mut c);
+    c.final_summary();
+}
