@@ -130,7 +130,7 @@ pub(crate) fn linear_tensors(layer: &Layer, name: &str) -> [Tensor; 2] {
 }
 
 /// A `rows × cols` row-major matrix transposed.
-fn transpose(m: &[f32], rows: usize, cols: usize) -> Vec<f32> {
+pub(crate) fn transpose(m: &[f32], rows: usize, cols: usize) -> Vec<f32> {
     let mut t = vec![0.0; m.len()];
     for r in 0..rows {
         for c in 0..cols {
@@ -186,6 +186,11 @@ impl<'a> Parsed<'a> {
                     "no \"format\" in its metadata (a {format} file has one)"
                 )))
             }
+        }
+        if let Some(kind) = meta.get("kind").filter(|k| *k != "dense") {
+            return Err(Error::foreign(format!(
+                "a network of kind {kind:?}, not a dense one (read it as its kind: `SparseNet`)"
+            )));
         }
         for (key, want) in [("hidden", "relu"), ("output", "tanh")] {
             if let Some(got) = meta.get(key) {
@@ -294,11 +299,6 @@ impl<'a> Parsed<'a> {
 
     /// The network of this file: its layers, the game of its metadata, its notes.
     pub(crate) fn net(&self) -> Result<Net, Error> {
-        if let Some(kind) = self.meta.get("kind").filter(|k| *k != "dense") {
-            return Err(Error::foreign(format!(
-                "a network of kind {kind:?}, not a dense one (read it as its kind: `SparseNet`)"
-            )));
-        }
         let game = self
             .meta
             .get("game")

@@ -76,7 +76,7 @@
 //! trainer), [`file`](mod@file) (safetensors files).
 
 pub mod accumulator;
-// pub mod file;
+pub mod file;
 pub mod kernels;
 pub mod quant;
 // pub mod train;
