@@ -49,7 +49,7 @@ pub(crate) fn tensors(net: &SparseNet, prefix: &str) -> Vec<Tensor> {
 }
 
 /// The layers' names, in order.
-fn names(l1: bool) -> impl Iterator<Item = &'static str> {
+pub(crate) fn names(l1: bool) -> impl Iterator<Item = &'static str> {
     ["ft", "l1", "out"]
         .into_iter()
         .filter(move |&n| l1 || n != "l1")

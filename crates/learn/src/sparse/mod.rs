@@ -79,7 +79,7 @@ pub mod accumulator;
 pub mod file;
 pub mod kernels;
 pub mod quant;
-// pub mod train;
+pub mod train;
 
 use std::collections::BTreeMap;
 
@@ -89,7 +89,7 @@ use crate::Error;
 
 pub use accumulator::{Delta, SparseAccumulator};
 pub use quant::{QuantNet, QuantReport, MAX_DENSE_WEIGHT, MAX_FT_WEIGHT};
-// pub use train::{blend_target, SparseDataset, SparseTrainer};
+pub use train::{blend_target, SparseDataset, SparseTrainer};
 
 /// The most perspectives a network may have (the most players a game of this workspace
 /// has, with room to spare).
