@@ -2,12 +2,16 @@
 //! differs from the last one in 2 to 4 features per perspective, then the layers after it.
 //! For widths 64, 128 and 256, one perspective and two, each instruction set this
 //! processor has, the changes found by the merge walk (`list`) or given (`delta`).
+//! Then the trainer's throughput (`sparse-train`).
 
 use std::hint::black_box;
 
-use criterion::{BenchmarkId, Criterion};
+use criterion::{BenchmarkId, Criterion, Throughput};
 use plyforge_learn::sparse::kernels::Simd;
-use plyforge_learn::sparse::{Delta, SparseAccumulator, SparseNet, SparseShape};
+use plyforge_learn::sparse::{
+    Delta, SparseAccumulator, SparseDataset, SparseNet, SparseShape, SparseTrainer,
+};
+use plyforge_learn::TrainSettings;
 
 /// Features of the bench's "game" (say 2 sides × 8 kinds × 32 cells).
 const FEATURES: usize = 512;
@@ -168,8 +172,66 @@ fn leaf(c: &mut Criterion) {
     group.finish();
 }
 
+/// Training: epochs over 16384 positions of F = 512, H = 128, P = 2 (24 active features a
+/// view), batches of 1024 and 16384, on 1 and 2 threads; throughput in positions.
+fn train(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sparse-train");
+    group
+        .sample_size(10)
+        .warm_up_time(std::time::Duration::from_millis(500))
+        .measurement_time(std::time::Duration::from_secs(4));
+    let shape = SparseShape {
+        features: FEATURES,
+        width: 128,
+        perspectives: 2,
+        l2: None,
+        outputs: 2,
+    };
+    let samples = 16384;
+    let mut data = SparseDataset::new(shape);
+    let mut rng = Rng(7);
+    for _ in 0..samples {
+        let lists: Vec<Vec<u32>> = (0..2)
+            .map(|_| {
+                let mut l: Vec<u32> = (0..ACTIVE).map(|_| rng.below(FEATURES) as u32).collect();
+                l.sort_unstable();
+                l.dedup();
+                l
+            })
+            .collect();
+        let t = rng.below(2001) as f32 / 1000.0 - 1.0;
+        data.push(&lists, &[t, -t]).unwrap();
+    }
+    let all: Vec<usize> = (0..samples).collect();
+    group.throughput(Throughput::Elements(samples as u64));
+    for batch in [1024, 16384] {
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let settings = TrainSettings {
+                batch,
+                ..TrainSettings::default()
+            };
+            let mut trainer =
+                SparseTrainer::new(SparseNet::new("bench", shape, 1).unwrap(), settings);
+            let id = BenchmarkId::new(format!("epoch/b{batch}"), format!("{threads}t"));
+            let mut epoch = 0;
+            group.bench_function(id, |b| {
+                b.iter(|| {
+                    epoch += 1;
+                    pool.install(|| black_box(trainer.epoch(&data, &all, epoch)))
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     leaf(&mut c);
+    train(&mut c);
     c.final_summary();
 }

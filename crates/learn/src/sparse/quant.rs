@@ -2,8 +2,8 @@
 //!
 //! | layer | weights | biases | sums | activation |
 //! | --- | --- | --- | --- | --- |
-//! | feature transformer | `i16`, × [`FT_SCALE`] (127) | `i16`, × 127 | `i16` (wrapping) | clipped ReLU: `clamp(s, 0, 127)` as `u8` (1.0 = 127) |
-//! | second hidden layer | `i8`, × [`DENSE_SCALE`] (64) | `i32`, × 127 · 64 | `i32` | `clamp((s + 32) >> 6, 0, 127)` as `u8` |
+//! | feature transformer | `i16`, × [`FT_SCALE`] (127) | `i16`, × 127 | `i16` (wrapping) | clipped ReLU: `clamp(s, 0, 127)` (1.0 = 127) |
+//! | second hidden layer | `i8`, × [`DENSE_SCALE`] (64) | `i32`, × 127 · 64 | `i32` | `clamp((s + 32) >> 6, 0, 127)` |
 //! | output layer | `i8`, × 64 | `i32`, × 127 · 64 | `i32` | `tanh(s / 8128)` in `f32` |
 //!
 //! Each weight is rounded to the nearest step; one that does not fit its integer type is
@@ -43,6 +43,8 @@ const SUM_SCALE: i32 = FT_SCALE * DENSE_SCALE;
 /// each ([`SparseShape::check`]), a layer's sum stays within `i32`.
 const MAX_BIAS: i32 = 1 << 30;
 
+const FUSED: bool = true;
+
 /// The next network's identity (0 is none).
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -55,10 +57,11 @@ pub struct QuantReport {
     pub by_tensor: Vec<(String, usize)>,
 }
 
-/// A dense layer in integers: output-major `i8` weights, `i32` biases.
+/// A dense layer in integers: output-major weights in `i8`'s range (held as `i16`, the
+/// operand width of the multiply), `i32` biases.
 #[derive(Clone, Debug)]
 pub(crate) struct Dense {
-    pub(crate) weights: Vec<i8>,
+    pub(crate) weights: Vec<i16>,
     pub(crate) bias: Vec<i32>,
 }
 
@@ -78,7 +81,14 @@ pub struct QuantNet {
     l1: Option<Dense>,
     out: Dense,
     simd: Simd,
+    /// `tanh` of the output sums at every [`TANH_STEP`]-th sum (see [`QuantNet::output`]).
+    tanh: Vec<f32>,
 }
+
+/// The output sums between two entries of the `tanh` table.
+const TANH_STEP: i32 = 128;
+/// The largest output sum the table covers (beyond, `tanh` is 1 within 3·10⁻⁷).
+const TANH_RANGE: i32 = 1 << 16;
 
 /// Rounds `w · scale` into `lo ..= hi`, counting a clamp.
 fn fit(w: f32, scale: i32, lo: i32, hi: i32, clamped: &mut usize) -> i32 {
@@ -93,11 +103,11 @@ fn fit(w: f32, scale: i32, lo: i32, hi: i32, clamped: &mut usize) -> i32 {
 fn dense(layer: &Layer, name: &str, report: &mut QuantReport) -> Dense {
     let (mut cw, mut cb) = (0, 0);
     let (i8lo, i8hi) = (i32::from(i8::MIN), i32::from(i8::MAX));
-    let mut weights = vec![0i8; layer.weight.len()];
+    let mut weights = vec![0i16; layer.weight.len()];
     for i in 0..layer.inputs {
         for o in 0..layer.outputs {
             let w = layer.weight[i * layer.outputs + o];
-            weights[o * layer.inputs + i] = fit(w, DENSE_SCALE, i8lo, i8hi, &mut cw) as i8;
+            weights[o * layer.inputs + i] = fit(w, DENSE_SCALE, i8lo, i8hi, &mut cw) as i16;
         }
     }
     let bias = layer
@@ -153,6 +163,9 @@ impl SparseNet {
             l1,
             out,
             simd: Simd::detect(),
+            tanh: (0..=2 * TANH_RANGE / TANH_STEP)
+                .map(|k| tanh((k * TANH_STEP - TANH_RANGE) as f32 / SUM_SCALE as f32))
+                .collect(),
         };
         (net, report)
     }
@@ -212,24 +225,67 @@ impl QuantNet {
         self.forward(acc, out);
     }
 
-    /// The layers after the feature transformer, from `acc`'s current sums.
+    /// Without a second hidden layer: view `p`'s part of the output layer's weights (from
+    /// its first input on) and the stride between two outputs' rows, which the accumulator
+    /// adds up as it updates the view.
+    #[inline]
+    pub(crate) fn out_view(&self, p: usize) -> Option<(&[i16], usize)> {
+        match self.l1 {
+            Some(_) => None,
+            None => Some((
+                &self.out.weights[p * self.shape.width..],
+                self.shape.concat(),
+            )),
+        }
+    }
+
+    /// Sets `sums` to the output layer's biases, where the accumulator adds the output
+    /// layer up (no second hidden layer).
+    #[inline]
+    pub(crate) fn start_outputs(&self, sums: &mut [i32]) {
+        if self.l1.is_none() && FUSED {
+            sums[..self.shape.outputs].copy_from_slice(&self.out.bias);
+        }
+    }
+
+    /// The layers after the feature transformer, from `acc`'s current sums (and, without
+    /// a second hidden layer, the output sums it added up).
     pub(crate) fn forward(&self, acc: &mut SparseAccumulator, out: &mut [f32]) {
         assert_eq!(out.len(), self.shape.outputs, "one value an output");
+        if self.l1.is_none() && FUSED {
+            for (o, &s) in out.iter_mut().zip(acc.output_sums()) {
+                *o = self.output(s);
+            }
+            return;
+        }
         let simd = self.simd;
         let (act, hidden, sums) = acc.clipped(self);
-        let mut x: &[u8] = act;
+        let mut x: &[i16] = act;
         if let Some(l1) = &self.l1 {
             simd.dense(x, &l1.weights, &l1.bias, sums);
             for (h, &s) in hidden.iter_mut().zip(sums.iter()) {
-                *h = ((s + DENSE_SCALE / 2) >> 6).clamp(0, 127) as u8;
+                *h = ((s + DENSE_SCALE / 2) >> 6).clamp(0, 127) as i16;
             }
             x = hidden;
         }
         let sums = &mut sums[..self.shape.outputs];
         simd.dense(x, &self.out.weights, &self.out.bias, sums);
         for (o, &s) in out.iter_mut().zip(sums.iter()) {
-            *o = tanh(s as f32 / SUM_SCALE as f32);
+            *o = self.output(s);
         }
+    }
+
+    /// An output from its integer sum: `tanh(s / 8128)`, from a table of 1025 values
+    /// with linear interpolation between them (within 2.5·10⁻⁵ of `tanh`). The
+    /// polynomial's chain of dependent multiplications and its division took a quarter
+    /// of an evaluation at width 64 (perf); a table lookup is a few cycles.
+    #[inline]
+    fn output(&self, s: i32) -> f32 {
+        let s = s.clamp(-TANH_RANGE, TANH_RANGE - 1) + TANH_RANGE;
+        let k = (s / TANH_STEP) as usize;
+        let frac = (s % TANH_STEP) as f32 * (1.0 / TANH_STEP as f32);
+        let (a, b) = (self.tanh[k], self.tanh[k + 1]);
+        a + frac * (b - a)
     }
 
     /// `H`.
@@ -239,8 +295,8 @@ impl QuantNet {
 }
 
 /// `tanh(x)` within a few units in the last place of `f32`, as a rational function (the
-/// one of Eigen's `ptanh_float`): the C library's `tanhf` took as long as the rest of an
-/// evaluation at width 64.
+/// one of Eigen's `ptanh_float`), the same bits on every machine (the C library's `tanhf`
+/// need not be): the values of [`QuantNet`]'s output table.
 #[inline]
 pub(crate) fn tanh(x: f32) -> f32 {
     const CLAMP: f32 = 7.905_311;
@@ -249,7 +305,7 @@ pub(crate) fn tanh(x: f32) -> f32 {
         6.372_619e-4,
         1.485_722_4e-5,
         5.122_297e-8,
-        -8.604_671_5e-11,
+        -8.604_672e-11,
         2.000_188e-13,
         -2.760_768_5e-16,
     ];
@@ -336,6 +392,25 @@ mod tests {
     }
 
     #[test]
+    fn the_output_table_is_tanh() {
+        let shape = SparseShape {
+            features: 4,
+            width: 4,
+            perspectives: 1,
+            l2: None,
+            outputs: 1,
+        };
+        let (quant, _) = SparseNet::new("g", shape, 1).unwrap().quantize();
+        let mut worst = 0.0f32;
+        for s in (-70_000..70_000).step_by(7) {
+            let want = (s as f32 / SUM_SCALE as f32).tanh();
+            worst = worst.max((quant.output(s) - want).abs());
+        }
+        assert!(worst < 2.5e-5, "{worst}");
+        assert_eq!(quant.output(i32::MAX), quant.output(TANH_RANGE));
+    }
+
+    #[test]
     fn weights_that_do_not_fit_are_clamped_and_counted() {
         let shape = SparseShape {
             features: 10,
@@ -360,7 +435,7 @@ mod tests {
         );
         assert_eq!(quant.ft_weights[0], i16::MAX);
         // Input 0's weight to output 1, output-major.
-        assert_eq!(quant.l1.as_ref().unwrap().weights[4], i8::MIN);
+        assert_eq!(quant.l1.as_ref().unwrap().weights[4], i16::from(i8::MIN));
         // The largest that fit are not clamped.
         net.ft.weight[0] = MAX_FT_WEIGHT;
         net.l1.as_mut().unwrap().weight[1] = -MAX_DENSE_WEIGHT;

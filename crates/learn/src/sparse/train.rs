@@ -128,8 +128,9 @@ struct Grad {
     loss: f64,
 }
 
-/// One worker's buffers: the layers' values of a sample and a dense feature transformer
-/// gradient (zero between chunks).
+/// One worker's buffers: the layers' values of a sample, and the feature transformer's
+/// gradient of the chunk so far: the rows touched, in the order first touched, and where
+/// each feature's row is (`u32::MAX` for none; reset between chunks).
 struct Work {
     x: Vec<f32>,
     z: Vec<f32>,
@@ -139,9 +140,9 @@ struct Work {
     d_out: Vec<f32>,
     d_hidden: Vec<f32>,
     d_x: Vec<f32>,
-    ft: Vec<f32>,
-    touched: Vec<bool>,
+    slot: Vec<u32>,
     rows: Vec<u32>,
+    values: Vec<f32>,
 }
 
 impl Work {
@@ -156,9 +157,9 @@ impl Work {
             d_out: vec![0.0; s.outputs],
             d_hidden: vec![0.0; l2],
             d_x: vec![0.0; s.concat()],
-            ft: vec![0.0; s.features * s.width],
-            touched: vec![false; s.features],
+            slot: vec![u32::MAX; s.features],
             rows: Vec::new(),
+            values: Vec::new(),
         }
     }
 }
@@ -184,7 +185,7 @@ fn forward(net: &SparseNet, data: &SparseDataset, i: usize, w: &mut Work) {
         let z = &mut w.z[p * s.width..(p + 1) * s.width];
         z.copy_from_slice(&net.ft.bias);
         for &f in data.features(i, p) {
-            axpy(z, 1.0, net.ft.row(f as usize));
+            add(z, net.ft.row(f as usize));
         }
     }
     for (x, &z) in w.x.iter_mut().zip(&w.z) {
@@ -206,6 +207,14 @@ fn forward(net: &SparseNet, data: &SparseDataset, i: usize, w: &mut Work) {
     }
 }
 
+/// `acc += row` (an active feature's row: `axpy` by 1 without the product).
+#[inline]
+fn add(acc: &mut [f32], row: &[f32]) {
+    for (a, r) in acc.iter_mut().zip(row) {
+        *a += r;
+    }
+}
+
 /// The gradient of a dense layer: `g` += the outer product of `input` and `delta`; the
 /// input's delta (before its activation) into `d_input` when asked.
 fn dense_backward(
@@ -224,7 +233,7 @@ fn dense_backward(
             );
         }
     }
-    axpy(&mut g.bias, 1.0, delta);
+    add(&mut g.bias, delta);
     if let Some(d) = d_input {
         for (i, d) in d.iter_mut().enumerate() {
             *d = dot(layer.row(i), delta);
@@ -247,9 +256,7 @@ fn backprop(net: &SparseNet, data: &SparseDataset, i: usize, g: &mut [Layer], w:
     // The clipped ReLU passes a gradient only where it did not clip.
     let pass = |d: &mut [f32], z: &[f32]| {
         for (d, &z) in d.iter_mut().zip(z) {
-            if !(z > 0.0 && z < 1.0) {
-                *d = 0.0;
-            }
+            *d = if z > 0.0 && z < 1.0 { *d } else { 0.0 };
         }
     };
     let last = g.len() - 1;
@@ -271,14 +278,16 @@ fn backprop(net: &SparseNet, data: &SparseDataset, i: usize, g: &mut [Layer], w:
     let h = s.width;
     for p in 0..s.perspectives {
         let d = &w.d_x[p * h..(p + 1) * h];
-        axpy(&mut g[0].bias, 1.0, d);
+        add(&mut g[0].bias, d);
         for &f in data.features(i, p) {
-            let f = f as usize;
-            if !w.touched[f] {
-                w.touched[f] = true;
-                w.rows.push(f as u32);
+            let mut at = w.slot[f as usize] as usize;
+            if at == u32::MAX as usize {
+                at = w.rows.len();
+                w.slot[f as usize] = at as u32;
+                w.rows.push(f);
+                w.values.resize(w.values.len() + h, 0.0);
             }
-            axpy(&mut w.ft[f * h..(f + 1) * h], 1.0, d);
+            add(&mut w.values[at * h..(at + 1) * h], d);
         }
     }
     loss / f64::from(k)
@@ -339,15 +348,16 @@ impl SparseTrainer {
                     for &i in chunk {
                         loss += backprop(net, data, i, &mut layers, w);
                     }
+                    // The touched rows in feature order.
                     w.rows.sort_unstable();
                     let h = s.width;
-                    let mut values = Vec::with_capacity(w.rows.len() * h);
+                    let mut values = Vec::with_capacity(w.values.len());
                     for &f in &w.rows {
-                        let row = &mut w.ft[f as usize * h..(f as usize + 1) * h];
-                        values.extend_from_slice(row);
-                        row.fill(0.0);
-                        w.touched[f as usize] = false;
+                        let at = w.slot[f as usize] as usize;
+                        values.extend_from_slice(&w.values[at * h..(at + 1) * h]);
+                        w.slot[f as usize] = u32::MAX;
                     }
+                    w.values.clear();
                     Grad {
                         rows: std::mem::take(&mut w.rows),
                         values,
@@ -373,7 +383,7 @@ impl SparseTrainer {
                         }
                         let at = (f - lo) as usize * h;
                         let from = (start + k) * h;
-                        axpy(&mut rows[at..at + h], 1.0, &part.values[from..from + h]);
+                        add(&mut rows[at..at + h], &part.values[from..from + h]);
                     }
                 }
             });
@@ -382,8 +392,8 @@ impl SparseTrainer {
         let (mut layers, mut loss) = (first.layers, first.loss);
         for p in parts {
             for (a, b) in layers.iter_mut().zip(&p.layers) {
-                axpy(&mut a.weight, 1.0, &b.weight);
-                axpy(&mut a.bias, 1.0, &b.bias);
+                add(&mut a.weight, &b.weight);
+                add(&mut a.bias, &b.bias);
             }
             loss += p.loss;
         }
