@@ -79,7 +79,7 @@ pub struct QuantNet {
     pub(crate) ft_weights: Vec<i16>,
     pub(crate) ft_bias: Vec<i16>,
     l1: Option<Dense>,
-    out: Dense,
+    pub(crate) out: Dense,
     simd: Simd,
     /// `tanh` of the output sums at every [`TANH_STEP`]-th sum (see [`QuantNet::output`]).
     tanh: Vec<f32>,
@@ -280,7 +280,7 @@ impl QuantNet {
     /// polynomial's chain of dependent multiplications and its division took a quarter
     /// of an evaluation at width 64 (perf); a table lookup is a few cycles.
     #[inline]
-    fn output(&self, s: i32) -> f32 {
+    pub(crate) fn output(&self, s: i32) -> f32 {
         let s = s.clamp(-TANH_RANGE, TANH_RANGE - 1) + TANH_RANGE;
         let k = (s / TANH_STEP) as usize;
         let frac = (s % TANH_STEP) as f32 * (1.0 / TANH_STEP as f32);
@@ -321,7 +321,15 @@ pub(crate) fn tanh(x: f32) -> f32 {
 }
 
 #[cfg(test)]
-mod tests {
+impl Dense {
+    /// The weights and biases (for tests elsewhere in the crate).
+    pub(crate) fn as_ref_parts(&self) -> (&[i16], &[i32]) {
+        (&self.weights, &self.bias)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
     use super::*;
     use crate::rng::Rng;
     use crate::sparse::tests::random_list;
