@@ -106,6 +106,80 @@ fn walk(perspectives: usize) -> (Vec<Vec<Vec<u32>>>, Vec<Vec<Change>>) {
     (out, changes)
 }
 
+/// A search's leaves in depth-first order: a tree of depth 4 and 6 moves a node, each move
+/// changing 2 to 4 features of each view.
+fn dfs_leaves(perspectives: usize) -> Vec<Vec<Vec<u32>>> {
+    fn visit(rng: &mut Rng, lists: &[Vec<u32>], depth: usize, out: &mut Vec<Vec<Vec<u32>>>) {
+        if depth == 0 {
+            out.push(lists.to_vec());
+            return;
+        }
+        for _ in 0..6 {
+            let mut child = lists.to_vec();
+            for l in &mut child {
+                for _ in 0..1 + rng.below(2) {
+                    l.remove(rng.below(l.len()));
+                    loop {
+                        let f = rng.below(FEATURES) as u32;
+                        if let Err(i) = l.binary_search(&f) {
+                            l.insert(i, f);
+                            break;
+                        }
+                    }
+                }
+            }
+            visit(rng, &child, depth - 1, out);
+        }
+    }
+    let (start, _) = walk(perspectives);
+    let mut out = Vec::new();
+    visit(&mut Rng(5), &start[0], 4, &mut out);
+    out
+}
+
+/// Leaves in depth-first order with 1, 2 and 4 remembered positions a view.
+fn slots(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sparse-slots");
+    group
+        .sample_size(20)
+        .warm_up_time(std::time::Duration::from_millis(300))
+        .measurement_time(std::time::Duration::from_secs(1));
+    let leaves = dfs_leaves(2);
+    let shape = SparseShape {
+        features: FEATURES,
+        width: 128,
+        perspectives: 2,
+        l2: None,
+        outputs: 2,
+    };
+    let (quant, _) = SparseNet::new("bench", shape, 1).unwrap().quantize();
+    for slots in [1, 2, 4] {
+        let mut acc = SparseAccumulator::with_slots(slots);
+        let mut out = [0.0f32; 2];
+        for leaf in &leaves {
+            quant.evaluate(leaf, &mut acc, &mut out);
+        }
+        let s = acc.stats();
+        eprintln!(
+            "{slots} slots: {:.1} rows a view, {:.1}% refreshed",
+            s.rows as f64 / s.views as f64,
+            100.0 * s.refreshes as f64 / s.views as f64
+        );
+        group.bench_function(BenchmarkId::new("dfs/p2/128", slots), |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i += 1;
+                if i == leaves.len() {
+                    i = 0;
+                }
+                quant.evaluate(&leaves[i], &mut acc, &mut out);
+                black_box(out)
+            })
+        });
+    }
+    group.finish();
+}
+
 fn leaf(c: &mut Criterion) {
     let mut group = c.benchmark_group("sparse-leaf");
     group
@@ -232,6 +306,7 @@ fn train(c: &mut Criterion) {
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     leaf(&mut c);
+    slots(&mut c);
     train(&mut c);
     c.final_summary();
 }
