@@ -1,10 +1,18 @@
 //! The integer network's loops, and the instruction set they run with, chosen at run time.
 //!
 //! Each loop is written once, as plain Rust in fixed chunks of lanes that the compiler
-//! vectorises ([`portable`]); on x86-64 the same code is compiled a second time with AVX2
-//! enabled, and [`Simd::detect`] picks that copy when the processor has AVX2. Both copies
-//! compute the same integers (wrapping `i16` sums, exact `i32` dot products), so an
-//! evaluation does not depend on the machine that ran it.
+//! vectorises; on x86-64 the same code is compiled a second time with AVX2 enabled, and
+//! [`Simd::detect`] picks that copy when the processor has AVX2. The one loop where the
+//! compiler's vectorisation fell well short of the instructions (a view's update fused
+//! with the output layer's multiply, `pmaddwd`) is written with AVX2 intrinsics. Every
+//! copy computes the same integers (wrapping `i16` sums, exact `i32` dot products), so an
+//! evaluation does not depend on the machine that ran it (a test holds them to the
+//! definition).
+//!
+//! `unsafe` is confined here: the calls into the AVX2 copies (each after the processor
+//! said it has AVX2, which an [`Avx2Token`] proves) and the intrinsics' loads (each inside
+//! its slice, checked once before the loop). The bench (`benches/sparse.rs`) measures
+//! what each buys: see the module [`sparse`](super)'s figures.
 
 /// Lanes of `i16` a chunk of the accumulator holds while every changed row is added to it
 /// (128 bytes: four AVX2 registers, eight SSE2 ones).

@@ -7,31 +7,79 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use plyforge_learn::sparse::{SparseAccumulator, SparseNet, SparseShape};
+//! use plyforge_learn::sparse::{
+//!     blend_target, Delta, SparseAccumulator, SparseDataset, SparseNet, SparseShape,
+//!     SparseTrainer,
+//! };
+//! use plyforge_learn::TrainSettings;
 //!
 //! // 64 features (say a piece of one of 2 players on one of 32 cells), 32 hidden units,
 //! // both players' views (the mover's first), no second hidden layer, 2 outputs.
 //! let shape = SparseShape { features: 64, width: 32, perspectives: 2, l2: None, outputs: 2 };
-//! let net = SparseNet::new("toy", shape, 7)?;
+//!
+//! // Training: positions as active features per view, targets per player in −1 … 1.
+//! let mut data = SparseDataset::new(shape);
+//! for i in 0..64u32 {
+//!     // The mover is better off the more of features 0..8 it has (a made-up rule).
+//!     let mine: Vec<u32> = (0..8).filter(|f| i & (1 << (f % 6)) != 0).collect();
+//!     let theirs: Vec<u32> = vec![32 + i % 32];
+//!     let t = blend_target(if mine.len() > 3 { 1.0 } else { -1.0 }, 0.0, 400.0, 0.8);
+//!     data.push(&[&mine[..], &theirs[..]], &[t, -t])?;
+//! }
+//! let settings = TrainSettings { batch: 16, learning_rate: 3e-3, ..TrainSettings::default() };
+//! let mut trainer = SparseTrainer::new(SparseNet::new("toy", shape, 7)?, settings);
+//! let all: Vec<usize> = (0..data.len()).collect();
+//! let before = trainer.loss(&data, &all);
+//! for epoch in 0..30 {
+//!     trainer.epoch(&data, &all, epoch);
+//! }
+//! assert!(trainer.loss(&data, &all) < before);
+//! let net = trainer.net().clone();
+//! let net = SparseNet::from_bytes(&net.to_bytes())?; // a safetensors file, and back
+//!
 //! // The integer network a search uses, shared by its threads.
 //! let (quant, report) = net.quantize();
 //! assert_eq!(report.clamped, 0);
 //! let quant = Arc::new(quant);
 //!
-//! // Per search thread: an accumulator, and buffers for the features (sorted, no repeats).
+//! // Per search thread: an accumulator, and buffers for the features (sorted, no
+//! // repeats), filled anew at each leaf without allocating.
 //! let mut acc = SparseAccumulator::new();
-//! let mut features: Vec<Vec<u32>> = vec![vec![1, 5, 40], vec![3, 33, 41]];
+//! let mut views: Vec<Vec<u32>> = vec![Vec::with_capacity(32); 2];
 //! let mut out = [0.0f32; 2];
-//! quant.evaluate(&features, &mut acc, &mut out);
+//! for (view, list) in views.iter_mut().zip([[1, 5, 40], [3, 33, 41]]) {
+//!     view.clear();
+//!     view.extend_from_slice(&list);
+//! }
+//! quant.evaluate(&views, &mut acc, &mut out);
 //! // The next leaf: one feature moved in each view; the accumulator finds what changed.
-//! features[0] = vec![1, 6, 40];
-//! features[1] = vec![3, 34, 41];
-//! quant.evaluate(&features, &mut acc, &mut out);
+//! views[0][1] = 6;
+//! views[1][1] = 34;
+//! quant.evaluate(&views, &mut acc, &mut out);
+//! // Or the game says what the move changed (cheaper: no lists to compare).
+//! let moved = [Delta { added: &[7], removed: &[6] }, Delta { added: &[35], removed: &[34] }];
+//! quant.evaluate_after(&moved, &mut acc, &mut out);
 //! // The integer network is within its rounding of the float one.
-//! let float = net.evaluate(&features)?;
+//! let float = net.evaluate(&[[1, 7, 40], [3, 35, 41]])?;
 //! assert!((out[0] - float[0]).abs() < 0.05 && (out[1] - float[1]).abs() < 0.05);
 //! # Ok::<(), plyforge_learn::Error>(())
 //! ```
+//!
+//! # In a search
+//!
+//! The evaluation (`plyforge`'s facade) holds the [`QuantNet`] in an `Arc` (it is
+//! `Send + Sync`; its [`id`](QuantNet::id) tells an accumulator which network its sums
+//! are of) and, per search thread, a [`SparseAccumulator`] and `P` feature buffers. At a
+//! leaf it asks the game for each view's sorted active features into the buffers and
+//! calls [`QuantNet::evaluate`]`(&buffers, &mut acc, &mut out)`: one `f32` per output,
+//! −1 … 1, a function of the position alone (whatever the thread evaluated before). A
+//! game that knows a move's changed features may call [`QuantNet::evaluate_after`] with
+//! them instead, for the position that follows the accumulator's last one. Nothing calls
+//! back into the search.
+//!
+//! Measured (criterion, AVX2, 2–4 changed features a view, 24 active ones, see
+//! `benches/sparse.rs`): about 32 ns a leaf with one view of 64 and 91 ns with two views of
+//! 256 from explicit changes; 55 ns and 135 ns from feature lists.
 //!
 //! # The model
 //!
