@@ -106,6 +106,44 @@ fn walk(perspectives: usize) -> (Vec<Vec<Vec<u32>>>, Vec<Vec<Change>>) {
     (out, changes)
 }
 
+/// A group of `samples` samples of `secs` seconds after a short warm-up.
+fn group<'a>(
+    c: &'a mut Criterion,
+    name: &str,
+    samples: usize,
+    secs: u64,
+) -> criterion::BenchmarkGroup<'a, criterion::measurement::WallTime> {
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(samples)
+        .warm_up_time(std::time::Duration::from_millis(300))
+        .measurement_time(std::time::Duration::from_secs(secs));
+    group
+}
+
+/// The bench's shape: [`FEATURES`] features, 2 outputs, no second hidden layer.
+fn shape(width: usize, perspectives: usize) -> SparseShape {
+    SparseShape {
+        features: FEATURES,
+        width,
+        perspectives,
+        l2: None,
+        outputs: 2,
+    }
+}
+
+/// Measures `leaf(i)` for i = 1, 2, …, n − 1, 0, 1, … (one leaf an iteration).
+fn cycle<T>(b: &mut criterion::Bencher<'_>, n: usize, mut leaf: impl FnMut(usize) -> T) {
+    let mut i = 0;
+    b.iter(|| {
+        i += 1;
+        if i == n {
+            i = 0;
+        }
+        black_box(leaf(i))
+    })
+}
+
 /// A search's leaves in depth-first order: a tree of depth 4 and 6 moves a node, each move
 /// changing 2 to 4 features of each view.
 fn dfs_leaves(perspectives: usize) -> Vec<Vec<Vec<u32>>> {
@@ -139,19 +177,9 @@ fn dfs_leaves(perspectives: usize) -> Vec<Vec<Vec<u32>>> {
 
 /// Leaves in depth-first order with 1, 2 and 4 remembered positions a view.
 fn slots(c: &mut Criterion) {
-    let mut group = c.benchmark_group("sparse-slots");
-    group
-        .sample_size(20)
-        .warm_up_time(std::time::Duration::from_millis(300))
-        .measurement_time(std::time::Duration::from_secs(1));
+    let mut group = group(c, "sparse-slots", 20, 1);
     let leaves = dfs_leaves(2);
-    let shape = SparseShape {
-        features: FEATURES,
-        width: 128,
-        perspectives: 2,
-        l2: None,
-        outputs: 2,
-    };
+    let shape = shape(128, 2);
     let (quant, _) = SparseNet::new("bench", shape, 1).unwrap().quantize();
     for slots in [1, 2, 4] {
         let mut acc = SparseAccumulator::with_slots(slots);
@@ -166,14 +194,9 @@ fn slots(c: &mut Criterion) {
             100.0 * s.refreshes as f64 / s.views as f64
         );
         group.bench_function(BenchmarkId::new("dfs/p2/128", slots), |b| {
-            let mut i = 0;
-            b.iter(|| {
-                i += 1;
-                if i == leaves.len() {
-                    i = 0;
-                }
+            cycle(b, leaves.len(), |i| {
                 quant.evaluate(&leaves[i], &mut acc, &mut out);
-                black_box(out)
+                out
             })
         });
     }
@@ -181,23 +204,13 @@ fn slots(c: &mut Criterion) {
 }
 
 fn leaf(c: &mut Criterion) {
-    let mut group = c.benchmark_group("sparse-leaf");
-    group
-        .sample_size(20)
-        .warm_up_time(std::time::Duration::from_millis(300))
-        .measurement_time(std::time::Duration::from_secs(1));
+    let mut group = group(c, "sparse-leaf", 20, 1);
     let mut sets = vec![Simd::Portable];
     sets.extend(Simd::avx2());
     for perspectives in [1, 2] {
         let (positions, changes) = walk(perspectives);
         for width in [64, 128, 256] {
-            let shape = SparseShape {
-                features: FEATURES,
-                width,
-                perspectives,
-                l2: None,
-                outputs: 2,
-            };
+            let shape = shape(width, perspectives);
             let (mut quant, _) = SparseNet::new("bench", shape, 1).unwrap().quantize();
             for &simd in &sets {
                 quant.set_simd(simd);
@@ -205,14 +218,9 @@ fn leaf(c: &mut Criterion) {
                 group.bench_function(BenchmarkId::new(format!("list/{name}"), width), |b| {
                     let mut acc = SparseAccumulator::new();
                     let mut out = [0.0f32; 2];
-                    let mut i = 0;
-                    b.iter(|| {
-                        i += 1;
-                        if i == positions.len() {
-                            i = 0;
-                        }
+                    cycle(b, positions.len(), |i| {
                         quant.evaluate(&positions[i], &mut acc, &mut out);
-                        black_box(out)
+                        out
                     })
                 });
                 group.bench_function(BenchmarkId::new(format!("delta/{name}"), width), |b| {
@@ -230,14 +238,9 @@ fn leaf(c: &mut Criterion) {
                                 .collect()
                         })
                         .collect();
-                    let mut i = 0;
-                    b.iter(|| {
-                        i += 1;
-                        if i == positions.len() {
-                            i = 0;
-                        }
+                    cycle(b, positions.len(), |i| {
                         quant.evaluate_after(&deltas[i], &mut acc, &mut out);
-                        black_box(out)
+                        out
                     })
                 });
             }
@@ -249,18 +252,8 @@ fn leaf(c: &mut Criterion) {
 /// Training: epochs over 16384 positions of F = 512, H = 128, P = 2 (24 active features a
 /// view), batches of 1024 and 16384, on 1 and 2 threads; throughput in positions.
 fn train(c: &mut Criterion) {
-    let mut group = c.benchmark_group("sparse-train");
-    group
-        .sample_size(10)
-        .warm_up_time(std::time::Duration::from_millis(500))
-        .measurement_time(std::time::Duration::from_secs(4));
-    let shape = SparseShape {
-        features: FEATURES,
-        width: 128,
-        perspectives: 2,
-        l2: None,
-        outputs: 2,
-    };
+    let mut group = group(c, "sparse-train", 10, 4);
+    let shape = shape(128, 2);
     let samples = 16384;
     let mut data = SparseDataset::new(shape);
     let mut rng = Rng(7);

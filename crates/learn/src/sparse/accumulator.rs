@@ -27,6 +27,7 @@
 //! made them** (the `i16` sums wrap, so the order of rows does not matter), so an
 //! evaluation is a function of its position alone.
 
+use super::kernels::Fused;
 use super::quant::QuantNet;
 use super::SparseShape;
 
@@ -225,15 +226,14 @@ fn rows(
     match net.out_view(p) {
         Some((weights, stride)) => {
             let o = net.shape().outputs;
-            net.simd().update_dot(
-                sums,
-                &net.ft_weights,
+            let view = Fused {
+                weights: &net.ft_weights,
                 added,
                 removed,
-                weights,
+                dense: weights,
                 stride,
-                &mut out[..o],
-            );
+            };
+            net.simd().update_dot(sums, view, &mut out[..o]);
         }
         None => {
             if !(added.is_empty() && removed.is_empty()) {

@@ -110,33 +110,35 @@ dispatch! {
     fn dense(x: &[i16], weights: &[i16], bias: &[i32], out: &mut [i32]);
 }
 
+/// What one view's update and its share of the output layer read
+/// ([`Simd::update_dot`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fused<'a> {
+    /// The feature transformer, feature-major (rows of `sums.len()`).
+    pub(crate) weights: &'a [i16],
+    /// The features whose rows are added.
+    pub(crate) added: &'a [u32],
+    /// The features whose rows are subtracted.
+    pub(crate) removed: &'a [u32],
+    /// The output layer's weights from the view's first input on.
+    pub(crate) dense: &'a [i16],
+    /// The distance between two outputs' rows of `dense`.
+    pub(crate) stride: usize,
+}
+
 impl Simd {
     /// `sums += Σ rows of added − Σ rows of removed` (wrapping), then
     /// `out[j] += Σ_i clamp(sums[i], 0, 127) · dense[j · stride + i]`: a network without a
     /// second hidden layer is evaluated in this one pass per view.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn update_dot(
-        self,
-        sums: &mut [i16],
-        weights: &[i16],
-        added: &[u32],
-        removed: &[u32],
-        dense: &[i16],
-        stride: usize,
-        out: &mut [i32],
-    ) {
+    pub(crate) fn update_dot(self, sums: &mut [i16], view: Fused<'_>, out: &mut [i32]) {
         match self {
-            Simd::Portable => {
-                portable::update_dot(sums, weights, added, removed, dense, stride, out)
-            }
+            Simd::Portable => portable::update_dot(sums, view, out),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: an `Avx2Token` is made only after `is_x86_feature_detected!("avx2")`
             // said yes, so the processor running this has AVX2.
             #[allow(unsafe_code)]
-            Simd::Avx2(_) => unsafe {
-                fused::update_dot(sums, weights, added, removed, dense, stride, out)
-            },
+            Simd::Avx2(_) => unsafe { fused::update_dot(sums, view, out) },
         }
     }
 }
@@ -148,6 +150,7 @@ impl Simd {
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod fused {
+    use super::Fused;
     use std::arch::x86_64::{
         __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_castsi256_si128,
         _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_max_epi16,
@@ -173,30 +176,21 @@ mod fused {
     /// `j · stride + sums.len() ≤ dense.len()` for every output `j`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn chunk<const R: usize>(
-        sums: &mut [i16],
-        lo: usize,
-        weights: &[i16],
-        added: &[u32],
-        removed: &[u32],
-        dense: &[i16],
-        stride: usize,
-        out: &mut [i32],
-    ) {
+    unsafe fn chunk<const R: usize>(sums: &mut [i16], lo: usize, view: Fused<'_>, out: &mut [i32]) {
+        let (weights, dense) = (view.weights, view.dense);
         let width = sums.len();
         let at = sums.as_mut_ptr().add(lo);
         let mut acc = [_mm256_setzero_si256(); R];
         for (r, a) in acc.iter_mut().enumerate() {
             *a = _mm256_loadu_si256(at.add(16 * r).cast());
         }
-        for &f in added {
+        for &f in view.added {
             let row = weights.as_ptr().add(f as usize * width + lo);
             for (r, a) in acc.iter_mut().enumerate() {
                 *a = _mm256_add_epi16(*a, _mm256_loadu_si256(row.add(16 * r).cast()));
             }
         }
-        for &f in removed {
+        for &f in view.removed {
             let row = weights.as_ptr().add(f as usize * width + lo);
             for (r, a) in acc.iter_mut().enumerate() {
                 *a = _mm256_sub_epi16(*a, _mm256_loadu_si256(row.add(16 * r).cast()));
@@ -208,7 +202,7 @@ mod fused {
             *a = _mm256_min_epi16(_mm256_max_epi16(*a, zero), top);
         }
         for (j, o) in out.iter_mut().enumerate() {
-            let w = dense.as_ptr().add(j * stride + lo);
+            let w = dense.as_ptr().add(j * view.stride + lo);
             let mut s = _mm256_setzero_si256();
             for (r, a) in acc.iter().enumerate() {
                 s = _mm256_add_epi32(
@@ -225,42 +219,33 @@ mod fused {
     /// # Safety
     /// The processor must have AVX2.
     #[target_feature(enable = "avx2")]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) unsafe fn update_dot(
-        sums: &mut [i16],
-        weights: &[i16],
-        added: &[u32],
-        removed: &[u32],
-        dense: &[i16],
-        stride: usize,
-        out: &mut [i32],
-    ) {
+    pub(super) unsafe fn update_dot(sums: &mut [i16], view: Fused<'_>, out: &mut [i32]) {
         let width = sums.len();
         if width % 16 != 0 {
-            return super::portable::update_dot(sums, weights, added, removed, dense, stride, out);
+            return super::portable::update_dot(sums, view, out);
         }
         // Every load below is inside its slice: checked here, once.
         assert!(
-            added
+            view.added
                 .iter()
-                .chain(removed)
-                .all(|&f| (f as usize + 1) * width <= weights.len()),
+                .chain(view.removed)
+                .all(|&f| (f as usize + 1) * width <= view.weights.len()),
             "a feature beyond the weights"
         );
         assert!(
-            out.is_empty() || (out.len() - 1) * stride + width <= dense.len(),
+            out.is_empty() || (out.len() - 1) * view.stride + width <= view.dense.len(),
             "dense weights too short"
         );
         let mut lo = 0;
         while lo + 64 <= width {
             // SAFETY: AVX2 (this function's contract); lo + 64 ≤ width, rows and outputs
             // checked above.
-            unsafe { chunk::<4>(sums, lo, weights, added, removed, dense, stride, out) };
+            unsafe { chunk::<4>(sums, lo, view, out) };
             lo += 64;
         }
         while lo < width {
             // SAFETY: as above, with lo + 16 ≤ width (width is a multiple of 16).
-            unsafe { chunk::<1>(sums, lo, weights, added, removed, dense, stride, out) };
+            unsafe { chunk::<1>(sums, lo, view, out) };
             lo += 16;
         }
     }
@@ -268,7 +253,7 @@ mod fused {
 
 /// The loops, in plain Rust (the source of every compiled copy).
 pub(crate) mod portable {
-    use super::LANES;
+    use super::{Fused, LANES};
 
     /// Row `f` of a feature-major matrix of rows of `width`.
     #[inline(always)]
@@ -303,38 +288,15 @@ pub(crate) mod portable {
     }
 
     /// `sums += Σ rows of added − Σ rows of removed`, a chunk of [`LANES`] at a time held
-    /// in registers while every row is added.
+    /// in registers while every row is added; each chunk, updated, goes to `then` with
+    /// its first lane.
     #[inline(always)]
-    pub(crate) fn update(sums: &mut [i16], weights: &[i16], added: &[u32], removed: &[u32]) {
-        let width = sums.len();
-        let mut lo = 0;
-        let mut chunks = sums.chunks_exact_mut(LANES);
-        for c in &mut chunks {
-            let mut acc = [0i16; LANES];
-            acc.copy_from_slice(c);
-            chunk(&mut acc, weights, width, lo, added, removed);
-            c.copy_from_slice(&acc);
-            lo += LANES;
-        }
-        let rest = chunks.into_remainder();
-        if !rest.is_empty() {
-            chunk(rest, weights, width, lo, added, removed);
-        }
-    }
-
-    /// `sums += Σ rows of added − Σ rows of removed`, then
-    /// `out[j] += Σ_i clamp(sums[i], 0, 127) · dense[j · stride + i]`: each chunk of
-    /// lanes, once updated, is clipped and multiplied while still in registers.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn update_dot(
+    fn walk(
         sums: &mut [i16],
         weights: &[i16],
         added: &[u32],
         removed: &[u32],
-        dense: &[i16],
-        stride: usize,
-        out: &mut [i32],
+        mut then: impl FnMut(usize, &[i16]),
     ) {
         let width = sums.len();
         let mut lo = 0;
@@ -344,28 +306,37 @@ pub(crate) mod portable {
             acc.copy_from_slice(c);
             chunk(&mut acc, weights, width, lo, added, removed);
             c.copy_from_slice(&acc);
-            for a in &mut acc {
-                *a = (*a).clamp(0, 127);
-            }
-            for (j, o) in out.iter_mut().enumerate() {
-                let start = j * stride + lo;
-                *o += dot(&acc, &dense[start..start + LANES]);
-            }
+            then(lo, &acc);
             lo += LANES;
         }
         let rest = chunks.into_remainder();
         if !rest.is_empty() {
             chunk(rest, weights, width, lo, added, removed);
+            then(lo, rest);
+        }
+    }
+
+    /// `sums += Σ rows of added − Σ rows of removed`.
+    #[inline(always)]
+    pub(crate) fn update(sums: &mut [i16], weights: &[i16], added: &[u32], removed: &[u32]) {
+        walk(sums, weights, added, removed, |_, _| {});
+    }
+
+    /// `sums += Σ rows of added − Σ rows of removed`, then
+    /// `out[j] += Σ_i clamp(sums[i], 0, 127) · dense[j · stride + i]`: each chunk of
+    /// lanes, once updated, is clipped and multiplied while still in registers.
+    #[inline(always)]
+    pub(crate) fn update_dot(sums: &mut [i16], view: Fused<'_>, out: &mut [i32]) {
+        walk(sums, view.weights, view.added, view.removed, |lo, acc| {
             for (j, o) in out.iter_mut().enumerate() {
-                let start = j * stride + lo;
-                let w = &dense[start..start + rest.len()];
-                *o += rest
+                let start = j * view.stride + lo;
+                *o += acc
                     .iter()
-                    .zip(w)
+                    .zip(&view.dense[start..start + acc.len()])
                     .map(|(&a, &b)| i32::from(a.clamp(0, 127)) * i32::from(b))
                     .sum::<i32>();
             }
-        }
+        });
     }
 
     /// `sums = bias + Σ rows of active`.

@@ -241,18 +241,6 @@ pub struct SparseNet {
     notes: BTreeMap<String, String>,
 }
 
-/// A layer of `inputs × outputs` weights uniform in ±`bound`, biases 0.
-fn uniform(inputs: usize, outputs: usize, bound: f32, rng: &mut Rng) -> Layer {
-    Layer {
-        inputs,
-        outputs,
-        weight: (0..inputs * outputs)
-            .map(|_| bound * rng.symmetric())
-            .collect(),
-        bias: vec![0.0; outputs],
-    }
-}
-
 impl SparseNet {
     /// A network of this shape for the game `game`, its weights drawn from `seed`: the
     /// feature transformer's uniform in ±0.2 whatever `F` (a view sums a few dozen rows),
@@ -260,14 +248,14 @@ impl SparseNet {
     pub fn new(game: &str, shape: SparseShape, seed: u64) -> Result<SparseNet, Error> {
         shape.check()?;
         let mut rng = Rng::new(seed);
-        let ft = uniform(shape.features, shape.width, 0.2, &mut rng);
+        let ft = Layer::uniform(shape.features, shape.width, 0.2, &mut rng);
         let l1 = shape.l2.map(|l2| {
             let bound = (6.0 / shape.concat() as f32).sqrt();
-            uniform(shape.concat(), l2, bound, &mut rng)
+            Layer::uniform(shape.concat(), l2, bound, &mut rng)
         });
         let n = shape.out_inputs();
         let bound = (6.0 / (n + shape.outputs) as f32).sqrt();
-        let out = uniform(n, shape.outputs, bound, &mut rng);
+        let out = Layer::uniform(n, shape.outputs, bound, &mut rng);
         Ok(SparseNet {
             game: game.to_string(),
             shape,

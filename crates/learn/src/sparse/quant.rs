@@ -135,23 +135,18 @@ impl SparseNet {
     /// processor ([`Simd::detect`]).
     pub fn quantize(&self) -> (QuantNet, QuantReport) {
         let mut report = QuantReport::default();
-        let (lo, hi) = (i32::from(i16::MIN), i32::from(i16::MAX));
-        let mut c = 0;
-        let ft_weights = self
-            .ft
-            .weight
-            .iter()
-            .map(|&w| fit(w, FT_SCALE, lo, hi, &mut c) as i16)
-            .collect();
-        report.add("ft.weight", c);
-        c = 0;
-        let ft_bias = self
-            .ft
-            .bias
-            .iter()
-            .map(|&w| fit(w, FT_SCALE, lo, hi, &mut c) as i16)
-            .collect();
-        report.add("ft.bias", c);
+        let mut ft = |values: &[f32], name: &str| -> Vec<i16> {
+            let (lo, hi) = (i32::from(i16::MIN), i32::from(i16::MAX));
+            let mut c = 0;
+            let q = values
+                .iter()
+                .map(|&w| fit(w, FT_SCALE, lo, hi, &mut c) as i16)
+                .collect();
+            report.add(name, c);
+            q
+        };
+        let ft_weights = ft(&self.ft.weight, "ft.weight");
+        let ft_bias = ft(&self.ft.bias, "ft.bias");
         let l1 = self.l1.as_ref().map(|l| dense(l, "l1", &mut report));
         let out = dense(&self.out, "out", &mut report);
         let net = QuantNet {
