@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use super::file as sparse_file;
 use super::quant::{MAX_DENSE_WEIGHT, MAX_FT_WEIGHT};
 use super::{check_features, SparseNet, SparseShape};
-use crate::file::{self, linear_tensors, Parsed};
+use crate::file::{self, linear_tensors, transpose, Parsed};
 use crate::net::{axpy, dot, Layer};
 use crate::train::{epoch_order, zeros, Adam, TrainSettings, CHUNK};
 use crate::Error;
@@ -130,8 +130,8 @@ struct Grad {
     values: Vec<f32>,
     /// (feature, its row's index in `values`), sorted by feature.
     order: Vec<(u32, u32)>,
-    /// The feature transformer's bias (in `weight`, unused, empty), the second hidden
-    /// layer and the output layer: `layers[0].bias` is the transformer's.
+    /// The feature transformer's bias (in `bias`; no weights), then the second hidden
+    /// layer and the output layer output-major ([`flip`]ped).
     layers: Vec<Layer>,
     loss: f64,
 }
@@ -184,8 +184,22 @@ impl Work {
     }
 }
 
-/// The layers after the feature transformer, zero: the transformer's bias (as a layer of
-/// no weights), then the second hidden layer if any, then the output layer.
+/// A dense layer turned output-major (row `o`: what every input gives output `o`), its
+/// biases kept; flipped twice, the layer again. The trainer's loops run over the layers
+/// after the feature transformer so: a dot product an output forward, a row an output
+/// backward, each as long as the inputs (input-major, a layer of 2 outputs was loops of
+/// 2 and a third of a step).
+fn flip(l: &Layer) -> Layer {
+    Layer {
+        inputs: l.outputs,
+        outputs: l.inputs,
+        weight: transpose(&l.weight, l.inputs, l.outputs),
+        bias: l.bias.clone(),
+    }
+}
+
+/// The gradient's layers, zero: the transformer's bias (as a layer of no weights), then
+/// the second hidden layer if any and the output layer, [`flip`]ped.
 fn grad_layers(net: &SparseNet) -> Vec<Layer> {
     let mut layers = zeros(&[Layer {
         inputs: 0,
@@ -193,13 +207,29 @@ fn grad_layers(net: &SparseNet) -> Vec<Layer> {
         weight: Vec::new(),
         bias: net.ft.bias.clone(),
     }]);
-    layers.extend(zeros(&net.layers().skip(1).cloned().collect::<Vec<_>>()));
+    layers.extend(zeros(&net.layers().skip(1).map(flip).collect::<Vec<_>>()));
     layers
 }
 
+/// A gradient's layers as the network's are (the dense ones [`flip`]ped back).
+fn input_major(layers: &[Layer]) -> Vec<Layer> {
+    let mut out = vec![layers[0].clone()];
+    out.extend(layers[1..].iter().map(flip));
+    out
+}
+
+/// `out[o] = bias[o] + x · row o` of a [`flip`]ped layer.
+#[inline]
+fn apply_flipped(t: &Layer, x: &[f32], out: &mut [f32]) {
+    for (o, z) in out.iter_mut().enumerate() {
+        *z = t.bias[o] + dot(x, t.row(o));
+    }
+}
+
 /// Sample `i`'s forward pass into `w`: `z` the transformer's sums, `x` clipped, `zh` and
-/// `hidden` the second layer's, `out` the outputs.
-fn forward(net: &SparseNet, data: &SparseDataset, i: usize, w: &mut Work) {
+/// `hidden` the second layer's, `out` the outputs; `dense` the layers after the
+/// transformer, [`flip`]ped.
+fn forward(net: &SparseNet, dense: &[Layer], data: &SparseDataset, i: usize, w: &mut Work) {
     let s = net.shape();
     for p in 0..s.perspectives {
         let z = &mut w.z[p * s.width..(p + 1) * s.width];
@@ -211,17 +241,17 @@ fn forward(net: &SparseNet, data: &SparseDataset, i: usize, w: &mut Work) {
     for (x, &z) in w.x.iter_mut().zip(&w.z) {
         *x = z.clamp(0.0, 1.0);
     }
-    let input: &[f32] = match &net.l1 {
-        Some(l1) => {
-            l1.apply(&w.x, &mut w.zh);
+    let input: &[f32] = match dense {
+        [l1, _] => {
+            apply_flipped(l1, &w.x, &mut w.zh);
             for (h, &z) in w.hidden.iter_mut().zip(&w.zh) {
                 *h = z.clamp(0.0, 1.0);
             }
             &w.hidden
         }
-        None => &w.x,
+        _ => &w.x,
     };
-    net.out.apply(input, &mut w.out);
+    apply_flipped(&dense[dense.len() - 1], input, &mut w.out);
     for o in &mut w.out {
         *o = o.tanh();
     }
@@ -235,37 +265,41 @@ fn add(acc: &mut [f32], row: &[f32]) {
     }
 }
 
-/// The gradient of a dense layer: `g` += the outer product of `input` and `delta`; the
-/// input's delta (before its activation) into `d_input` when asked.
+/// The gradient of a [`flip`]ped dense layer `t`: `g` (flipped too) += the outer product
+/// of `delta` and `input`; the input's delta (before its activation) into `d_input` when
+/// asked.
 fn dense_backward(
-    layer: &Layer,
+    t: &Layer,
     g: &mut Layer,
     input: &[f32],
     delta: &[f32],
     d_input: Option<&mut [f32]>,
 ) {
-    for (i, &a) in input.iter().enumerate() {
-        if a != 0.0 {
-            axpy(
-                &mut g.weight[i * layer.outputs..(i + 1) * layer.outputs],
-                a,
-                delta,
-            );
-        }
+    let n = input.len();
+    for (o, &d) in delta.iter().enumerate() {
+        axpy(&mut g.weight[o * n..(o + 1) * n], d, input);
     }
     add(&mut g.bias, delta);
-    if let Some(d) = d_input {
-        for (i, d) in d.iter_mut().enumerate() {
-            *d = dot(layer.row(i), delta);
+    if let Some(di) = d_input {
+        di.fill(0.0);
+        for (o, &d) in delta.iter().enumerate() {
+            axpy(di, d, t.row(o));
         }
     }
 }
 
 /// Adds sample `i`'s gradient to `g` (the dense layers) and `w.ft` (the transformer's
 /// rows); returns its loss (the mean of the squared errors).
-fn backprop(net: &SparseNet, data: &SparseDataset, i: usize, grad: &mut Grad, w: &mut Work) -> f64 {
+fn backprop(
+    net: &SparseNet,
+    dense: &[Layer],
+    data: &SparseDataset,
+    i: usize,
+    grad: &mut Grad,
+    w: &mut Work,
+) -> f64 {
     let g = &mut grad.layers[..];
-    forward(net, data, i, w);
+    forward(net, dense, data, i, w);
     let s = net.shape();
     let k = s.outputs as f32;
     let mut loss = 0.0f64;
@@ -281,10 +315,10 @@ fn backprop(net: &SparseNet, data: &SparseDataset, i: usize, grad: &mut Grad, w:
         }
     };
     let last = g.len() - 1;
-    match &net.l1 {
-        Some(l1) => {
+    match dense {
+        [l1, out] => {
             dense_backward(
-                &net.out,
+                out,
                 &mut g[last],
                 &w.hidden,
                 &w.d_out,
@@ -293,7 +327,7 @@ fn backprop(net: &SparseNet, data: &SparseDataset, i: usize, grad: &mut Grad, w:
             pass(&mut w.d_hidden, &w.zh);
             dense_backward(l1, &mut g[1], &w.x, &w.d_hidden, Some(&mut w.d_x));
         }
-        None => dense_backward(&net.out, &mut g[last], &w.x, &w.d_out, Some(&mut w.d_x)),
+        _ => dense_backward(&dense[0], &mut g[last], &w.x, &w.d_out, Some(&mut w.d_x)),
     }
     pass(&mut w.d_x, &w.z);
     let h = s.width;
@@ -367,6 +401,7 @@ impl SparseTrainer {
         parts: &mut Vec<Grad>,
     ) -> f64 {
         let s = net.shape();
+        let dense: Vec<Layer> = net.layers().skip(1).map(flip).collect();
         parts.resize_with(batch.len().div_ceil(CHUNK), Grad::default);
         parts
             .par_iter_mut()
@@ -376,7 +411,7 @@ impl SparseTrainer {
                 |w, (g, chunk)| {
                     g.reset(net);
                     for &i in chunk {
-                        g.loss += backprop(net, data, i, g, w);
+                        g.loss += backprop(net, &dense, data, i, g, w);
                     }
                     // The touched rows in feature order.
                     g.order
@@ -471,7 +506,8 @@ impl SparseTrainer {
         for batch in order.chunks(self.settings.batch.max(1)) {
             ft.fill(0.0);
             loss += SparseTrainer::gradient(&self.net, data, batch, &mut ft, &mut parts);
-            self.adam(&ft, &parts[0].layers, batch.len());
+            let g = input_major(&parts[0].layers);
+            self.adam(&ft, &g, batch.len());
         }
         self.parts = parts;
         loss / indices.len() as f64
@@ -620,7 +656,7 @@ mod tests {
             let mut ft = vec![0.0; 40 * 16];
             let mut parts = Vec::new();
             SparseTrainer::gradient(&net, &d, &[0], &mut ft, &mut parts);
-            let g = &parts[0].layers;
+            let g = input_major(&parts[0].layers);
             let loss = |n: &SparseNet| {
                 SparseTrainer::new(n.clone(), TrainSettings::default()).loss(&d, &[0])
             };
