@@ -207,43 +207,54 @@ fn leaf(c: &mut Criterion) {
     let mut group = group(c, "sparse-leaf", 20, 1);
     let mut sets = vec![Simd::Portable];
     sets.extend(Simd::avx2());
-    for perspectives in [1, 2] {
+    // One view and two at widths 64, 128, 256; and one with a second hidden layer of 16.
+    let cases = [(1, 64, None), (1, 128, None), (1, 256, None)]
+        .into_iter()
+        .chain([
+            (2, 64, None),
+            (2, 128, None),
+            (2, 256, None),
+            (2, 128, Some(16)),
+        ]);
+    for (perspectives, width, l2) in cases {
         let (positions, changes) = walk(perspectives);
-        for width in [64, 128, 256] {
-            let shape = shape(width, perspectives);
-            let (mut quant, _) = SparseNet::new("bench", shape, 1).unwrap().quantize();
-            for &simd in &sets {
-                quant.set_simd(simd);
-                let name = format!("{}/p{perspectives}", simd.name());
-                group.bench_function(BenchmarkId::new(format!("list/{name}"), width), |b| {
-                    let mut acc = SparseAccumulator::new();
-                    let mut out = [0.0f32; 2];
-                    cycle(b, positions.len(), |i| {
-                        quant.evaluate(&positions[i], &mut acc, &mut out);
-                        out
+        let shape = SparseShape {
+            l2,
+            ..shape(width, perspectives)
+        };
+        let (mut quant, _) = SparseNet::new("bench", shape, 1).unwrap().quantize();
+        for &simd in &sets {
+            quant.set_simd(simd);
+            let l2 = l2.map_or(String::new(), |l2| format!("/l2-{l2}"));
+            let name = format!("{}/p{perspectives}{l2}", simd.name());
+            group.bench_function(BenchmarkId::new(format!("list/{name}"), width), |b| {
+                let mut acc = SparseAccumulator::new();
+                let mut out = [0.0f32; 2];
+                cycle(b, positions.len(), |i| {
+                    quant.evaluate(&positions[i], &mut acc, &mut out);
+                    out
+                })
+            });
+            group.bench_function(BenchmarkId::new(format!("delta/{name}"), width), |b| {
+                let mut acc = SparseAccumulator::new();
+                let mut out = [0.0f32; 2];
+                quant.evaluate(&positions[0], &mut acc, &mut out);
+                let deltas: Vec<Vec<Delta<'_>>> = changes
+                    .iter()
+                    .map(|step| {
+                        step.iter()
+                            .map(|(a, r)| Delta {
+                                added: a,
+                                removed: r,
+                            })
+                            .collect()
                     })
-                });
-                group.bench_function(BenchmarkId::new(format!("delta/{name}"), width), |b| {
-                    let mut acc = SparseAccumulator::new();
-                    let mut out = [0.0f32; 2];
-                    quant.evaluate(&positions[0], &mut acc, &mut out);
-                    let deltas: Vec<Vec<Delta<'_>>> = changes
-                        .iter()
-                        .map(|step| {
-                            step.iter()
-                                .map(|(a, r)| Delta {
-                                    added: a,
-                                    removed: r,
-                                })
-                                .collect()
-                        })
-                        .collect();
-                    cycle(b, positions.len(), |i| {
-                        quant.evaluate_after(&deltas[i], &mut acc, &mut out);
-                        out
-                    })
-                });
-            }
+                    .collect();
+                cycle(b, positions.len(), |i| {
+                    quant.evaluate_after(&deltas[i], &mut acc, &mut out);
+                    out
+                })
+            });
         }
     }
     group.finish();

@@ -587,7 +587,13 @@ mod tests {
     fn every_instruction_set_gives_the_definition_s_bits() {
         let mut rng = Rng::new(8);
         // Widths of whole chunks of 64 lanes, of 16, and of neither (the portable loop).
-        for (width, l2) in [(128, None), (80, None), (40, None), (100, Some(8))] {
+        for (width, l2) in [
+            (128, None),
+            (80, None),
+            (40, None),
+            (100, Some(8)),
+            (64, Some(16)),
+        ] {
             let shape = SparseShape {
                 features: 120,
                 width,

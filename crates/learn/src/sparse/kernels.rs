@@ -106,8 +106,6 @@ dispatch! {
     fn refresh(sums: &mut [i16], bias: &[i16], weights: &[i16], active: &[u32]);
     /// `out[i] = clamp(sums[i], 0, 127)`.
     fn crelu(sums: &[i16], out: &mut [i16]);
-    /// `out[j] = bias[j] + Σ_i x[i] · weights[j · x.len() + i]`.
-    fn dense(x: &[i16], weights: &[i16], bias: &[i32], out: &mut [i32]);
 }
 
 /// What one view's update and its share of the output layer read
@@ -127,6 +125,19 @@ pub(crate) struct Fused<'a> {
 }
 
 impl Simd {
+    /// `out[j] = bias[j] + Σ_i x[i] · weights[j · x.len() + i]` (output-major weights).
+    #[inline]
+    pub(crate) fn dense(self, x: &[i16], weights: &[i16], bias: &[i32], out: &mut [i32]) {
+        match self {
+            Simd::Portable => portable::dense(x, weights, bias, out),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an `Avx2Token` is made only after `is_x86_feature_detected!("avx2")`
+            // said yes, so the processor running this has AVX2.
+            #[allow(unsafe_code)]
+            Simd::Avx2(_) => unsafe { fused::dense(x, weights, bias, out) },
+        }
+    }
+
     /// `sums += Σ rows of added − Σ rows of removed` (wrapping), then
     /// `out[j] += Σ_i clamp(sums[i], 0, 127) · dense[j · stride + i]`: a network without a
     /// second hidden layer is evaluated in this one pass per view.
@@ -211,6 +222,37 @@ mod fused {
                 );
             }
             *o += hsum(s);
+        }
+    }
+
+    /// [`super::Simd::dense`] for AVX2 (`pmaddwd` on 16 lanes at a time).
+    ///
+    /// # Safety
+    /// The processor must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn dense(x: &[i16], weights: &[i16], bias: &[i32], out: &mut [i32]) {
+        let n = x.len();
+        if n % 16 != 0 {
+            return super::portable::dense(x, weights, bias, out);
+        }
+        assert!(
+            weights.len() >= out.len() * n && bias.len() >= out.len(),
+            "dense weights too short"
+        );
+        for (j, o) in out.iter_mut().enumerate() {
+            let w = weights.as_ptr().add(j * n);
+            let mut s = _mm256_setzero_si256();
+            for k in (0..n).step_by(16) {
+                // SAFETY: k + 16 ≤ n, the lengths of x and of output j's row (checked).
+                let (a, b) = unsafe {
+                    (
+                        _mm256_loadu_si256(x.as_ptr().add(k).cast()),
+                        _mm256_loadu_si256(w.add(k).cast()),
+                    )
+                };
+                s = _mm256_add_epi32(s, _mm256_madd_epi16(a, b));
+            }
+            *o = bias[j] + hsum(s);
         }
     }
 
