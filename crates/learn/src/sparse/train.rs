@@ -29,6 +29,13 @@ use super::{check_features, SparseNet, SparseShape};
 use crate::file::{self, linear_tensors, transpose, Parsed};
 use crate::net::{axpy, dot, Layer};
 use crate::train::{epoch_order, zeros, Adam, TrainSettings, CHUNK};
+
+/// Samples of one gradient chunk of the sparse trainer (the dense trainer's are
+/// [`CHUNK`]): a chunk of 32 samples of a few dozen features each touches most rows of a
+/// few hundred features, so each chunk's rows were nearly a whole feature transformer to
+/// hand over and add up (a third of the work, and 128 MiB a batch of 16384); 256 samples
+/// share the rows eight times as much and still make 4 chunks of a batch of 1024.
+const SPARSE_CHUNK: usize = 256;
 use crate::Error;
 
 /// The format of a sparse trainer's state file.
@@ -402,10 +409,10 @@ impl SparseTrainer {
     ) -> f64 {
         let s = net.shape();
         let dense: Vec<Layer> = net.layers().skip(1).map(flip).collect();
-        parts.resize_with(batch.len().div_ceil(CHUNK), Grad::default);
+        parts.resize_with(batch.len().div_ceil(SPARSE_CHUNK), Grad::default);
         parts
             .par_iter_mut()
-            .zip(batch.par_chunks(CHUNK))
+            .zip(batch.par_chunks(SPARSE_CHUNK))
             .for_each_init(
                 || Work::new(&s),
                 |w, (g, chunk)| {
