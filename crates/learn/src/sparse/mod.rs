@@ -77,9 +77,20 @@
 //! them instead, for the position that follows the accumulator's last one. Nothing calls
 //! back into the search.
 //!
-//! Measured (criterion, AVX2, 2–4 changed features a view, 24 active ones, see
-//! `benches/sparse.rs`): about 32 ns a leaf with one view of 64 and 91 ns with two views of
-//! 256 from explicit changes; 55 ns and 135 ns from feature lists.
+//! Measured on the bench's walk (`benches/sparse.rs`: 512 features, 24 active a view, 2–4
+//! of them changed a leaf, no second hidden layer, 2 outputs), instructions a leaf by
+//! callgrind (AVX2 / portable) and the fastest of interleaved criterion runs on a shared
+//! 2-core machine (AVX2):
+//!
+//! | leaf | width 64 | 128 | 256 |
+//! | --- | --- | --- | --- |
+//! | 1 view, explicit changes | 538 / 690 instr., 32–52 ns | 649 / 1039, 59 ns | 871 / 1737, 95 ns |
+//! | 1 view, lists | 1013 / 1162, 55–81 ns | 1122 / 1494, 88 ns | 1338 / 2160, 116 ns |
+//! | 2 views, explicit changes | 859 / 1163, 79 ns | 1081 / 1860, 99 ns | 1524 / 3254, 91–134 ns |
+//! | 2 views, lists | 1802 / 2099, 132 ns | 2014 / 2749, 174 ns | 2439 / 4038, 135–197 ns |
+//!
+//! A second hidden layer of 16 (2 views of 128) costs 2450 instructions from explicit
+//! changes and 3321 from lists.
 //!
 //! # The model
 //!
