@@ -28,7 +28,7 @@
 //! evaluation is a function of its position alone.
 
 use super::kernels::Fused;
-use super::quant::QuantNet;
+use super::quant::{Forward, QuantNet};
 use super::SparseShape;
 
 /// The features one move added to and removed from a perspective's list.
@@ -412,14 +412,24 @@ impl SparseAccumulator {
     }
 
     /// The output layer's sums added up by the last update (no second hidden layer).
-    pub(crate) fn output_sums(&self) -> &[i32] {
+    fn output_sums(&self) -> &[i32] {
         &self.sums
+    }
+
+    /// What [`QuantNet::forward`] reads of the current position.
+    fn forward_parts(&mut self, net: &QuantNet) -> Forward<'_> {
+        if net.fused() {
+            Forward::Fused(self.output_sums())
+        } else {
+            let (act, hidden, sums) = self.clipped(net);
+            Forward::Layers { act, hidden, sums }
+        }
     }
 
     /// The clipped feature transformer of the current position (view after view), and the
     /// work buffers of the dense layers: the second hidden layer's activations and the
     /// integer sums.
-    pub(crate) fn clipped(&mut self, net: &QuantNet) -> (&[i16], &mut [i16], &mut [i32]) {
+    fn clipped(&mut self, net: &QuantNet) -> (&[i16], &mut [i16], &mut [i32]) {
         let simd = net.simd();
         let width = net.width();
         for (v, act) in self.views.iter().zip(self.act.chunks_exact_mut(width)) {
@@ -430,6 +440,33 @@ impl SparseAccumulator {
 }
 
 impl QuantNet {
+    /// The network's outputs for the active features of each perspective (sorted, without
+    /// repeats, each below `F`; one list per perspective, the mover's first) into `out`
+    /// (one `f32` a output, −1 … 1), the feature transformer's sums kept in `acc` and
+    /// updated from the features that changed since `acc`'s last evaluation (see
+    /// [`SparseAccumulator`]). Allocates nothing once `acc` has grown to the network.
+    ///
+    /// The result is a function of `features` alone, whatever `acc` evaluated before.
+    ///
+    /// # Panics
+    /// When `features` is not one list per perspective, or `out` not one value per output
+    /// (a caller's bug). Features out of order, repeated or `F` or above are a caller's bug
+    /// too: caught by debug assertions, and otherwise give a wrong value or a panic.
+    pub fn evaluate<L: AsRef<[u32]>>(
+        &self,
+        features: &[L],
+        acc: &mut SparseAccumulator,
+        out: &mut [f32],
+    ) {
+        assert_eq!(
+            features.len(),
+            self.shape().perspectives,
+            "one list a perspective"
+        );
+        acc.update(self, features);
+        self.forward(acc.forward_parts(self), out);
+    }
+
     /// As [`evaluate`](QuantNet::evaluate), for the position that `deltas` (one per
     /// perspective) make of `acc`'s last one: what a caller that knows a move's changes
     /// saves of the merge walk. `acc` then remembers the new position (the next call may
@@ -451,7 +488,7 @@ impl QuantNet {
             "one change a perspective"
         );
         acc.apply(self, deltas);
-        self.forward(acc, out);
+        self.forward(acc.forward_parts(self), out);
     }
 }
 

@@ -22,7 +22,6 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::accumulator::SparseAccumulator;
 use super::kernels::Simd;
 use super::{SparseNet, SparseShape};
 use crate::net::Layer;
@@ -193,33 +192,6 @@ impl QuantNet {
         self.simd = simd;
     }
 
-    /// The network's outputs for the active features of each perspective (sorted, without
-    /// repeats, each below `F`; one list per perspective, the mover's first) into `out`
-    /// (one `f32` a output, −1 … 1), the feature transformer's sums kept in `acc` and
-    /// updated from the features that changed since `acc`'s last evaluation (see
-    /// [`SparseAccumulator`]). Allocates nothing once `acc` has grown to the network.
-    ///
-    /// The result is a function of `features` alone, whatever `acc` evaluated before.
-    ///
-    /// # Panics
-    /// When `features` is not one list per perspective, or `out` not one value per output
-    /// (a caller's bug). Features out of order, repeated or `F` or above are a caller's bug
-    /// too: caught by debug assertions, and otherwise give a wrong value or a panic.
-    pub fn evaluate<L: AsRef<[u32]>>(
-        &self,
-        features: &[L],
-        acc: &mut SparseAccumulator,
-        out: &mut [f32],
-    ) {
-        assert_eq!(
-            features.len(),
-            self.shape.perspectives,
-            "one list a perspective"
-        );
-        acc.update(self, features);
-        self.forward(acc, out);
-    }
-
     /// Without a second hidden layer: view `p`'s part of the output layer's weights (from
     /// its first input on) and the stride between two outputs' rows, which the accumulator
     /// adds up as it updates the view.
@@ -243,18 +215,26 @@ impl QuantNet {
         }
     }
 
-    /// The layers after the feature transformer, from `acc`'s current sums (and, without
-    /// a second hidden layer, the output sums it added up).
-    pub(crate) fn forward(&self, acc: &mut SparseAccumulator, out: &mut [f32]) {
+    /// True when the accumulator adds up the output layer as it updates (no second hidden
+    /// layer): [`forward`](QuantNet::forward) then reads [`Forward::Fused`].
+    pub(crate) fn fused(&self) -> bool {
+        self.l1.is_none() && FUSED
+    }
+
+    /// The layers after the feature transformer, from what the accumulator holds of the
+    /// current position.
+    pub(crate) fn forward(&self, from: Forward<'_>, out: &mut [f32]) {
         assert_eq!(out.len(), self.shape.outputs, "one value an output");
-        if self.l1.is_none() && FUSED {
-            for (o, &s) in out.iter_mut().zip(acc.output_sums()) {
-                *o = self.output(s);
+        let (act, hidden, sums) = match from {
+            Forward::Fused(output_sums) => {
+                for (o, &s) in out.iter_mut().zip(output_sums) {
+                    *o = self.output(s);
+                }
+                return;
             }
-            return;
-        }
+            Forward::Layers { act, hidden, sums } => (act, hidden, sums),
+        };
         let simd = self.simd;
-        let (act, hidden, sums) = acc.clipped(self);
         let mut x: &[i16] = act;
         if let Some(l1) = &self.l1 {
             simd.dense(x, &l1.weights, &l1.bias, sums);
@@ -287,6 +267,23 @@ impl QuantNet {
     pub(crate) fn width(&self) -> usize {
         self.shape.width
     }
+}
+
+/// What the accumulator hands [`QuantNet::forward`] of the current position.
+pub(crate) enum Forward<'a> {
+    /// The output layer's sums, added up as the accumulator updated (no second hidden
+    /// layer).
+    Fused(&'a [i32]),
+    /// The clipped feature transformer (view after view), and the work buffers of the
+    /// dense layers: the second hidden layer's activations and the integer sums.
+    Layers {
+        /// The clipped feature transformer.
+        act: &'a [i16],
+        /// The second hidden layer's activations.
+        hidden: &'a mut [i16],
+        /// The integer sums.
+        sums: &'a mut [i32],
+    },
 }
 
 /// `tanh(x)` within a few units in the last place of `f32`, as a rational function (the
@@ -328,6 +325,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::rng::Rng;
     use crate::sparse::tests::random_list;
+    use crate::sparse::SparseAccumulator;
 
     /// A random network with larger weights than a fresh one's (as trained ones have).
     pub(crate) fn random_net(shape: SparseShape, seed: u64) -> SparseNet {
