@@ -451,7 +451,9 @@ fn progress_goes_to_a_log_as_it_happens_and_nothing_held_out_is_said() {
     let net = dir.join("n.safetensors");
     // Stdout and stderr are pipes here, as in a log file: no bar is drawn, lines are.
     let out = ok(&jumpy3_args(s(&net), &["--holdout", "0"]));
-    let epochs = out.find("epochs: 4/4").expect("the last epoch's progress line");
+    let epochs = out
+        .find("epochs: 4/4")
+        .expect("the last epoch's progress line");
     let games = out.find("games: 40/40").expect("self-play's progress line");
     let summary = out.find("games: 40 self-play").expect("the summary");
     assert!(games < summary && epochs < summary, "{out}");
