@@ -11,7 +11,8 @@
 //!   engine, the `minimax` crate and a plain hand-written PVS, 1 and 2 threads, nodes, times,
 //!   every value checked, the targets per position), every
 //!   game's search overhead at 1 to 16 threads, the targets, and the search signature.
-//! - `--quick` (CI smoke test, well under 2 minutes once built): the criterion suites run
+//! - `--quick` (the smoke test that `cargo xtask ci` runs inside the test suite:
+//!   `[[bench]] test = true` and `benches/tests/quick_report.rs`): the criterion suites run
 //!   once each (`cargo test -p benches --bench suites`, criterion's test mode) and the report at
 //!   small depths with one run each, both in the test profile that `cargo test` has already
 //!   built. No timing is asserted; the report fails only when the engine returns a wrong

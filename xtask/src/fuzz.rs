@@ -37,7 +37,7 @@ pub const TARGETS: &[&str] = &[
 pub const DEFAULT_SECONDS: u64 = 30;
 
 /// Seconds per target in `cargo xtask ci`.
-pub const CI_SECONDS: u64 = 20;
+pub const CI_SECONDS: u64 = 10;
 
 /// The CI step: every target for [`CI_SECONDS`].
 pub fn ci() -> Result<(), String> {

@@ -3,8 +3,10 @@
 //! - `cargo xtask ci`: format check, clippy with warnings denied (also on the facade with
 //!   each game alone), the whole test suite, the
 //!   docs with warnings denied, every crate packaged and built from its package alone, a
-//!   program outside the workspace on one game crate, and a quick run of the benchmarks so
-//!   they never rot. Fails fast.
+//!   program outside the workspace on one game crate, and the benchmarks once, quickly, so
+//!   they never rot (in the test suite: `cargo test` runs each criterion benchmark once and
+//!   `benches/tests/quick_report.rs` the report's quick mode, built once with the rest).
+//!   Fails fast; each step's time is printed.
 //! - `cargo xtask package`: the packaging step of `ci` alone.
 //! - `cargo xtask python`: the Python package alone (also part of `ci`): a venv under
 //!   `target/`, `pip install ./python`, mypy and pytest.
@@ -18,7 +20,7 @@
 //! - `cargo xtask bench [--quick] [--report-only]`: the benchmark suites and
 //!   `target/bench-report.md`.
 //! - `cargo xtask fuzz [--seconds N] [TARGET...]`: every fuzz target of `fuzz/` for N seconds
-//!   (default 30); `ci` runs each for 20 s.
+//!   (default 30); `ci` runs each for 10 s.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -41,7 +43,7 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("bench") => bench::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
-        Some("python") => python::ci(),
+        Some("python") => python::alone(),
         Some("package") => package(),
         Some("web") => web::run_browser_tests(),
         Some("example") => example::run(),
@@ -113,7 +115,6 @@ fn ci() -> Result<(), String> {
         ("packages", package),
         ("python", python::ci),
         ("fuzz", fuzz::ci),
-        ("bench", || bench::run(&["--quick".to_string()])),
     ];
     let start = std::time::Instant::now();
     let mut times = Vec::new();

@@ -47,6 +47,19 @@ fn run(program: &Path, args: &[&str], envs: &[(&str, &str)], dir: &Path) -> Resu
 
 /// The Python package's build and tests.
 pub fn ci() -> Result<(), String> {
+    run_all(true)
+}
+
+/// `cargo xtask python` alone: as [`ci`], building the test profile's `arena` first.
+pub fn alone() -> Result<(), String> {
+    run_all(false)
+}
+
+/// The step; `built`: the test suite's build (`cargo test --workspace`, just before in
+/// `cargo xtask ci`) has left `target/debug/arena`, so it is not built again here (a build
+/// of the one package resolves its dependencies' features apart from the workspace's, and
+/// so compiles them all again: a minute on 2 cores).
+fn run_all(built: bool) -> Result<(), String> {
     let started = Instant::now();
     let root = project_root();
     let target = root.join("target");
@@ -115,8 +128,10 @@ pub fn ci() -> Result<(), String> {
         &root,
     )?;
 
-    cargo(&["build", "--profile", "test", "-p", "plyforge-arena"], &[])?;
     let arena = target.join("debug").join("arena");
+    if !built || !arena.exists() {
+        cargo(&["build", "--profile", "test", "-p", "plyforge-arena"], &[])?;
+    }
     let arena = arena.to_string_lossy();
     let mut env = env.to_vec();
     env.push(("ARENA", arena.as_ref()));
