@@ -302,6 +302,25 @@ struct BenchArgs {
     /// (longer searches show the overhead of a real search better).
     #[arg(long, value_name = "PLIES", default_value_t = 0, requires = "scaling")]
     deeper: u32,
+    /// With --scaling: the thread counts measured against one thread.
+    #[arg(
+        long,
+        value_name = "N,N,...",
+        value_delimiter = ',',
+        default_values_t = [2, 4, 8, 16],
+        requires = "scaling"
+    )]
+    counts: Vec<usize>,
+    /// With --scaling: the engine specification (as `arena match` takes it) instead of the
+    /// game's recommended engine, such as `brs` or `mcts` for Chexers.
+    #[arg(long, value_name = "SPEC", requires = "scaling")]
+    engine: Option<String>,
+    /// With --scaling: this one position (with --depth) instead of the game's bench list.
+    #[arg(long, value_name = "POSITION", requires = "depth")]
+    position: Option<String>,
+    /// With --position: the depth it is searched to.
+    #[arg(long, value_name = "D", requires = "position")]
+    depth: Option<u32>,
 }
 
 #[derive(Args, Debug)]
@@ -736,7 +755,18 @@ pub(crate) fn run(arena: &Games, cli: Cli) -> Result<(), Fail> {
             };
             arena.commands(&a.game)?.connect(&opts)
         }
-        Verb::Bench(a) if a.scaling => bench_scaling(arena, &a.games, a.deeper),
+        Verb::Bench(a) if a.scaling => {
+            let o = crate::bench::ScalingOptions {
+                deeper: a.deeper,
+                counts: a.counts.clone(),
+                engine: a.engine.clone(),
+                position: a.position.clone().zip(a.depth),
+            };
+            bench_scaling(arena, &a.games, &o)
+        }
+        Verb::Bench(a) if a.position.is_some() => Err(Fail::usage(
+            "--position needs --scaling (the bench's signature is its own list)",
+        )),
         Verb::Bench(a) => bench(arena, &a.games, threads_ok(a.threads)?),
         Verb::Tune(a) => {
             let game = arena.commands(&a.game)?;
@@ -849,14 +879,18 @@ fn bench(arena: &Games, games: &[String], threads: usize) -> Result<(), Fail> {
 }
 
 /// `arena bench --scaling`: the games' benches at 1 to 16 threads.
-fn bench_scaling(arena: &Games, games: &[String], deeper: u32) -> Result<(), Fail> {
+fn bench_scaling(
+    arena: &Games,
+    games: &[String],
+    o: &crate::bench::ScalingOptions,
+) -> Result<(), Fail> {
     let names: Vec<String> = if games.is_empty() {
         arena.kinds().iter().map(|k| k.name().to_string()).collect()
     } else {
         games.to_vec()
     };
     for name in &names {
-        if !arena.commands(name)?.bench_scaling(deeper)? && !games.is_empty() {
+        if !arena.commands(name)?.bench_scaling(o)? && !games.is_empty() {
             return Err(Fail::usage(format!("{name} has no bench to measure")));
         }
     }

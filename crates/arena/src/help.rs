@@ -161,6 +161,8 @@ SPEC is KIND[,KEY=VALUE]...:
         is out of their reach, e.g. no piece within reach of another: paranoid elsewhere)
         tables=on|off (play the game's own exact move where it has one, such as a race
         table's, without a search; on by default)
+        smp=split|lazy (how several threads share an alpha-beta search: a node's moves
+        after the first shared out, the default, or Lazy SMP through the table)
         mode=exact|selective (the alpha-beta family: the exact search, minimax's value at a
         fixed depth, or the selective one: reductions, pruning and extensions)
   selective  lmr=on|off null=on|off futility=on|off lmp=on|off iir=on|off ext=on|off

@@ -19,6 +19,8 @@
 //!   `apart=off|maxn|brs|paranoid|alphabeta` (the model of the opponents where the player
 //!   to move is out of their reach, [`Config::apart`]), `tables=on|off` (play the game's
 //!   own table move where it knows one, as Chexers' race leader does: [`Config::table_moves`]),
+//!   `smp=split|lazy` (how the threads of the alpha-beta family share the search:
+//!   [`Config::parallel`]),
 //!   `mode=exact|selective` (the alpha-beta family's exact search, whose value at a fixed
 //!   depth is minimax's, or its selective search: [`Config::selective`]), `seed=N` (random
 //!   and greedy players, and the random choices of MCTS).
@@ -43,8 +45,8 @@ use std::time::Duration;
 
 use search::rng::XorShift64Star as Rng;
 use search::{
-    Algorithm, Config, Evaluator, Game, Limits, MctsParallel, Player, Record, Report, Selectivity,
-    MAX_EVAL,
+    Algorithm, Config, Evaluator, Game, Limits, MctsParallel, Parallel, Player, Record, Report,
+    Selectivity, MAX_EVAL,
 };
 
 use crate::adapter::{legal_moves, CratePlayer, GameAdapter};
@@ -146,6 +148,8 @@ pub struct Spec {
     pub apart: Option<Option<Algorithm>>,
     /// Whether the game's table moves are played ([`Config::table_moves`]).
     pub tables: Option<bool>,
+    /// How the threads of the alpha-beta family share the search ([`Config::parallel`]).
+    pub smp: Option<Parallel>,
     /// The selective search on or off ([`Config::selective`]).
     pub selective: Option<bool>,
     /// Changes to the selective search's settings ([`search::Selectivity`]), by key
@@ -275,6 +279,7 @@ impl Spec {
             offensive: None,
             apart: None,
             tables: None,
+            smp: None,
             selective: None,
             selectivity: Vec::new(),
             seed: None,
@@ -345,6 +350,13 @@ impl Spec {
             "repetition" => self.repetition = Some(model_named(key, value)?),
             "apart" => self.apart = Some(model_named(key, value)?),
             "tables" => self.tables = Some(on_off(key, value)?),
+            "smp" => {
+                self.smp = Some(match value {
+                    "split" => Parallel::Split,
+                    "lazy" => Parallel::Lazy,
+                    _ => return Err(format!("smp={value}: split or lazy")),
+                })
+            }
             "offensive" => {
                 self.offensive = Some(match value.to_ascii_lowercase().as_str() {
                     "off" | "none" | "no" => None,
@@ -452,7 +464,7 @@ impl Spec {
             None => {
                 let params: Vec<&str> = A::params().iter().map(|p| p.name).collect();
                 Err(format!(
-                    "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, repetition, offensive, apart, tables, mode, seed; for mode=selective also lmr, null, futility, lmp, iir, ext, lmr_base, lmr_divisor, null_base, rfp_margin; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
+                    "unknown key {key:?} (depth, time, nodes, iterations, threads, eval, tt, ordering, aspiration, quiescence, repetition, offensive, apart, tables, smp, mode, seed; for mode=selective also lmr, null, futility, lmp, iir, ext, lmr_base, lmr_divisor, null_base, rfp_margin; for mcts also c, bias, scale, playout, parallel, reuse, tree; {})",
                     if params.is_empty() {
                         format!("{} has no evaluation parameters", A::TITLE)
                     } else {
@@ -575,6 +587,9 @@ impl Spec {
         }
         if let Some(v) = self.tables {
             c.table_moves = v;
+        }
+        if let Some(v) = self.smp {
+            c.parallel = v;
         }
         match self.selective {
             Some(true) => c.selective = c.selective.or(Some(Selectivity::default())),
