@@ -31,6 +31,9 @@ enum Verb {
     Match(MatchArgs),
     /// Combine the match files of a match's shards into one table (same figures, Elo, SPRT).
     Merge(MergeArgs),
+    /// The threads' effective speedup by games, from the match files of threads against one
+    /// thread and of one thread with more time against one thread.
+    Speedup(SpeedupArgs),
     /// Exact game-theoretic value and every best move (the two-player games).
     Solve(SolveArgs),
     /// Count the leaves of the move tree (move-generator check).
@@ -471,6 +474,17 @@ struct MergeArgs {
 }
 
 #[derive(Args, Debug)]
+struct SpeedupArgs {
+    /// The match file (`arena match --out`) of the threads (engine 1) against one thread
+    /// (engine 2) at the same time.
+    threads: PathBuf,
+    /// The match file of one thread at FACTOR times the time (engine 1) against one thread
+    /// at the time (engine 2); give one per factor measured.
+    #[arg(long, value_name = "FACTOR=FILE", required = true)]
+    odds: Vec<String>,
+}
+
+#[derive(Args, Debug)]
 struct SolveArgs {
     /// The game (one with an exact solver).
     game: String,
@@ -719,6 +733,7 @@ pub(crate) fn run(arena: &Games, cli: Cli) -> Result<(), Fail> {
             game.run_match(&match_settings(a)?, quiet)
         }
         Verb::Merge(a) => matchup::merge(&a.files, a.out.as_ref()),
+        Verb::Speedup(a) => matchup::speedup(&a.threads, &a.odds),
         Verb::Engine(a) => {
             let threads = threads_ok(a.threads)?;
             arena
