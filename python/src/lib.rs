@@ -13,7 +13,7 @@ use std::time::Duration;
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn};
 use plyforge::encoding::{KindEncoding, StateEncoding};
-use plyforge::{ExactValue, GameKind, SearchInfo, SolveSettings};
+use plyforge::{ExactValue, GameKind, Limits, SearchInfo, SolveSettings};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -463,12 +463,14 @@ fn limits_of(
     }
     Ok(
         (depth.is_some() || movetime.is_some() || nodes.is_some() || clock.is_some()).then(|| {
-            clock
-                .map(|c| state.inner.clock_limits(c))
-                .unwrap_or_default()
+            let own = Limits::default()
                 .with_depth(depth)
                 .with_nodes(nodes)
-                .with_movetime(movetime)
+                .with_movetime(movetime);
+            match clock {
+                Some(c) => state.inner.clock_limits(own, c, None),
+                None => own,
+            }
         }),
     )
 }

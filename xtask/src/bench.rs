@@ -3,7 +3,8 @@
 //!
 //! - full mode (for people, about 10–15 minutes on 2 cores): `cargo bench -p benches` (every
 //!   criterion suite, optimised) then the report program
-//!   (`cargo run --release -p benches --bin bench-report`, `benches/report/`): perft and search speed per
+//!   (`cargo run --profile dist -p benches --bin bench-report`, `benches/report/`, in the
+//!   profile of the binaries that ship, as `cargo bench`'s profile is): perft and search speed per
 //!   game, 1- and 2-thread time to depth, the 2-thread speedup at about a second a search
 //!   (synthetic trees), the peer table against the `minimax` crate with every value checked,
 //!   the benchmark games a user would write (Connect Four, Othello, Breakthrough: this
@@ -36,11 +37,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let out = crate::project_root().join("target").join("bench-report.md");
     let out = out.to_string_lossy().into_owned();
-    // The `arena` program for the report's figures of whole processes: the release build,
-    // or in quick mode the one `cargo test` built (skipped by the report if absent).
+    // The `arena` program for the report's figures of whole processes: the build that
+    // ships (`dist`), or in quick mode the one `cargo test` built (skipped by the report if
+    // absent).
     let arena = crate::project_root()
         .join("target")
-        .join(if quick { "debug" } else { "release" })
+        .join(if quick { "debug" } else { "dist" })
         .join("arena");
     let arena = arena.to_string_lossy().into_owned();
     if quick {
@@ -71,11 +73,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
         if criterion {
             cargo(&["bench", "-p", "benches"], &[])?;
         }
-        cargo(&["build", "--release", "-p", "plyforge-arena"], &[])?;
+        cargo(&["build", "--profile", "dist", "-p", "plyforge-arena"], &[])?;
         cargo(
             &[
                 "run",
-                "--release",
+                "--profile",
+                "dist",
                 "-p",
                 "benches",
                 "--bin",

@@ -76,7 +76,7 @@ fn is_test_file(path: &str) -> bool {
 
 /// Rust text with comments, strings and character literals blanked (their line ends
 /// kept), so that braces and keywords are the code's own.
-fn code_only(text: &str) -> String {
+pub(crate) fn code_only(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;

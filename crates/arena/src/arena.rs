@@ -92,6 +92,28 @@ impl Arena {
         self.run_with(std::env::args_os())
     }
 
+    /// Reads a command line as the program would, without running it: the subcommand, its
+    /// options and the game's name checked (for scripts and for tests of the
+    /// documentation's commands); the reason when the program would refuse it.
+    ///
+    /// ```
+    /// use plyforge_arena::Arena;
+    /// let arena = Arena::with_default_games();
+    /// assert!(arena.check_args(["arena", "match", "chexers", "--games", "4"]).is_ok());
+    /// let e = arena.check_args(["arena", "match", "breakthrough"]).unwrap_err();
+    /// assert!(e.contains("breakthrough"), "{e}");
+    /// ```
+    pub fn check_args<I, T>(&self, args: I) -> Result<(), String>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<OsString> + Clone,
+    {
+        let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+        crate::cli::parse(&self.kinds(), args)
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }
+
     /// Runs the program on these arguments (the first is the program's name), as
     /// [`run`](Arena::run).
     pub fn run_with<I, T>(self, args: I) -> ExitCode
@@ -99,11 +121,12 @@ impl Arena {
         I: IntoIterator<Item = T>,
         T: Into<OsString> + Clone,
     {
+        let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+        crate::fail::set_program(args.first().map(OsString::as_os_str));
         if let Some(p) = self.problems.first() {
-            eprintln!("arena: {p}");
+            crate::errln!("{p}");
             return ExitCode::from(2);
         }
-        let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
         let cli = match crate::cli::parse(&self.kinds(), args) {
             Ok(cli) => cli,
             Err(e) => {
@@ -114,7 +137,7 @@ impl Arena {
         match crate::cli::run(&self.games, cli) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("arena: {e}");
+                crate::errln!("{e}");
                 ExitCode::from(e.code() as u8)
             }
         }

@@ -2,7 +2,8 @@
 //! bar of games or iterations, prints each finished game (unless quiet), and says what a
 //! worker waits for.
 
-use std::time::Duration;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use lab::matchfile::{Ending, GameLine};
@@ -74,9 +75,32 @@ fn values_text(params: &[Param], theta: &[f64]) -> String {
         .join(" ")
 }
 
+/// Where progress goes when stderr is not a terminal (a log file, a pipe): lines on stdout,
+/// at most one every [`PLAIN_EVERY`] (and the last), so that a log shows a run as it goes.
+struct Plain {
+    total: u64,
+    unit: &'static str,
+    last: Option<Instant>,
+}
+
+/// How often a line of progress is printed when stderr is not a terminal.
+const PLAIN_EVERY: Duration = Duration::from_secs(10);
+
+impl Plain {
+    /// Prints `text` if the last line is [`PLAIN_EVERY`] old (or `always`).
+    fn line(&mut self, always: bool, text: impl FnOnce() -> String) {
+        if always || self.last.map_or(true, |t| t.elapsed() >= PLAIN_EVERY) {
+            self.last = Some(Instant::now());
+            outln!("{}", text());
+        }
+    }
+}
+
 /// The bar of a match or a tuning run of game `A`.
 pub(crate) struct Bars<A: GameAdapter> {
     bar: Option<ProgressBar>,
+    /// Progress as lines, when stderr is not a terminal (no bar is drawn then).
+    plain: Option<Plain>,
     /// Print each game of a match.
     games: bool,
     /// A tuning run's parameters (the bar shows their values).
@@ -91,6 +115,7 @@ impl<A: GameAdapter> Bars<A> {
     pub(crate) fn for_match(quiet: bool) -> Self {
         Bars {
             bar: None,
+            plain: None,
             games: !quiet,
             params: Vec::new(),
             said: Duration::ZERO,
@@ -112,9 +137,25 @@ impl<A: GameAdapter> Observer for Bars<A> {
         match event {
             Progress::Begin { total, unit } => {
                 self.said = Duration::ZERO;
-                self.bar = Some(progress_bar(total, unit));
+                if std::io::stderr().is_terminal() {
+                    self.bar = Some(progress_bar(total, unit));
+                } else {
+                    self.plain = Some(Plain {
+                        total,
+                        unit,
+                        last: None,
+                    });
+                }
             }
             Progress::Game { line, of } => {
+                if let Some(plain) = &mut self.plain {
+                    if self.games {
+                        outln!("{}", game_text::<A>(line, of));
+                    } else if self.params.is_empty() {
+                        let n = line.game + 1;
+                        plain.line(n == of, || format!("games: {n}/{of} played"));
+                    }
+                }
                 if let Some(bar) = &self.bar {
                     if self.games {
                         let text = game_text::<A>(line, of);
@@ -134,6 +175,15 @@ impl<A: GameAdapter> Observer for Bars<A> {
             }
             Progress::Iteration { done, values } => {
                 self.said = Duration::ZERO;
+                if let Some(plain) = &mut self.plain {
+                    let total = plain.total;
+                    plain.line(done == total, || {
+                        format!(
+                            "iterations: {done}/{total}  {}",
+                            values_text(&self.params, values)
+                        )
+                    });
+                }
                 if let Some(bar) = &self.bar {
                     bar.set_message(values_text(&self.params, values));
                     bar.set_position(done);
@@ -146,20 +196,31 @@ impl<A: GameAdapter> Observer for Bars<A> {
                 since,
             } => self.waiting(workers, of, what, since),
             Progress::Played { done } => {
+                if let Some(plain) = &mut self.plain {
+                    let (total, unit) = (plain.total, plain.unit);
+                    plain.line(done == total, || format!("{unit}: {done}/{total}"));
+                }
                 if let Some(bar) = &self.bar {
                     bar.set_position(done);
                 }
             }
             Progress::Epoch { done, train, held } => {
+                let held = held.map_or("none held out".to_string(), |h| format!("{h:.4} held out"));
+                let text = format!("loss {train:.4} trained, {held}");
+                if let Some(plain) = &mut self.plain {
+                    let total = plain.total;
+                    plain.line(done == total, || format!("epochs: {done}/{total}  {text}"));
+                }
                 if let Some(bar) = &self.bar {
                     bar.set_position(done);
-                    bar.set_message(format!("loss {train:.4} trained, {held:.4} held out"));
+                    bar.set_message(text);
                 }
             }
             Progress::End => {
                 if let Some(bar) = self.bar.take() {
                     bar.finish_and_clear();
                 }
+                self.plain = None;
             }
             _ => {}
         }
@@ -178,14 +239,16 @@ impl<A: GameAdapter> Bars<A> {
                 .collect::<Vec<_>>()
                 .join(", "),
         );
-        let Some(bar) = &self.bar else {
-            return;
-        };
-        bar.set_message(text.clone());
+        if let Some(bar) = &self.bar {
+            bar.set_message(text.clone());
+        }
         if since >= self.said + Duration::from_secs(60) {
             self.said += Duration::from_secs(60);
             let shown = plyforge::duration::show_duration(since);
-            bar.suspend(|| eprintln!("arena: {text} for {shown}"));
+            match &self.bar {
+                Some(bar) => bar.suspend(|| crate::errln!("{text} for {shown}")),
+                None => crate::errln!("{text} for {shown}"),
+            }
         }
     }
 }

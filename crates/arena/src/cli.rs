@@ -76,10 +76,10 @@ struct TrainArgs {
     /// Self-play games (0: learn from --records alone).
     #[arg(long, value_name = "N", default_value_t = 200)]
     games: u64,
-    /// Random plies at the start of each self-play game (default: the game's opening plies
-    /// and two more).
-    #[arg(long, value_name = "N")]
-    random_plies: Option<usize>,
+    /// Random plies played at the start of each self-play game (default: the game's opening
+    /// plies and two more), as `arena match --opening`.
+    #[arg(long, value_name = "PLIES", visible_alias = "random-plies")]
+    opening: Option<usize>,
     /// The chance that a self-play move after the opening is a random one.
     #[arg(long, value_name = "P", default_value_t = 0.05)]
     explore: f64,
@@ -271,21 +271,22 @@ struct TuneArgs {
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     /// Texel's method instead of SPSA: fit the evaluation's parameters to the results of
-    /// these recorded games (match files, tune files, text records).
-    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["opponent", "out", "resume", "shard", "verify", "svg"])]
-    from_records: Vec<PathBuf>,
-    /// With --from-records: folds of cross-validation (0: none).
+    /// these recorded games (match files, tune files, training games files, text records;
+    /// the same files as `arena train --records`).
+    #[arg(long, value_name = "FILE", num_args = 1.., visible_alias = "from-records", conflicts_with_all = ["opponent", "out", "resume", "shard", "verify", "svg"])]
+    records: Vec<PathBuf>,
+    /// With --records: folds of cross-validation (0: none).
     #[arg(long, value_name = "K", default_value_t = 5)]
     folds: usize,
-    /// With --from-records: the first ply of a game whose position counts.
+    /// With --records: the first ply of a game whose position counts.
     #[arg(long, value_name = "PLY", default_value_t = 6)]
     skip_plies: usize,
-    /// With --from-records: the most passes of the local search.
+    /// With --records: the most passes of the local search.
     #[arg(long, value_name = "N", default_value_t = 40)]
     rounds: usize,
-    /// With --from-records: fit to the moves these players chose (names as the records'
+    /// With --records: fit to the moves these players chose (names as the records'
     /// seats give them) instead of the results: an opponent model.
-    #[arg(long, value_name = "NAME", num_args = 1.., requires = "from_records")]
+    #[arg(long, value_name = "NAME", num_args = 1.., requires = "records")]
     predict: Vec<String>,
 }
 
@@ -447,9 +448,10 @@ struct MatchArgs {
     /// MOVES scores are all within +-SCORE.
     #[arg(long, value_name = "PLY,MOVES,SCORE")]
     draw: Option<String>,
-    /// A game clock: each side has T for the whole game; engines without a limit of their
-    /// own think on it (the game's clock policy), each move charged with its wall time, and
-    /// a side whose clock runs out loses (adjudicated: time).
+    /// A game clock: each side has T for the whole game; every engine thinks on it (the
+    /// game's clock policy; a spec's own depth, nodes or time apply within it), each move
+    /// charged with its wall time, and a side whose clock runs out loses (adjudicated:
+    /// time).
     #[arg(long, value_name = "T")]
     clock: Option<String>,
 }
@@ -953,6 +955,7 @@ fn match_settings(a: MatchArgs) -> Result<lab::MatchSettings, Fail> {
     }
     Ok(lab::MatchSettings {
         engines: a.engine,
+        specs: Vec::new(),
         games: a.games,
         time: duration("--time", &a.time)?,
         threads: threads_ok(a.threads)?,
@@ -1018,8 +1021,9 @@ fn train_settings(a: TrainArgs) -> Result<lab::train::TrainSettings, Fail> {
     })?;
     Ok(lab::train::TrainSettings {
         engine: Some(a.engine),
+        net: None,
         games: a.games,
-        random_plies: a.random_plies,
+        random_plies: a.opening,
         explore: a.explore,
         max_plies: a.max_plies,
         records: a.records,
@@ -1045,9 +1049,9 @@ fn train_settings(a: TrainArgs) -> Result<lab::train::TrainSettings, Fail> {
 
 /// The options of `arena tune`, checked.
 fn tune_command(a: TuneArgs) -> Result<tune::TuneCommand, Fail> {
-    if !a.from_records.is_empty() {
+    if !a.records.is_empty() {
         return Ok(tune::TuneCommand::Texel(lab::tune::TexelSettings {
-            files: a.from_records,
+            files: a.records,
             params: a.param,
             engine: a.engine,
             folds: a.folds,

@@ -84,6 +84,32 @@ pub fn emit(args: fmt::Arguments<'_>) {
     }
 }
 
+/// The program's name as its user called it (`connect-four-arena` for a user's own program
+/// with its game in it, as the usage lines show it): what its messages on stderr start with.
+pub fn program() -> &'static str {
+    PROGRAM.get().map_or("arena", String::as_str)
+}
+
+static PROGRAM: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Takes the program's name from the first argument of the command line (its file name
+/// without a folder or an extension); the first call wins.
+pub(crate) fn set_program(arg0: Option<&std::ffi::OsStr>) {
+    let name = arg0
+        .map(std::path::Path::new)
+        .and_then(std::path::Path::file_stem)
+        .and_then(|s| s.to_str())
+        .filter(|s| !s.is_empty())
+        .unwrap_or("arena");
+    let _ = PROGRAM.set(name.to_string());
+}
+
+/// `eprintln!` with the program's name in front: `connect-four-arena: …`.
+#[macro_export]
+macro_rules! errln {
+    ($($arg:tt)*) => { eprintln!("{}: {}", $crate::fail::program(), format_args!($($arg)*)) };
+}
+
 /// `println!` that survives a closed pipe.
 #[macro_export]
 macro_rules! outln {
@@ -97,4 +123,4 @@ macro_rules! out {
     ($($arg:tt)*) => { $crate::fail::emit(format_args!($($arg)*)) };
 }
 
-pub use crate::{out, outln};
+pub use crate::{errln, out, outln};

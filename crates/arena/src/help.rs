@@ -5,6 +5,7 @@
 //! from the registry, never written here.
 
 use clap::Command;
+use plyforge::agent::{KeyGroup, SPEC_KEYS};
 use plyforge::{GameKind, SolverTraits};
 
 /// The games the examples use: the first game, the first with three players, the first with
@@ -151,29 +152,7 @@ const MATCH_HELP: &str = "\
 SPEC is KIND[,KEY=VALUE]...:
   KIND  engine (the game's recommended settings), alphabeta, paranoid, brs, maxn,
         mcts (Monte Carlo tree search), greedy (one ply, the evaluation's favourite), random
-  KEYs  depth=N time=DUR nodes=N threads=N eval=NAME tt=MIB (0: no table)
-        ordering=on|off aspiration=on|off quiescence=on|off seed=N
-        repetition=off|maxn|brs|paranoid (before a move that repeats a position, a
-        second search with that model of the opponents; its move if it leaves the cycle)
-        offensive=N|off (three players, paranoid: when another player leads by N
-        evaluation points or more, search against it: it maximises, everyone else minimises)
-        apart=off|maxn|brs|paranoid (the model of the opponents where the player to move
-        is out of their reach, e.g. no piece within reach of another: paranoid elsewhere)
-        tables=on|off (play the game's own exact move where it has one, such as a race
-        table's, without a search; on by default)
-        smp=split|lazy (how several threads share an alpha-beta search: a node's moves
-        after the first shared out, the default, or Lazy SMP through the table)
-        mode=exact|selective (the alpha-beta family: the exact search, minimax's value at a
-        fixed depth, or the selective one: reductions, pruning and extensions)
-  selective  lmr=on|off null=on|off futility=on|off lmp=on|off iir=on|off ext=on|off
-        (one technique off, to screen it) lmr_base=N lmr_divisor=N null_base=N
-        rfp_margin=N (its constants; `arena tune` tunes them)
-        NAME=NUMBER for each of the evaluation's parameters (listed below; `arena tune`
-        tunes them), checked against its range
-        (an evaluation may take settings after its name, eval=NAME:WEIGHT=N:..., where
-        its game says so)
-  mcts  iterations=N (= nodes) c=X bias=X scale=X playout=N parallel=tree|root
-        reuse=on|off tree=MIB
+{KEYS}
 A search spec without depth, time or nodes thinks --time per move.
 
 Seats: with two specs A and B in a two-player game, games come in pairs from one opening,
@@ -225,10 +204,65 @@ Adjudication: --max-plies N ends a game after N plies with the game's move-limit
 --resign MOVES,SCORE and --draw PLY,MOVES,SCORE judge two-player games by both engines'
 scores (players that do not search have none, and are never adjudicated this way).";
 
+/// `text` in lines of at most `width` characters (a word longer stays whole), each after
+/// the first indented by `indent`, every line ending in a newline.
+fn wrap(text: &str, width: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let lead = text.len() - text.trim_start().len();
+    let mut line = text[..lead].to_string();
+    for word in text[lead..].split(' ') {
+        if !line.trim().is_empty() && line.len() + 1 + word.len() > width {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = indent.to_string();
+        } else if !line.trim().is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
+}
+
+/// The keys of an engine specification, from the one list of them.
+fn spec_keys_help() -> String {
+    let mut out = String::new();
+    for (group, title) in [
+        (KeyGroup::Search, "KEYs"),
+        (
+            KeyGroup::Selective,
+            "selective search (with mode=selective)",
+        ),
+        (KeyGroup::Mcts, "mcts"),
+    ] {
+        out.push_str(&format!("  {title}:\n"));
+        for k in SPEC_KEYS.iter().filter(|k| k.group == group) {
+            let mut line = format!("    {}={}", k.names[0], k.value);
+            if k.names.len() > 1 {
+                line.push_str(&format!(" (or {})", k.names[1..].join(", ")));
+            }
+            if !k.about.is_empty() {
+                line.push_str(&format!(": {}", k.about));
+            }
+            out.push_str(&wrap(&line, 90, "        "));
+        }
+    }
+    out.push_str(
+        "  NAME=NUMBER for each of the evaluation's parameters (listed below; `arena tune`\n    \
+         tunes them), checked against its range; an evaluation may take settings after its\n    \
+         name, eval=NAME:WEIGHT=N:..., where its game says so\n",
+    );
+    out
+}
+
 fn match_help(p: &Picks, kinds: &[GameKind]) -> String {
     let g = p.game.name();
     let [a, b] = p.game.info().default_match;
-    let mut out = format!("{MATCH_HELP}\n\nDefault matches (without --engine):\n");
+    let mut out = format!(
+        "{}\n\nDefault matches (without --engine):\n",
+        MATCH_HELP.replace("{KEYS}\n", &spec_keys_help())
+    );
     for k in kinds {
         let [x, y] = k.info().default_match;
         out.push_str(&format!("  {:<12} {x} against {y}\n", k.name()));
@@ -445,7 +479,7 @@ parameter's declared step and N the iterations. Values stay in their ranges; who
 parameters are rounded where they are played.
 
 Every game goes to --out FILE as it finishes (JSON lines; they are also records for
---from-records). A killed run continues with --resume and loses no finished game. Workers
+--records). A killed run continues with --resume and loses no finished game. Workers
 (--shard K/N, one --out FILE per worker in one shared directory, as `deploy/` runs them on
 Slurm and Kubernetes) each play their pairs of every iteration and wait for the others' games
 in the directory's other .jsonl files; they all compute the same theta, the same as one
@@ -453,7 +487,7 @@ process would. --verify then plays the tuned values against the start values on 
 (an SPRT, --verify-sprt, for two players). --svg draws each parameter's path and the
 verification (by default beside --out).
 
-Texel's method (--from-records FILE...): fits the evaluation's parameters to the results of
+Texel's method (--records FILE...): fits the evaluation's parameters to the results of
 recorded games (the softmax of the players' scores; for two players the logistic), the
 temperature fitted to the start values first, cross-validated over --folds folds of games.
 With --predict NAME... it fits them to the moves those players chose instead (a model of
@@ -483,8 +517,8 @@ fn tune_help(p: &Picks, kinds: &[GameKind]) -> String {
 arena tune {g} --out tune.jsonl --resume --verify --verify-sprt 0 10\n  \
 arena tune {g} --param {} --opponent greedy --pairs 4 --time 10ms\n  \
 arena tune {g} --shard 2/8 --out runs/2.jsonl ...   (worker 2 of 8; see deploy/README.md)\n  \
-arena tune {g} --from-records games.jsonl more.txt --folds 5\n  \
-arena tune {g} --from-records games.txt --predict greedy random --folds 0",
+arena tune {g} --records games.jsonl more.txt --folds 5\n  \
+arena tune {g} --records games.txt --predict greedy random --folds 0",
         p.game
             .info()
             .params

@@ -47,6 +47,9 @@ fn announce<A: GameAdapter>(m: &Match<A>) {
     for (i, s) in plan.specs.iter().enumerate() {
         outln!("  engine {}: {}", i + 1, s.text);
     }
+    if o.engines.is_empty() && o.specs.is_empty() {
+        outln!("  (the game's default match; --engine SPEC, twice, chooses the engines)");
+    }
     if let (Some(path), lab::book::Starts::Book { positions, .. }) = (&o.book, &plan.starts) {
         outln!(
             "  openings: {} ({} positions, {} order){}",
@@ -107,8 +110,8 @@ fn cores<A: GameAdapter>(o: &MatchSettings, m: &Match<A>) {
         );
     }
     if o.concurrency * threads_per_game > cores {
-        eprintln!(
-            "arena: warning: --concurrency {} x {} per engine needs {} cores, and {} \
+        crate::errln!(
+            "warning: --concurrency {} x {} per engine needs {} cores, and {} \
              are available: games share cores, so timed engines think less than asked",
             o.concurrency,
             threads(threads_per_game),

@@ -2,7 +2,6 @@
 //! Works with stdin on a pipe (tests drive it) and ends cleanly at the end of input.
 
 use std::io::BufRead;
-use std::time::Duration;
 
 use plyforge::search::{Game, Limits, Record};
 
@@ -150,7 +149,7 @@ fn engines<A: GameAdapter>(
     let time = parse_duration(&o.time).map_err(|e| Fail::usage(format!("--time: {e}")))?;
     let limits = match o.depth {
         Some(d) => Limits::depth(d),
-        None => Limits::movetime(time.max(Duration::from_millis(1))),
+        None => Limits::movetime(time),
     };
     let mut agents = Vec::new();
     for (p, &human) in humans.iter().enumerate() {

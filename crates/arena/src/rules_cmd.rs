@@ -14,7 +14,7 @@ pub(crate) fn moves<A: GameAdapter>(position: &str) -> Result<(), Fail> {
         outln!("{mv}");
     }
     if let Some(o) = pos.outcome() {
-        eprintln!("arena: the game is over ({})", result_text::<A>(o));
+        crate::errln!("the game is over ({})", result_text::<A>(o));
     }
     Ok(())
 }

@@ -111,7 +111,8 @@ fn show(r: &TrainReport) {
     );
     for (i, (t, h)) in r.losses.iter().enumerate() {
         if i == 0 || i + 1 == r.losses.len() || (i + 1) % 5 == 0 {
-            outln!("epoch {:>3}  loss {t:.5} trained  {h:.5} held out", i + 1);
+            let held = h.map_or("none held out".to_string(), |h| format!("{h:.5} held out"));
+            outln!("epoch {:>3}  loss {t:.5} trained  {held}", i + 1);
         }
     }
     outln!(

@@ -167,12 +167,9 @@ impl Engine {
             return Some((best, Choice::Solved(s)));
         }
         let left = time.saturating_sub(started.elapsed());
-        let report = self.search.run(
-            pos,
-            record.history_keys(),
-            Limits::movetime(left.max(Duration::from_millis(1))),
-            |_| {},
-        );
+        let report = self
+            .search
+            .run(pos, record.history_keys(), Limits::movetime(left), |_| {});
         let best = report.best.unwrap_or(Move::Pass);
         Some((best, Choice::Searched(report)))
     }

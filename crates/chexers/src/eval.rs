@@ -154,7 +154,7 @@ impl Weights {
     /// A model of the public course agents' judgement: the weights fitted to the moves that
     /// six of them (`flying_solo`, `max`, `latest_tile`, `H1`, `SquareBox`,
     /// `AlphaChexersButBetter`) chose in 468 games against this crate's Player (24,629 moves), in the
-    /// course referee (`arena tune chexers --from-records … --predict NAME…`: the softmax of
+    /// course referee (`arena tune chexers --records … --predict NAME…`: the softmax of
     /// each legal move's resulting position scored for the mover predicts the move played).
     /// The default weights put the agent's move first 43.6% of the time (log loss 2.008 at
     /// the fitted temperature), these 44.5% (1.775): the agents search deeper than one
@@ -343,7 +343,7 @@ impl Weights {
 
 /// What the evaluation weighs for one player: the features of [`DefaultEval::absolute`],
 /// which is [`Weights::value`] of them. Public so that weights can be fitted to games
-/// (`arena tune chexers --from-records`, on the same numbers) and so that users can build their own
+/// (`arena tune chexers --records`, on the same numbers) and so that users can build their own
 /// evaluations on the same measurements.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]

@@ -52,6 +52,13 @@ pub const CLOCK_RESERVE_MOVES: u32 = 8;
 /// Time that [`clock_limits`] does not plan to use.
 pub const CLOCK_FLOOR: std::time::Duration = std::time::Duration::from_millis(300);
 
+/// Chexers' clock policy: [`CLOCK_RESERVE_MOVES`] and [`CLOCK_FLOOR`], for the engine's one
+/// clock rule ([`search::ClockPolicy::limits`]).
+pub const CLOCK: search::ClockPolicy = search::ClockPolicy {
+    reserve_moves: CLOCK_RESERVE_MOVES,
+    floor: CLOCK_FLOOR,
+};
+
 /// The engine's limits for one action of the side to move on a game clock (the course
 /// referee's time budget per player and game, `-t`, 60 s in the course's tests) with
 /// `remaining` thinking time left: a clock whose moves to go `m` estimate the player's
@@ -80,17 +87,17 @@ pub const CLOCK_FLOOR: std::time::Duration = std::time::Duration::from_millis(30
 /// assert!(c.remaining < Duration::from_secs(60));
 /// ```
 pub fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
+    CLOCK.limits(search::Limits::default(), remaining, Some(moves_to_go(pos)))
+}
+
+/// The actions the side to move in `pos` is expected to still make (the estimate of
+/// [`clock_limits`]): `clamp(5/4 · w + 4, 8, turns left)` with `w` = [`remaining_work`].
+pub fn moves_to_go(pos: &Position) -> u32 {
     use search::Game;
     let me = pos.to_move();
     let turns_left = (TURN_LIMIT - pos.turns()).div_ceil(3).max(1);
     let work = remaining_work(pos, me);
-    let moves = (work * 5 / 4 + 4).clamp(8, 256).min(turns_left);
-    search::Limits::clock(search::Clock::reserved(
-        remaining,
-        moves,
-        CLOCK_RESERVE_MOVES,
-        CLOCK_FLOOR,
-    ))
+    (work * 5 / 4 + 4).clamp(8, 256).min(turns_left)
 }
 
 /// The fixed bench of Chexers (`arena bench chexers`): `label: depth: position` lines, read with

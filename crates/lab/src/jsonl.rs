@@ -20,14 +20,7 @@ use crate::schedule::Shard;
 
 /// FNV-1a, 64 bits: a run's id is the hash of its settings' text (stable across machines
 /// and versions of Rust, unlike `std`'s hasher).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
+pub use plyforge::digest::fnv1a;
 
 /// One line of a file of format `F`: its header, or an entry (a game).
 #[derive(Clone, Debug, PartialEq)]

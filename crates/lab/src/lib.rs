@@ -49,6 +49,7 @@
 //! effective speedup by games), [`summary`] (figures and table), [`tune`] (SPSA, the tune
 //! file, verification, the picture, Texel's method),
 //! [`train`] (self-play, the training set, the network's training, generations),
+//! [`trainfile`] (a training run's games file, which the records reader reads too),
 //! [`observe`], [`error`].
 //!
 //! **A match game is a function of its index and the match's settings** (opening, seats,
@@ -73,7 +74,9 @@ pub mod schedule;
 pub mod speedup;
 pub mod sprt;
 pub mod summary;
+mod svg;
 pub mod train;
+pub mod trainfile;
 pub mod tune;
 
 pub use error::Error;

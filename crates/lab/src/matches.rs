@@ -38,6 +38,10 @@ use crate::summary::{self, Context, Emphasis, Figures, TestTracker};
 pub struct MatchSettings {
     /// Engine specifications (empty: the game's default match).
     pub engines: Vec<String>,
+    /// Engine specifications already parsed for the game (a program that makes its
+    /// engines, such as the generations of a training run, hands them over typed); when
+    /// not empty they are the match's engines and `engines` is not read.
+    pub specs: Vec<Spec>,
     /// The most games; `None`: 10, or 10,000 with a test.
     pub games: Option<usize>,
     /// Time per move of specifications without a limit of their own.
@@ -73,9 +77,10 @@ pub struct MatchSettings {
     pub shard: Option<Shard>,
     /// Rules for ending games early.
     pub adjudication: Adjudication,
-    /// A game clock per side for the whole game: the specifications without a limit of
-    /// their own think on it (the game's clock policy, `GameAdapter::clock_limits`), each
-    /// move charged with its wall time; a side whose clock runs out loses.
+    /// A game clock per side for the whole game: every engine thinks on it (the one clock
+    /// rule with the game's policy, `plyforge::clock_limits`; a spec's own depth, nodes or
+    /// time apply within it, as on a match server), each move charged with its wall time;
+    /// a side whose clock runs out loses.
     pub clock: Option<Duration>,
 }
 
@@ -85,6 +90,7 @@ impl Default for MatchSettings {
     fn default() -> Self {
         MatchSettings {
             engines: Vec::new(),
+            specs: Vec::new(),
             games: None,
             time: Duration::from_millis(50),
             threads: 1,
@@ -141,24 +147,6 @@ fn parse_specs<A: GameAdapter>(texts: &[String]) -> Result<Vec<Spec>, Error> {
     Ok(specs)
 }
 
-/// A specification as a run's id sees it: its text, with a network (`eval=net:FILE`) named
-/// by the hash of the file's bytes rather than by its path. Workers whose networks are the
-/// same bytes at different paths (each generation's network, trained by every worker of
-/// `arena train --generations --shard`) share one run, and a network changed under a
-/// resumed file is noticed.
-pub(crate) fn spec_identity(spec: &Spec) -> String {
-    let Some(net) = &spec.net else {
-        return spec.text.clone();
-    };
-    match std::fs::read(&net.path) {
-        Ok(bytes) => spec.text.replace(
-            &format!("net:{}", net.path),
-            &format!("net#{:016x}", fnv1a(&bytes)),
-        ),
-        Err(_) => spec.text.clone(),
-    }
-}
-
 /// Everything that decides which games a match plays and how, as text: the match id is its
 /// hash. Concurrency, the shard and the output files are not in it (they do not change the
 /// games).
@@ -173,7 +161,7 @@ fn settings_text<A: GameAdapter>(
     let mut s = format!(
         "game={} engines={:?} games={} time={}us threads={} seed={} opening={}",
         A::NAME,
-        specs.iter().map(spec_identity).collect::<Vec<_>>(),
+        specs.iter().map(Spec::identity).collect::<Vec<_>>(),
         games,
         o.time.as_micros(),
         o.threads,
@@ -341,7 +329,11 @@ fn starts<A: GameAdapter>(
 impl<A: GameAdapter> MatchPlan<A> {
     /// Checks the settings and works out the plan (reading the book, if there is one).
     pub fn new(o: &MatchSettings) -> Result<MatchPlan<A>, Error> {
-        let specs = parse_specs::<A>(&o.engines)?;
+        let specs = if o.specs.is_empty() {
+            parse_specs::<A>(&o.engines)?
+        } else {
+            o.specs.iter().cloned().map(with_match_table::<A>).collect()
+        };
         let sprt = check::<A>(o, &specs)?;
         let games = o
             .games
@@ -349,7 +341,7 @@ impl<A: GameAdapter> MatchPlan<A> {
         if games == 0 {
             return Err(Error::settings("--games must be at least 1"));
         }
-        let fallback = Limits::movetime(o.time.max(Duration::from_millis(1)));
+        let fallback = Limits::movetime(o.time);
         let cycle = seatings(A::PLAYERS, specs.len());
         let schedule = Schedule { cycle, games };
         let (starts, book_hash, opening) = starts::<A>(

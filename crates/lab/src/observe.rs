@@ -63,8 +63,8 @@ pub enum Progress<'a> {
         done: u64,
         /// The mean loss met on the training positions in the epoch.
         train: f64,
-        /// The mean loss on the held-out positions after it.
-        held: f64,
+        /// The mean loss on the held-out positions after it (`None`: none were held out).
+        held: Option<f64>,
     },
     /// The games are over (finished, stopped by the test, or cut short by an error).
     End,

@@ -28,7 +28,7 @@ pub(crate) struct RecordGame {
 
 impl RecordGame {
     /// A self-play game of a training run, as a record.
-    pub(crate) fn of_training(g: &crate::train::games::TrainGame) -> RecordGame {
+    pub(crate) fn of_training(g: &crate::trainfile::TrainGame) -> RecordGame {
         RecordGame {
             start: g.start.clone(),
             moves: g.moves.clone(),
@@ -85,7 +85,7 @@ fn read_json(name: &str, text: &str, game: &str, out: &mut Vec<RecordGame>) -> R
                 continue;
             }
             "train-game" => {
-                let g = crate::train::games::parse_game(o).map_err(at)?;
+                let g = crate::trainfile::parse_game(o).map_err(at)?;
                 let mut r = RecordGame::of_training(&g);
                 (r.file, r.line) = (name.to_string(), n + 1);
                 out.push(r);

@@ -31,6 +31,17 @@ pub enum Error {
         /// What it is, and what was wanted.
         reason: String,
     },
+    /// One field of a file (a tensor or a metadata key) that is missing, of another kind,
+    /// shaped against the rest, or holding a value that is not finite: the sparse
+    /// network's files ([`crate::sparse`]) name what is wrong so.
+    Field {
+        /// The file, when the bytes came from one.
+        path: Option<PathBuf>,
+        /// The tensor's name (`"ft.weight"`) or the metadata key (`"kind"`).
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// Layer sizes, data or settings that cannot be used (a layer of size 0, a sample of
     /// the wrong length, a learning rate that is not positive).
     Shape {
@@ -51,7 +62,24 @@ impl Error {
                 path: Some(path.into()),
                 reason,
             },
+            Error::Field {
+                path: None,
+                field,
+                reason,
+            } => Error::Field {
+                path: Some(path.into()),
+                field,
+                reason,
+            },
             other => other,
+        }
+    }
+
+    pub(crate) fn field(field: impl Into<String>, reason: impl Into<String>) -> Error {
+        Error::Field {
+            path: None,
+            field: field.into(),
+            reason: reason.into(),
         }
     }
 
@@ -88,6 +116,11 @@ impl fmt::Display for Error {
                 write!(f, "{}not a whole plyforge network: {reason}", file(path))
             }
             Error::Foreign { path, reason } => write!(f, "{}{reason}", file(path)),
+            Error::Field {
+                path,
+                field,
+                reason,
+            } => write!(f, "{}{field:?}: {reason}", file(path)),
             Error::Shape { reason } => f.write_str(reason),
         }
     }

@@ -105,24 +105,32 @@ pub(crate) fn read(path: &Path) -> Result<Vec<u8>, Error> {
 
 /// The tensors of the network's layers, in PyTorch's layout, each name with `prefix`.
 pub(crate) fn layer_tensors(layers: &[Layer], prefix: &str) -> Vec<Tensor> {
-    let mut out = Vec::new();
-    for (l, layer) in layers.iter().enumerate() {
-        out.push(Tensor {
-            name: format!("{prefix}{}.weight", 2 * l),
+    layers
+        .iter()
+        .enumerate()
+        .flat_map(|(l, layer)| linear_tensors(layer, &format!("{prefix}{}", 2 * l)))
+        .collect()
+}
+
+/// The tensors of one layer as PyTorch's `nn.Linear` named `name` holds them:
+/// `"{name}.weight"` (`[outputs, inputs]`) and `"{name}.bias"` (`[outputs]`).
+pub(crate) fn linear_tensors(layer: &Layer, name: &str) -> [Tensor; 2] {
+    [
+        Tensor {
+            name: format!("{name}.weight"),
             shape: vec![layer.outputs, layer.inputs],
             values: transpose(&layer.weight, layer.inputs, layer.outputs),
-        });
-        out.push(Tensor {
-            name: format!("{prefix}{}.bias", 2 * l),
+        },
+        Tensor {
+            name: format!("{name}.bias"),
             shape: vec![layer.outputs],
             values: layer.bias.clone(),
-        });
-    }
-    out
+        },
+    ]
 }
 
 /// A `rows × cols` row-major matrix transposed.
-fn transpose(m: &[f32], rows: usize, cols: usize) -> Vec<f32> {
+pub(crate) fn transpose(m: &[f32], rows: usize, cols: usize) -> Vec<f32> {
     let mut t = vec![0.0; m.len()];
     for r in 0..rows {
         for c in 0..cols {
@@ -152,13 +160,19 @@ pub(crate) struct Parsed<'a> {
 }
 
 impl<'a> Parsed<'a> {
-    /// Parses safetensors bytes; the format must be `format` (or absent, where `optional`).
-    pub(crate) fn new(bytes: &'a [u8], format: &str, optional: bool) -> Result<Self, Error> {
+    /// Parses safetensors bytes, whatever their format.
+    pub(crate) fn open(bytes: &'a [u8]) -> Result<Self, Error> {
         let tensors = SafeTensors::deserialize(bytes)
             .map_err(|e| Error::corrupt(format!("not a safetensors file ({e})")))?;
         let (_, header) = SafeTensors::read_metadata(bytes)
             .map_err(|e| Error::corrupt(format!("not a safetensors file ({e})")))?;
         let meta = header.metadata().clone().unwrap_or_default();
+        Ok(Parsed { tensors, meta })
+    }
+
+    /// Parses safetensors bytes; the format must be `format` (or absent, where `optional`).
+    pub(crate) fn new(bytes: &'a [u8], format: &str, optional: bool) -> Result<Self, Error> {
+        let Parsed { tensors, meta } = Parsed::open(bytes)?;
         match meta.get("format") {
             Some(f) if f == format => {}
             None if optional => {}
@@ -172,6 +186,11 @@ impl<'a> Parsed<'a> {
                     "no \"format\" in its metadata (a {format} file has one)"
                 )))
             }
+        }
+        if let Some(kind) = meta.get("kind").filter(|k| *k != "dense") {
+            return Err(Error::foreign(format!(
+                "a network of kind {kind:?}, not a dense one (read it as its kind: `SparseNet`)"
+            )));
         }
         for (key, want) in [("hidden", "relu"), ("output", "tanh")] {
             if let Some(got) = meta.get(key) {
@@ -219,7 +238,7 @@ impl<'a> Parsed<'a> {
     }
 
     /// The shape of tensor `name`, if there is one.
-    fn shape_of(&self, name: &str) -> Option<Vec<usize>> {
+    pub(crate) fn shape_of(&self, name: &str) -> Option<Vec<usize>> {
         self.tensors.tensor(name).ok().map(|v| v.shape().to_vec())
     }
 
@@ -248,14 +267,7 @@ impl<'a> Parsed<'a> {
                 sizes.push(inputs);
             }
             sizes.push(outputs);
-            let weight = self.tensor(&name, &[outputs, inputs])?;
-            let bias = self.tensor(&format!("{prefix}{}.bias", 2 * l), &[outputs])?;
-            layers.push(Layer {
-                inputs,
-                outputs,
-                weight: transpose(&weight, outputs, inputs),
-                bias,
-            });
+            layers.push(self.linear(&format!("{prefix}{}", 2 * l), inputs, outputs)?);
         }
         if layers.is_empty() {
             return Err(Error::corrupt(format!("no tensor \"{prefix}0.weight\"")));
@@ -264,18 +276,38 @@ impl<'a> Parsed<'a> {
         Ok(layers)
     }
 
+    /// The layer of PyTorch's `nn.Linear` named `name` (see [`linear_tensors`]), which must
+    /// take `inputs` and give `outputs`.
+    pub(crate) fn linear(&self, name: &str, inputs: usize, outputs: usize) -> Result<Layer, Error> {
+        let weight = self.tensor(&format!("{name}.weight"), &[outputs, inputs])?;
+        let bias = self.tensor(&format!("{name}.bias"), &[outputs])?;
+        Ok(Layer {
+            inputs,
+            outputs,
+            weight: transpose(&weight, outputs, inputs),
+            bias,
+        })
+    }
+
+    /// The caller's notes (`"note.KEY"` entries of the metadata).
+    pub(crate) fn notes(&self) -> BTreeMap<String, String> {
+        self.meta
+            .iter()
+            .filter_map(|(k, v)| Some((k.strip_prefix("note.")?.to_string(), v.clone())))
+            .collect()
+    }
+
     /// The network of this file: its layers, the game of its metadata, its notes.
     pub(crate) fn net(&self) -> Result<Net, Error> {
         let game = self
             .meta
             .get("game")
             .ok_or_else(|| Error::foreign("no \"game\" in its metadata: which game is it for?"))?;
-        let notes: BTreeMap<String, String> = self
-            .meta
-            .iter()
-            .filter_map(|(k, v)| Some((k.strip_prefix("note.")?.to_string(), v.clone())))
-            .collect();
-        Ok(Net::from_layers(game.clone(), self.layers("")?, notes))
+        Ok(Net::from_layers(
+            game.clone(),
+            self.layers("")?,
+            self.notes(),
+        ))
     }
 }
 

@@ -2,7 +2,10 @@
 //! weights in [safetensors](https://huggingface.co/docs/safetensors) files laid out as
 //! PyTorch lays out an `nn.Sequential` of `nn.Linear` layers, inference written for a search
 //! (no allocation per call, inputs that are zero cost nothing in the first layer), and a
-//! seeded trainer on the CPU whose state a killed run resumes from.
+//! seeded trainer on the CPU whose state a killed run resumes from; and the NNUE shape
+//! ([`sparse`]): active features in, a feature transformer shared by the players' views,
+//! integer inference kept up to date incrementally per search thread, SIMD chosen at run
+//! time, its own trainer and files.
 //!
 //! The network reads a game's observation tensor (`plyforge::encoding`) from the point of
 //! view of the player to move and gives one value in −1 … 1 per player, counted from that
@@ -41,9 +44,26 @@
 //! # Ok::<(), plyforge_learn::Error>(())
 //! ```
 //!
+//! The sparse network (NNUE's shape) in a few lines; [`sparse`] has the whole story (the
+//! model and its PyTorch twin, the integer scheme, the accumulator, training, files):
+//!
+//! ```
+//! use plyforge_learn::sparse::{SparseAccumulator, SparseNet, SparseShape};
+//!
+//! // 128 features, width 64, one view per player (2), 2 outputs.
+//! let shape = SparseShape { features: 128, width: 64, perspectives: 2, l2: None, outputs: 2 };
+//! let (quant, _) = SparseNet::new("game", shape, 1)?.quantize();
+//! let mut acc = SparseAccumulator::new(); // one per search thread
+//! let mut out = [0.0f32; 2];
+//! quant.evaluate(&[vec![3u32, 17, 90], vec![4, 60]], &mut acc, &mut out);
+//! assert!(out.iter().all(|v| (-1.0..=1.0).contains(v)));
+//! # Ok::<(), plyforge_learn::Error>(())
+//! ```
+//!
 //! The rooms: [`net`] (the network and its inference), [`fast`] (inference for a search:
 //! the first layer updated from the inputs that changed), [`file`](mod@file) (safetensors reading and
 //! writing, what a file must hold), [`train`] (the data set, Adam, the trainer's state),
+//! [`sparse`] (the NNUE shape: model, integer network, accumulator, SIMD, trainer, files),
 //! [`error`].
 
 pub mod error;
@@ -51,6 +71,7 @@ pub mod fast;
 pub mod file;
 pub mod net;
 mod rng;
+pub mod sparse;
 pub mod train;
 
 pub use error::Error;

@@ -28,6 +28,19 @@ pub(crate) struct Layer {
 }
 
 impl Layer {
+    /// A layer of `inputs × outputs` weights uniform in ±`bound` (drawn in order from
+    /// `rng`), biases 0.
+    pub(crate) fn uniform(inputs: usize, outputs: usize, bound: f32, rng: &mut Rng) -> Layer {
+        Layer {
+            inputs,
+            outputs,
+            weight: (0..inputs * outputs)
+                .map(|_| bound * rng.symmetric())
+                .collect(),
+            bias: vec![0.0; outputs],
+        }
+    }
+
     /// Row `i`: what input `i` adds to each output.
     #[inline]
     pub(crate) fn row(&self, i: usize) -> &[f32] {
@@ -100,14 +113,7 @@ impl Net {
                 } else {
                     (6.0 / inputs as f32).sqrt()
                 };
-                Layer {
-                    inputs,
-                    outputs,
-                    weight: (0..inputs * outputs)
-                        .map(|_| bound * rng.symmetric())
-                        .collect(),
-                    bias: vec![0.0; outputs],
-                }
+                Layer::uniform(inputs, outputs, bound, &mut rng)
             })
             .collect();
         Ok(Net {

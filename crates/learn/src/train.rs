@@ -19,7 +19,7 @@ use crate::{Error, Net};
 
 /// Samples of one gradient chunk: the unit of work side by side, and of the fixed summing
 /// order.
-const CHUNK: usize = 32;
+pub(crate) const CHUNK: usize = 32;
 
 /// Inputs and targets, each sample a row of fixed length.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -169,7 +169,7 @@ pub struct Trainer {
 }
 
 /// Zeros shaped as `layers`.
-fn zeros(layers: &[Layer]) -> Vec<Layer> {
+pub(crate) fn zeros(layers: &[Layer]) -> Vec<Layer> {
     layers
         .iter()
         .map(|l| Layer {
@@ -255,6 +255,55 @@ fn backprop(
     loss / f64::from(k)
 }
 
+/// `indices` in the seeded order of epoch `epoch`.
+pub(crate) fn epoch_order(indices: &[usize], seed: u64, epoch: u64) -> Vec<usize> {
+    let mut order = indices.to_vec();
+    let mut rng = Rng::new(seed ^ epoch.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    shuffle(&mut order, &mut rng);
+    order
+}
+
+/// One Adam step's constants (AdamW's decoupled decay), for a gradient summed over a
+/// batch.
+pub(crate) struct Adam {
+    lr: f32,
+    decay: f32,
+    c1: f32,
+    c2: f32,
+    scale: f32,
+}
+
+impl Adam {
+    /// Step number `step` (from 1) on a gradient summed over `count` samples.
+    pub(crate) fn new(settings: &TrainSettings, step: u64, count: usize) -> Adam {
+        let t = step as i32;
+        Adam {
+            lr: settings.learning_rate,
+            decay: settings.weight_decay,
+            c1: 1.0 - BETA1.powi(t),
+            c2: 1.0 - BETA2.powi(t),
+            scale: 1.0 / count as f32,
+        }
+    }
+
+    /// Updates the parameters `p` and their moments `m`, `v` by the summed gradient `g`.
+    pub(crate) fn update(&self, p: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32]) {
+        for (((p, m), v), &g) in p.iter_mut().zip(m).zip(v).zip(g) {
+            let g = g * self.scale;
+            *m = BETA1 * *m + (1.0 - BETA1) * g;
+            *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+            let step = (*m / self.c1) / ((*v / self.c2).sqrt() + EPSILON);
+            *p -= self.lr * (step + self.decay * *p);
+        }
+    }
+
+    /// Updates a layer's weights and biases.
+    pub(crate) fn layer(&self, layer: &mut Layer, m: &mut Layer, v: &mut Layer, g: &Layer) {
+        self.update(&mut layer.weight, &mut m.weight, &mut v.weight, &g.weight);
+        self.update(&mut layer.bias, &mut m.bias, &mut v.bias, &g.bias);
+    }
+}
+
 impl Trainer {
     /// A trainer of `net` (Adam's moments at 0).
     pub fn new(net: Net, settings: TrainSettings) -> Trainer {
@@ -321,24 +370,9 @@ impl Trainer {
     /// One Adam step on a gradient summed over `count` samples.
     fn adam(&mut self, g: &Grad, count: usize) {
         self.step += 1;
-        let t = self.step as i32;
-        let lr = self.settings.learning_rate;
-        let decay = self.settings.weight_decay;
-        let (c1, c2) = (1.0 - BETA1.powi(t), 1.0 - BETA2.powi(t));
-        let scale = 1.0 / count as f32;
-        let update = |p: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32]| {
-            for (((p, m), v), &g) in p.iter_mut().zip(m).zip(v).zip(g) {
-                let g = g * scale;
-                *m = BETA1 * *m + (1.0 - BETA1) * g;
-                *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-                let step = (*m / c1) / ((*v / c2).sqrt() + EPSILON);
-                *p -= lr * (step + decay * *p);
-            }
-        };
+        let adam = Adam::new(&self.settings, self.step, count);
         for (l, layer) in self.net.layers.iter_mut().enumerate() {
-            let (m, v, gl) = (&mut self.m[l], &mut self.v[l], &g.layers[l]);
-            update(&mut layer.weight, &mut m.weight, &mut v.weight, &gl.weight);
-            update(&mut layer.bias, &mut m.bias, &mut v.bias, &gl.bias);
+            adam.layer(layer, &mut self.m[l], &mut self.v[l], &g.layers[l]);
         }
     }
 
@@ -356,9 +390,7 @@ impl Trainer {
         if indices.is_empty() {
             return 0.0;
         }
-        let mut order = indices.to_vec();
-        let mut rng = Rng::new(self.settings.seed ^ epoch.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        shuffle(&mut order, &mut rng);
+        let order = epoch_order(indices, self.settings.seed, epoch);
         let mut loss = 0.0;
         for batch in order.chunks(self.settings.batch.max(1)) {
             let g = self.gradient(data, batch);

@@ -120,17 +120,17 @@ impl Go {
 }
 
 /// The limits of `go` for the side to move in `pos`: [`Go::limits`], where a game clock
-/// without increment or `movestogo` is planned by the game's clock policy
-/// ([`GameAdapter::clock_limits`]: the moves left estimated, a reserve kept), as the course
+/// without increment or `movestogo` is planned by the one clock rule with the game's policy
+/// ([`plyforge::clock_limits`]: the moves left estimated, a reserve kept), as the course
 /// agent's `go time MS` asks.
 pub fn planned<A: GameAdapter>(go: &Go, pos: &A::Pos) -> Limits {
-    let mut limits = go.limits(pos.to_move());
-    if let Some(c) = limits.clock {
-        if c.increment.is_zero() && c.moves_to_go.is_none() {
-            limits.clock = A::clock_limits(pos, c.remaining).clock;
+    let limits = go.limits(pos.to_move());
+    match limits.clock {
+        Some(c) if c.increment.is_zero() && c.moves_to_go.is_none() => {
+            plyforge::clock_limits::<A>(pos, limits, c.remaining, None)
         }
+        _ => limits,
     }
-    limits
 }
 
 /// One command of the protocol, read from one line by [`parse_command`].
@@ -795,7 +795,12 @@ mod tests {
         let go = parse_command::<Chexers>("go time 60000").unwrap();
         let Command::Go(go) = go else { panic!("a go") };
         let start = Chexers::start();
-        let want = Chexers::clock_limits(&start, Duration::from_secs(60));
+        let want = plyforge::clock_limits::<Chexers>(
+            &start,
+            Limits::default(),
+            Duration::from_secs(60),
+            None,
+        );
         assert_eq!(planned::<Chexers>(&go, &start), want);
         assert_eq!(want.clock.unwrap().moves_to_go, Some(39));
         // With movestogo or an increment, the clock as given.

@@ -239,7 +239,7 @@ pub fn random_play<A: GameAdapter>(games: usize, seed: u64) -> Stats {
 }
 
 /// The evaluation's declared parameters ([`GameAdapter::params`]) are usable and wired:
-/// the list passes [`crate::params::check_declared`]; every parameter at its default gives
+/// the list passes [`crate::agent::check_params`]; every parameter at its default gives
 /// exactly the default evaluation ([`GameAdapter::default_eval`]: the same scores, draw
 /// scores and move hints) on the positions of `games` random games from `seed`; and each
 /// parameter changes the evaluation somewhere on those positions (tried with every
@@ -252,7 +252,7 @@ pub fn random_play<A: GameAdapter>(games: usize, seed: u64) -> Stats {
 pub fn params<A: GameAdapter>(games: usize, seed: u64) {
     use search::{DrawKind, Evaluator};
     let params = A::params();
-    if let Err(e) = crate::params::check_declared(&params) {
+    if let Err(e) = crate::agent::check_params(&params) {
         panic!("{}: {e}", A::TITLE);
     }
     if params.is_empty() {

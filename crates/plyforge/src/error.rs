@@ -64,6 +64,8 @@ pub enum Error {
     UnknownGame {
         /// The name given.
         name: String,
+        /// The names of the games there are.
+        known: Vec<&'static str>,
     },
     /// A position that is not valid notation of the game, or not a legal position.
     Position {
@@ -153,15 +155,9 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::UnknownGame { name } => write!(
-                f,
-                "unknown game {name:?} ({})",
-                crate::GameKind::all()
-                    .iter()
-                    .map(|k| k.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            Error::UnknownGame { name, known } => {
+                write!(f, "unknown game {name:?} ({})", known.join(", "))
+            }
             Error::Position { text, reason, .. } => write!(f, "position {text:?}: {reason}"),
             Error::Move {
                 index,

@@ -197,6 +197,10 @@ pub struct LoadedNet {
     pub path: String,
     /// The network.
     pub net: Arc<Net>,
+    /// The digest of the file's bytes as they were read ([`crate::digest::fnv1a`]): what
+    /// names the network in the ids of runs, whatever its path (each worker of a sharded run
+    /// has its own copy of the same network).
+    pub digest: u64,
 }
 
 impl fmt::Debug for LoadedNet {
@@ -213,7 +217,7 @@ impl fmt::Debug for LoadedNet {
 /// Files read so far, by path, with the time and length they had: a file read again for
 /// every engine of a match costs nothing, and a file rewritten (a new generation of
 /// training) is read anew.
-type Cache = HashMap<PathBuf, (Option<SystemTime>, u64, Arc<Net>)>;
+type Cache = HashMap<PathBuf, (Option<SystemTime>, u64, Arc<Net>, u64)>;
 
 fn cache() -> &'static Mutex<Cache> {
     static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
@@ -235,16 +239,21 @@ pub fn load<A: GameAdapter>(path: &str) -> Result<LoadedNet, NetError> {
     let cached = {
         let map = cache().lock().unwrap_or_else(|p| p.into_inner());
         map.get(&key)
-            .filter(|(m, l, _)| *m == modified && *l == len)
-            .map(|(_, _, net)| Arc::clone(net))
+            .filter(|(m, l, ..)| *m == modified && *l == len)
+            .map(|(_, _, net, digest)| (Arc::clone(net), *digest))
     };
-    let net = match cached {
-        Some(net) => net,
+    let (net, digest) = match cached {
+        Some(found) => found,
         None => {
-            let net = Arc::new(Net::load(file)?);
+            let bytes = std::fs::read(file).map_err(|source| learn::Error::Io {
+                path: file.to_path_buf(),
+                source,
+            })?;
+            let net = Arc::new(Net::from_bytes(&bytes).map_err(|e| e.in_file(file))?);
+            let digest = crate::digest::fnv1a(&bytes);
             let mut map = cache().lock().unwrap_or_else(|p| p.into_inner());
-            map.insert(key, (modified, len, Arc::clone(&net)));
-            net
+            map.insert(key, (modified, len, Arc::clone(&net), digest));
+            (net, digest)
         }
     };
     Inputs::<A>::of_net(&net).map_err(|err| match err {
@@ -254,6 +263,7 @@ pub fn load<A: GameAdapter>(path: &str) -> Result<LoadedNet, NetError> {
     Ok(LoadedNet {
         path: path.to_string(),
         net,
+        digest,
     })
 }
 

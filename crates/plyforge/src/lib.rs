@@ -14,30 +14,36 @@ pub use jumpy3;
 #[cfg(feature = "throne")]
 pub use throne;
 
-mod adapter;
-pub mod agent;
+// The ground: what both layers use.
 mod cache;
-pub mod checks;
+pub mod digest;
 pub mod draw;
 pub mod duration;
-mod dynamic;
-pub mod encoding;
 mod error;
-pub mod games;
-pub mod learned;
 pub mod memory;
 pub mod params;
+
+// The typed layer: a game's adapter and the code written once over it (never naming
+// `GameKind` or `State`).
+mod adapter;
+pub mod agent;
+pub mod checks;
+pub mod games;
+pub mod learned;
+
+// The dynamic layer: the registry, `State` and `Engine`, and the modules that hand out what
+// the typed layer gives through them.
+mod dynamic;
+pub mod encoding;
 pub mod playout;
-mod registry;
 pub mod view;
 
 pub use adapter::{
-    legal_moves, parse_player, play_list, play_text, player_letters, proof_search, read_position,
-    read_start, result_text, result_words, CratePlayer, EvalError, ExactValue, GameAdapter,
-    Solution, SolveSettings, SolverTraits,
+    clock_limits, legal_moves, parse_player, play_list, play_text, player_letters, proof_search,
+    read_position, read_start, result_text, result_words, CratePlayer, EvalError, ExactValue,
+    GameAdapter, Solution, SolveSettings, SolverTraits,
 };
 pub use cache::cache_dir;
-pub use dynamic::{Engine, SearchInfo, SolutionText, State};
+pub use dynamic::{register, Engine, GameInfo, GameKind, SearchInfo, SolutionText, State};
 pub use error::{Error, Source};
 pub use games::{visit_default_games, GameVisitor};
-pub use registry::{register, GameInfo, GameKind};

@@ -304,55 +304,10 @@ pub const SELECTIVE_NUMBERS: [(&str, i32, i32); 4] = [
     ("rfp_margin", 10, 400),
 ];
 
-/// The keys an engine specification has of its own ([`crate::agent::Spec`]): a game's
-/// parameter may not take one of these names.
-pub const SPEC_KEYS: &[&str] = &[
-    "depth",
-    "d",
-    "time",
-    "t",
-    "movetime",
-    "nodes",
-    "n",
-    "iterations",
-    "iters",
-    "threads",
-    "eval",
-    "e",
-    "tt",
-    "ordering",
-    "aspiration",
-    "quiescence",
-    "qs",
-    "seed",
-    "c",
-    "exploration",
-    "bias",
-    "scale",
-    "playout",
-    "parallel",
-    "reuse",
-    "tree",
-    "repetition",
-    "offensive",
-    "apart",
-    "tables",
-    "mode",
-    "lmr",
-    "null",
-    "futility",
-    "lmp",
-    "iir",
-    "ext",
-    "lmr_base",
-    "lmr_divisor",
-    "null_base",
-    "rfp_margin",
-];
-
 /// Why a list of declared parameters is not usable: a name that is not lower case letters,
-/// digits and `_`, a name twice or one that is an engine specification's own key, a default
-/// outside the range or a step that is not positive.
+/// digits and `_`, a name twice, a default outside the range or a step that is not positive.
+/// (A name that is an engine specification's own key is refused too, by
+/// [`crate::agent::check_params`], which the registry calls.)
 pub fn check_declared(params: &[Param]) -> Result<(), String> {
     for (i, p) in params.iter().enumerate() {
         let valid = !p.name.is_empty()
@@ -362,12 +317,6 @@ pub fn check_declared(params: &[Param]) -> Result<(), String> {
         if !valid {
             return Err(format!(
                 "parameter {:?}: a name is lower case letters, digits and _",
-                p.name
-            ));
-        }
-        if SPEC_KEYS.contains(&p.name) {
-            return Err(format!(
-                "parameter {:?}: an engine specification's own key",
                 p.name
             ));
         }
@@ -431,8 +380,6 @@ mod tests {
             Param::int("a", 1, 0, 2, 1, ""),
         ];
         assert!(check_declared(&twice).unwrap_err().contains("twice"));
-        let key = [Param::int("depth", 1, 0, 2, 1, "")];
-        assert!(check_declared(&key).unwrap_err().contains("own key"));
         let out = [Param::int("a", 5, 0, 2, 1, "")];
         assert!(check_declared(&out).unwrap_err().contains("outside"));
         let step = [Param::int("a", 1, 0, 2, 0, "")];
@@ -448,9 +395,6 @@ mod tests {
         let m = Config::default().with_algorithm(Algorithm::Mcts);
         let names: Vec<_> = search_params(&m).iter().map(|p| p.name).collect();
         assert_eq!(names, ["c", "bias", "scale", "playout"]);
-        assert!(search_params(&m)
-            .iter()
-            .all(|p| SPEC_KEYS.contains(&p.name)));
         for p in search_params(&m) {
             assert_eq!(p.check(p.default), Ok(p.default), "{}", p.name);
         }

@@ -47,6 +47,7 @@ pub use record::{PlayError, Record};
 pub use score::{outcome_score, HALF_MATE, MAX_PLY, MAX_QUIESCENCE_PLY};
 pub use thread::SmpStats;
 pub use types::{
-    mate_distance, Algorithm, Clock, Config, Limits, MctsConfig, MctsParallel, Parallel, Report,
+    mate_distance, Algorithm, Clock, ClockPolicy, Config, Limits, MctsConfig, MctsParallel, Parallel,
+    Report,
     Selectivity, MATE, MATE_BOUND,
 };

@@ -619,6 +619,73 @@ impl Clock {
     }
 }
 
+/// A game's rule for planning a game clock: [`ClockPolicy::limits`], **the one clock rule**
+/// that every front end (matches, the engine protocol, the match server's client, the web
+/// page, the Python package) applies for a move on a game clock, with the game's own
+/// reserve and floor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockPolicy {
+    /// Moves of time held back beyond the moves to go (for a game that lasts longer than
+    /// estimated): see [`Clock::reserved`].
+    pub reserve_moves: u32,
+    /// Time never planned: for what the time manager does not see (a referee's or a
+    /// network's latency, a loaded machine).
+    pub floor: Duration,
+}
+
+impl Default for ClockPolicy {
+    /// Ten moves of reserve, no floor.
+    fn default() -> Self {
+        ClockPolicy::DEFAULT
+    }
+}
+
+impl ClockPolicy {
+    /// Ten moves of reserve, no floor: the rule of a game that says nothing of its own.
+    pub const DEFAULT: ClockPolicy = ClockPolicy {
+        reserve_moves: 10,
+        floor: Duration::ZERO,
+    };
+
+    /// This policy with a floor of at least `floor` (a caller's own margin, such as a
+    /// network's latency).
+    pub fn with_floor(mut self, floor: Duration) -> Self {
+        self.floor = self.floor.max(floor);
+        self
+    }
+
+    /// **The clock rule**: the limits for one move with `remaining` on the clock for the
+    /// rest of the game (no increment), `moves` the moves the side still expects to make
+    /// (`None`: unknown), and `own` the player's own limits (depth, nodes, a time per move),
+    /// which apply too (a clock in `own` is replaced).
+    ///
+    /// With `moves` known, the clock handed to the time manager is [`Clock::reserved`]:
+    /// `moves` to go and a share of what lies above the floor, planned as if
+    /// [`reserve_moves`](ClockPolicy::reserve_moves) more moves were to come. Unknown, it is
+    /// what lies above the floor (never less than a quarter of `remaining`), and the time
+    /// manager plans for its default number of moves.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use plyforge_search::{ClockPolicy, Limits};
+    /// let policy = ClockPolicy { reserve_moves: 10, floor: Duration::from_millis(300) };
+    /// let l = policy.limits(Limits::depth(12), Duration::from_secs(60), Some(50));
+    /// assert_eq!(l.depth, Some(12));
+    /// let c = l.clock.unwrap();
+    /// assert_eq!(c.moves_to_go, Some(50));
+    /// assert_eq!(c.remaining, Duration::from_millis(49_750)); // (60 s − 0.3 s) · 50 / 60
+    /// let unknown = policy.limits(Limits::default(), Duration::from_secs(60), None);
+    /// assert_eq!(unknown.clock.unwrap().remaining, Duration::from_millis(59_700));
+    /// ```
+    pub fn limits(&self, own: Limits, remaining: Duration, moves: Option<u32>) -> Limits {
+        let clock = match moves {
+            Some(m) => Clock::reserved(remaining, m, self.reserve_moves, self.floor),
+            None => Clock::new(remaining.saturating_sub(self.floor).max(remaining / 4)),
+        };
+        own.with_clock(clock)
+    }
+}
+
 /// When to stop. Several limits may be set; the first reached stops the search. With none
 /// set the search runs until its depth cap or until stopped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -642,12 +709,9 @@ impl Limits {
             ..Limits::default()
         }
     }
-    /// Search for a fixed time.
+    /// Search for a fixed time (at least [`Limits::MIN_MOVETIME`]).
     pub fn movetime(time: Duration) -> Self {
-        Limits {
-            movetime: Some(time),
-            ..Limits::default()
-        }
+        Limits::default().with_movetime(time)
     }
     /// Search a fixed number of nodes.
     pub fn nodes(nodes: u64) -> Self {
@@ -673,9 +737,14 @@ impl Limits {
         self.nodes = nodes.into();
         self
     }
-    /// These limits with a time for this move (`None`: none).
+    /// The shortest time per move: a shorter one (zero included) is taken as this, so that
+    /// a search under a time always gets to look at the position.
+    pub const MIN_MOVETIME: Duration = Duration::from_millis(1);
+
+    /// These limits with a time for this move (`None`: none; at least
+    /// [`Limits::MIN_MOVETIME`]).
     pub fn with_movetime(mut self, time: impl Into<Option<Duration>>) -> Self {
-        self.movetime = time.into();
+        self.movetime = time.into().map(|t| t.max(Limits::MIN_MOVETIME));
         self
     }
     /// These limits with a game clock (`None`: none).

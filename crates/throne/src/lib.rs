@@ -57,6 +57,13 @@ pub const CLOCK_RESERVE_MOVES: u32 = 10;
 /// Time that [`clock_limits`] does not plan to use: only what lies above it is shared out.
 pub const CLOCK_FLOOR: std::time::Duration = std::time::Duration::from_millis(150);
 
+/// Throne's clock policy: [`CLOCK_RESERVE_MOVES`] and [`CLOCK_FLOOR`], for the engine's one
+/// clock rule ([`search::ClockPolicy::limits`]).
+pub const CLOCK: search::ClockPolicy = search::ClockPolicy {
+    reserve_moves: CLOCK_RESERVE_MOVES,
+    floor: CLOCK_FLOOR,
+};
+
 /// The engine's limits for one move under the contest time control (a clock for the whole
 /// game, no increment, 150 moves each): `Limits.clock` with the moves the side to move still
 /// has to make as `moves_to_go` (`m` = [`Position::moves_left`]) and, as `remaining`, a
@@ -71,12 +78,11 @@ pub const CLOCK_FLOOR: std::time::Duration = std::time::Duration::from_millis(15
 /// last moves clear of the second: even a move that uses three times its target leaves
 /// the clock above the floor.
 pub fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
-    search::Limits::clock(search::Clock::reserved(
+    CLOCK.limits(
+        search::Limits::default(),
         remaining,
-        pos.moves_left(search::Game::to_move(pos)),
-        CLOCK_RESERVE_MOVES,
-        CLOCK_FLOOR,
-    ))
+        Some(pos.moves_left(search::Game::to_move(pos))),
+    )
 }
 
 /// The fixed bench of Throne (`arena bench throne`): `label: depth: position` lines, read with

@@ -16,7 +16,6 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State as AxState};
 use axum::response::{IntoResponse, Response};
-use plyforge::search::Clock;
 use plyforge::{Engine, GameKind, Limits, SearchInfo, State};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -201,17 +200,14 @@ fn prepare(kind: GameKind, app: &App, r: SearchRequest) -> Result<Prepared, ApiE
         if c.remaining_ms == 0 {
             return Err(ApiError::bad("clock: no time left"));
         }
-        let mut clock = Clock::new(Duration::from_millis(c.remaining_ms));
-        if let Some(n) = c.moves_to_go.filter(|&n| n > 0) {
-            clock = clock.with_moves_to_go(n);
-        }
-        // The clock, and the spec's own limits within it.
-        Some(
-            Limits::clock(clock)
-                .with_depth(own_depth)
-                .with_nodes(own_nodes)
-                .with_movetime(own_time),
-        )
+        // The one clock rule, with the spec's own limits within it; the page's moves to go
+        // (a contest's count) cap the game's own estimate.
+        let own = own.limits(Limits::default());
+        Some(state.clock_limits(
+            own,
+            Duration::from_millis(c.remaining_ms),
+            c.moves_to_go.filter(|&n| n > 0),
+        ))
     } else if r.analyse || !own_limit {
         match (r.time_ms, r.depth) {
             (Some(t), d) => Some(Limits::movetime(Duration::from_millis(t)).with_depth(d)),

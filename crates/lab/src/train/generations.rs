@@ -21,6 +21,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use plyforge::agent::Spec;
+use plyforge::learned;
 use plyforge::GameAdapter;
 use serde_json::{json, Value};
 
@@ -98,12 +100,15 @@ impl Generation {
     }
 }
 
-/// A spec with the evaluation of `net` (none: the game's own).
-fn with_net(spec: &str, net: Option<&Path>) -> String {
-    match net {
-        Some(p) => format!("{spec},eval=net:{}", p.display()),
-        None => spec.to_string(),
-    }
+/// The spec `spec` of game `A` with the network of `net` as its evaluation (none: the
+/// game's own).
+fn with_net<A: GameAdapter>(spec: &Spec, net: Option<&Path>) -> Result<Spec, Error> {
+    let Some(path) = net else {
+        return Ok(spec.clone());
+    };
+    let loaded = learned::load::<A>(&path.to_string_lossy())
+        .map_err(|e| Error::settings(format!("{}: {e}", path.display())))?;
+    spec.clone().with_net(loaded).map_err(Error::Plyforge)
 }
 
 /// The decided generations of the log at `path` (none if it does not exist).
@@ -151,14 +156,13 @@ pub fn run<A: GameAdapter>(
         Vec::new()
     };
     let mut best: Option<PathBuf> = done.iter().rev().find(|g| g.kept).map(|g| g.net.clone());
-    let base = s.train.engine_text().to_string();
     for number in done.len() as u64 + 1..=s.generations {
         let net = beside(&out, &format!(".gen{number}"));
         let mut t = s.train.clone();
         t.out = Some(net.clone());
         t.resume = true;
         t.seed = s.train.seed.wrapping_add(number);
-        t.engine = Some(with_net(&base, best.as_deref()));
+        t.net = best.clone();
         for k in 1..number {
             let own = beside(&beside(&out, &format!(".gen{k}")), GAMES_FILE);
             if s.train.shard.is_some() {
@@ -195,10 +199,11 @@ fn judge<A: GameAdapter>(
     out: &Path,
     observer: &mut dyn Observer,
 ) -> Result<Generation, Error> {
+    let gate = Spec::parse::<A>(&s.gate_engine).map_err(Error::Plyforge)?;
     let settings = MatchSettings {
-        engines: vec![
-            with_net(&s.gate_engine, Some(net)),
-            with_net(&s.gate_engine, best),
+        specs: vec![
+            with_net::<A>(&gate, Some(net))?,
+            with_net::<A>(&gate, best)?,
         ],
         games: Some(s.gate_games),
         time: s.gate_time,

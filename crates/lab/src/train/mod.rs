@@ -51,7 +51,7 @@ use std::time::Instant;
 
 use plyforge::agent::{Kind, Spec};
 use plyforge::learn::{Net, TrainSettings as NetSettings, Trainer};
-use plyforge::learned::Inputs;
+use plyforge::learned::{self, Inputs};
 use plyforge::GameAdapter;
 
 use crate::error::Error;
@@ -72,6 +72,10 @@ pub(crate) const GAMES_FILE: &str = ".games.jsonl";
 /// The end of the name of a run's trainer's state file (after `OUT`).
 const STATE_FILE: &str = ".state.safetensors";
 
+/// Each epoch's mean loss on the training positions and, where positions were held out,
+/// on the held-out ones.
+pub type Losses = Vec<(f64, Option<f64>)>;
+
 /// How often a worker of a shared run looks for the other workers' games.
 pub(crate) const WAIT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
 
@@ -83,6 +87,9 @@ pub const SELF_PLAY_TT_MIB: usize = 16;
 pub struct TrainSettings {
     /// The engine of the self-play games (default [`DEFAULT_ENGINE`]).
     pub engine: Option<String>,
+    /// A value network the self-play engine evaluates with, in place of the evaluation its
+    /// specification names (the generations of a run play with the best network so far).
+    pub net: Option<PathBuf>,
     /// Self-play games to play (0: learn from records alone).
     pub games: u64,
     /// Random plies at the start of each self-play game (default: the game's opening plies
@@ -144,6 +151,7 @@ impl Default for TrainSettings {
     fn default() -> Self {
         TrainSettings {
             engine: None,
+            net: None,
             games: 200,
             random_plies: None,
             explore: 0.05,
@@ -207,8 +215,9 @@ pub struct TrainReport {
     pub recorded: usize,
     /// Positions trained on and held out.
     pub positions: (usize, usize),
-    /// Each epoch's mean loss on the training positions and on the held-out ones.
-    pub losses: Vec<(f64, f64)>,
+    /// Each epoch's mean loss on the training positions and on the held-out ones (`None`
+    /// when no positions were held out).
+    pub losses: Losses,
     /// The network.
     pub net: Net,
     /// The files written: the network and the loss curve.
@@ -244,6 +253,11 @@ impl<A: GameAdapter> Training<A> {
         let inputs = Inputs::<A>::new(s.terms).map_err(|e| Error::settings(e.to_string()))?;
         let text = s.engine_text();
         let mut spec = Spec::parse::<A>(text).map_err(Error::Plyforge)?;
+        if let Some(path) = &s.net {
+            let net = learned::load::<A>(&path.to_string_lossy())
+                .map_err(|e| Error::settings(format!("{}: {e}", path.display())))?;
+            spec = spec.with_net(net).map_err(Error::Plyforge)?;
+        }
         // Every game makes its engines anew: a small table unless the spec sets one.
         spec.tt_mib.get_or_insert(SELF_PLAY_TT_MIB);
         if matches!(spec.kind, Kind::Search(_)) && !spec.has_limit() {
@@ -276,7 +290,7 @@ impl<A: GameAdapter> Training<A> {
         format!(
             "game={} engine={} random_plies={} explore={} max_plies={} seed={}",
             A::NAME,
-            crate::matches::spec_identity(&self.play.spec),
+            self.play.spec.identity(),
             self.play.random_plies,
             self.play.explore,
             self.play.max_plies,
@@ -510,7 +524,7 @@ impl<A: GameAdapter> Training<A> {
         train: &[usize],
         held: &[usize],
         observer: &mut dyn Observer,
-    ) -> Result<(Trainer, Vec<(f64, f64)>), Error> {
+    ) -> Result<(Trainer, Losses), Error> {
         let s = &self.s;
         let net_settings = s.net_settings();
         let id = format!("{:016x}", fnv1a(self.train_settings().as_bytes()));
@@ -538,7 +552,7 @@ impl<A: GameAdapter> Training<A> {
                 set_targets(samples, s.target, s.lambda as f32, Some(trainer.net()));
             }
             let t = trainer.epoch(&samples.data, train, epoch);
-            let h = trainer.loss(&samples.data, held);
+            let h = (!held.is_empty()).then(|| trainer.loss(&samples.data, held));
             losses.push((t, h));
             if let Some(path) = &state {
                 let extra = BTreeMap::from([
@@ -563,7 +577,7 @@ impl<A: GameAdapter> Training<A> {
     }
 
     /// The notes the network's file keeps: how it was made and what it reached.
-    fn annotate(&self, net: &mut Net, losses: &[(f64, f64)], positions: (usize, usize)) {
+    fn annotate(&self, net: &mut Net, losses: &[(f64, Option<f64>)], positions: (usize, usize)) {
         net.set_note("made-by", "arena train");
         self.inputs.annotate(net);
         net.set_note(plyforge::learned::DRAW_NOTE, self.s.draw.to_string());
@@ -573,13 +587,15 @@ impl<A: GameAdapter> Training<A> {
             "positions",
             format!("{} trained, {} held out", positions.0, positions.1),
         );
-        if let Some((t, h)) = losses.last() {
-            net.set_note("loss", format!("{t:.5} trained, {h:.5} held out"));
+        match losses.last() {
+            Some((t, Some(h))) => net.set_note("loss", format!("{t:.5} trained, {h:.5} held out")),
+            Some((t, None)) => net.set_note("loss", format!("{t:.5} trained, none held out")),
+            None => {}
         }
     }
 
     /// Writes the network and the loss curve.
-    fn write(&self, net: &Net, losses: &[(f64, f64)]) -> Result<Vec<PathBuf>, Error> {
+    fn write(&self, net: &Net, losses: &[(f64, Option<f64>)]) -> Result<Vec<PathBuf>, Error> {
         let Some(out) = &self.s.out else {
             return Ok(Vec::new());
         };
@@ -597,11 +613,7 @@ impl<A: GameAdapter> Training<A> {
 }
 
 /// A trainer from its state file, which must be this run's.
-fn resume_state(
-    path: &Path,
-    settings: NetSettings,
-    id: &str,
-) -> Result<(Trainer, Vec<(f64, f64)>), Error> {
+fn resume_state(path: &Path, settings: NetSettings, id: &str) -> Result<(Trainer, Losses), Error> {
     let file = format!("--resume: {}", path.display());
     let (trainer, extra) =
         Trainer::load_state(path, settings).map_err(|e| Error::input(&file, None, e))?;
@@ -612,7 +624,7 @@ fn resume_state(
             "the state of another training run (other games, records or training settings)",
         ));
     }
-    let losses: Vec<(f64, f64)> = extra
+    let losses: Losses = extra
         .get("losses")
         .and_then(|l| serde_json::from_str(l).ok())
         .ok_or_else(|| Error::input(&file, None, "no losses in the state"))?;

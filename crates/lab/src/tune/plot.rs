@@ -9,6 +9,7 @@ use plyforge::params::show_number;
 
 use super::verify::Verified;
 use crate::sprt::Verdict;
+use crate::svg::{escape, tick};
 
 /// What the picture shows.
 pub struct Picture<'a> {
@@ -32,34 +33,6 @@ const RIGHT: f64 = 30.0;
 const PANEL: f64 = 120.0;
 const GAP: f64 = 46.0;
 const TOP: f64 = 70.0;
-
-/// Text safe inside SVG.
-pub(crate) fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// An axis tick's value, rounded to what the axis's span `span` can tell apart (two
-/// significant digits of the span).
-pub(crate) fn tick(v: f64, span: f64) -> String {
-    let decimals = if span > 0.0 && span.is_finite() {
-        (1.0 - span.log10().floor()).clamp(0.0, 6.0) as usize
-    } else {
-        0
-    };
-    let text = format!("{v:.decimals$}");
-    if text
-        .trim_start_matches('-')
-        .chars()
-        .all(|c| c == '0' || c == '.')
-    {
-        "0".to_string()
-    } else {
-        text
-    }
-}
 
 /// One line chart: `ys` against their index, in the box at `top`; `marks` are dashed
 /// horizontal lines (value, label).

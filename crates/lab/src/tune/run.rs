@@ -282,7 +282,7 @@ impl<A: GameAdapter> TunePlan<A> {
         let names: Vec<&str> = chosen.iter().map(|(p, _)| p.name).collect();
         let base_clean = without_keys(base.text.trim(), &names);
         check(o)?;
-        let fallback = Limits::movetime(o.time.max(Duration::from_millis(1)));
+        let fallback = Limits::movetime(o.time);
         let (starts, book_hash, opening) = openings::<A>(o)?;
         let schedule = Schedule {
             iterations: o.iterations,

@@ -1,4 +1,4 @@
-//! Texel's method (`arena tune GAME --from-records FILES…`). The evaluation's declared
+//! Texel's method (`arena tune GAME --records FILES…`). The evaluation's declared
 //! parameters are fitted to the results of recorded games: each position of a game (from
 //! ply `skip` on) is labelled with the game's result, the evaluation's scores of the
 //! players make a prediction by the softmax over players (`P(p wins) = e^{s_p/T} /
@@ -38,7 +38,7 @@ use super::params::{choose_params, spec_text, without_keys};
 use crate::error::Error;
 use crate::records::{read_file, replay, target, RecordGame};
 
-/// The settings of a fit; each is `arena tune --from-records`'s option of the same name
+/// The settings of a fit; each is `arena tune --records`'s option of the same name
 /// (`skip` is `--skip-plies`).
 #[derive(Clone, Debug)]
 pub struct TexelSettings {
@@ -434,7 +434,7 @@ fn fit_params<A: GameAdapter>(
     let eval_names: Vec<&str> = A::params().iter().map(|p| p.name).collect();
     if let Some((p, _)) = chosen.iter().find(|(p, _)| !eval_names.contains(&p.name)) {
         return Err(Error::settings(format!(
-            "--param {}: a setting of the search; --from-records fits the evaluation's parameters ({})",
+            "--param {}: a setting of the search; --records fits the evaluation's parameters ({})",
             p.name,
             if eval_names.is_empty() {
                 format!("{} declares none", A::TITLE)

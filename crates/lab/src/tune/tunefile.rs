@@ -4,7 +4,7 @@
 //! The first line is the run's header (its settings, the parameters with their schedule);
 //! every further line is one finished game of one iteration, with the two points it played
 //! and the game itself in the match file's form (so that the games of a tuning run are
-//! records that `arena tune --from-records` reads):
+//! records that `arena tune --records` reads):
 //!
 //! ```text
 //! {"type":"tune","format":1,"tune":"5f0c…","game":"jumpy3","engine":"engine,depth=4",

@@ -71,6 +71,7 @@ pub fn verification(
     let resume = out.as_ref().is_some_and(|p| p.exists());
     Some(MatchSettings {
         engines: vec![tuned, start],
+        specs: Vec::new(),
         games: Some(v.games.unwrap_or(if two { 10_000 } else { 60 })),
         time: o.time,
         threads: o.threads,

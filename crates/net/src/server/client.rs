@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use plyforge::search::{Clock, Limits, Player, Record};
+use plyforge::search::{Limits, Player, Record};
 
 use super::wire::{self, MAX_LINE};
 use crate::Error;
@@ -16,21 +16,6 @@ use plyforge::duration::parse_duration;
 use plyforge::{parse_player, play_text, result_words, GameAdapter};
 
 use super::ConnectOptions;
-
-/// Moves of time held in reserve: the engine plans as if it had
-/// `remaining × left / (left + RESERVE_MOVES)`, so the clock never runs dry near the end.
-pub(crate) const RESERVE_MOVES: u32 = 10;
-
-/// The engine's limits for one move: the server's clock for this side (`remaining`), the
-/// moves it may still have to make (`left`), and the margin kept for the network and the
-/// scheduler on every move.
-pub(crate) fn clock_limits(remaining: Duration, left: u32, margin: Duration) -> Limits {
-    let m = left.max(1);
-    let usable = remaining
-        .saturating_sub(margin)
-        .mul_f64(f64::from(m) / f64::from(m + RESERVE_MOVES));
-    Limits::clock(Clock::new(usable).with_moves_to_go(m))
-}
 
 /// The player behind the connection.
 enum Brain<A: GameAdapter> {
@@ -41,16 +26,24 @@ enum Brain<A: GameAdapter> {
 }
 
 impl<A: GameAdapter> Brain<A> {
-    fn choose(&mut self, record: &Record<A::Pos>, clock: Limits) -> Option<A::Move> {
+    /// A move on the server's clock: `remaining` for this side, `left` moves it may still
+    /// have to make by the server's count, `margin` kept for the network and the scheduler
+    /// on every move (the floor of the one clock rule, at least the game's own).
+    fn choose(
+        &mut self,
+        record: &Record<A::Pos>,
+        remaining: Duration,
+        left: u32,
+        margin: Duration,
+    ) -> Option<A::Move> {
         match self {
             Brain::Search(engine, spec) => {
-                let mut limits = clock;
-                if spec.has_limit() {
-                    let own = spec.limits(Limits::default());
-                    limits.depth = own.depth;
-                    limits.nodes = own.nodes;
-                    limits.movetime = own.movetime;
-                }
+                let own = spec.limits(Limits::default());
+                let limits = A::CLOCK.with_floor(margin).limits(
+                    own,
+                    remaining,
+                    Some(A::moves_to_go(record.position()).map_or(left, |m| m.min(left))),
+                );
                 let report = engine.think(record, limits, |_| {});
                 report
                     .best
@@ -438,8 +431,7 @@ impl<A: GameAdapter> Client<'_, A> {
         let mv = if std::mem::take(&mut c.refused) {
             record.legal_moves().first().copied()
         } else {
-            self.brain
-                .choose(record, clock_limits(remaining, left, self.margin))
+            self.brain.choose(record, remaining, left, self.margin)
         };
         match mv {
             Some(mv) => conn.send(&format!("move {mv}")),
@@ -476,25 +468,6 @@ impl<A: GameAdapter> Client<'_, A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn clock_limits_keep_a_margin_and_a_reserve() {
-        let l = clock_limits(
-            Duration::from_millis(10_100),
-            150,
-            Duration::from_millis(100),
-        );
-        let c = l.clock.expect("a clock");
-        assert_eq!(c.moves_to_go, Some(150));
-        // 10 s × 150 / 160
-        assert_eq!(c.remaining, Duration::from_micros(9_375_000));
-        // Less time than the margin: nothing to spend, and no panic.
-        let c = clock_limits(Duration::from_millis(50), 0, Duration::from_millis(100))
-            .clock
-            .expect("a clock");
-        assert_eq!(c.remaining, Duration::ZERO);
-        assert_eq!(c.moves_to_go, Some(1));
-    }
 
     #[test]
     fn lines_are_capped() {

@@ -1,18 +1,21 @@
 //! Chaos Clock (`plyforge-chaosclock`).
 
+mod encoding;
+mod view;
+
 use std::time::{Duration, Instant};
 
 use chaosclock::solve::{solve_with, SolveOptions};
 use chaosclock::{Move, Position, WeightedEval, Weights, EVEN, ODD};
 use search::{Game, Player, Record};
 
-use crate::adapter::{EvalError, ExactValue, GameAdapter, Solution, SolveSettings};
+use crate::adapter::{
+    Encoded, EvalError, ExactValue, GameAdapter, Solution, SolveSettings, Viewed,
+};
 use crate::draw::Paint;
 use crate::duration::show_duration;
-use crate::encoding::Encoded;
+use crate::error::Error;
 use crate::params::Param;
-use crate::view::Viewed;
-use crate::Error;
 
 /// Chaos Clock: twelve pieces on a clock face; both can win, both can lose.
 #[derive(Clone, Copy, Debug, Default)]

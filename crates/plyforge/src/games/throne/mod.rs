@@ -1,14 +1,15 @@
 //! Throne (`plyforge-throne`).
 
+mod encoding;
+mod view;
+
 use search::{DrawKind, Outcome};
 use throne::players::Greedy;
 use throne::{Move, Position, WeightedEval, Weights, BLACK, WHITE};
 
-use crate::adapter::{CratePlayer, EvalError, GameAdapter};
+use crate::adapter::{CratePlayer, Encoded, EvalError, GameAdapter, Viewed};
 use crate::draw::{hex_board, hex_cells, Paint};
-use crate::encoding::Encoded;
 use crate::params::Param;
-use crate::view::Viewed;
 
 /// Throne: queens and soldiers race to the throne on a hexagon of 91 cells.
 #[derive(Clone, Copy, Debug, Default)]
@@ -141,8 +142,9 @@ impl GameAdapter for Throne {
     fn own_move_limit() -> Option<u32> {
         Some(throne::MOVES_PER_SIDE)
     }
-    fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
-        throne::clock_limits(pos, remaining)
+    const CLOCK: search::ClockPolicy = throne::CLOCK;
+    fn moves_to_go(pos: &Position) -> Option<u32> {
+        Some(pos.moves_left(search::Game::to_move(pos)))
     }
     /// Throne's own end after 150 moves each, brought forward: the higher score wins.
     fn limit_outcome(pos: &Position) -> Outcome {

@@ -1,14 +1,15 @@
 //! Chexers (`plyforge-chexers`).
 
+mod encoding;
+mod view;
+
 use chexers::players::{Agent as _, Greedy};
 use chexers::{DefaultEval, Move, Position, Weights};
 use search::Player;
 
-use crate::adapter::{CratePlayer, EvalError, GameAdapter};
+use crate::adapter::{CratePlayer, Encoded, EvalError, GameAdapter, Viewed};
 use crate::draw::{hex_board, hex_cells, Paint};
-use crate::encoding::Encoded;
 use crate::params::Param;
-use crate::view::Viewed;
 
 /// Chexers: three players on a hexagon of 37 hexes (COMP30024, 2019).
 #[derive(Clone, Copy, Debug, Default)]
@@ -154,8 +155,9 @@ impl GameAdapter for Chexers {
     fn own_move_limit() -> Option<u32> {
         Some(chexers::TURN_LIMIT / 3)
     }
-    fn clock_limits(pos: &Position, remaining: std::time::Duration) -> search::Limits {
-        chexers::clock_limits(pos, remaining)
+    const CLOCK: search::ClockPolicy = chexers::CLOCK;
+    fn moves_to_go(pos: &Position) -> Option<u32> {
+        Some(chexers::moves_to_go(pos))
     }
     fn progress(pos: &Position, player: Player) -> u32 {
         pos.exits(player)

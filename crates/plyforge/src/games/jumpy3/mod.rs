@@ -1,5 +1,8 @@
 //! Jumpy3 (`plyforge-jumpy3`).
 
+mod encoding;
+mod view;
+
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -7,12 +10,12 @@ use jumpy3::solve::{Table, TableEval, Value};
 use jumpy3::{Estimate, Move, Position, BLACK, WHITE};
 use search::{Evaluator, Record, Scores};
 
-use crate::adapter::{EvalError, ExactValue, GameAdapter, Solution, SolveSettings, SolverTraits};
+use crate::adapter::{
+    Encoded, EvalError, ExactValue, GameAdapter, Solution, SolveSettings, SolverTraits, Viewed,
+};
 use crate::draw::Paint;
-use crate::encoding::Encoded;
+use crate::error::Error;
 use crate::params::Param;
-use crate::view::Viewed;
-use crate::Error;
 
 /// Jumpy3: one row of 16 squares, two kings racing off the board.
 #[derive(Clone, Copy, Debug, Default)]
@@ -241,7 +244,7 @@ impl Jumpy3 {
 
 fn cached_table() -> Option<Arc<Table>> {
     static LOADED: Mutex<Option<(PathBuf, Arc<Table>)>> = Mutex::new(None);
-    let path = crate::cache_dir()?.join(TABLE_FILE);
+    let path = crate::cache::cache_dir()?.join(TABLE_FILE);
     let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
     if let Some((p, t)) = loaded.as_ref() {
         if *p == path {
@@ -267,7 +270,7 @@ fn table_for(pos: &Position, settings: &SolveSettings<'_>) -> Result<Table, Erro
             .map(|(t, _)| t)
             .map_err(|e| file_error(e, path));
     }
-    let cached = crate::cache_dir().map(|d| d.join(TABLE_FILE));
+    let cached = crate::cache::cache_dir().map(|d| d.join(TABLE_FILE));
     if let Some(t) = cached.as_ref().and_then(|p| Table::load(p).ok()) {
         return Ok(t);
     }

@@ -1,52 +1,15 @@
-//! Boards for pictures: what a graphical front end (the web page of `arena web`) needs of a
-//! game that the notation alone does not say — the board's cells with their coordinates in
-//! notation and their geometry, the pieces on them, and for each legal move the cell it
-//! leaves and the cell it reaches (click-to-move, the last-move highlight, best-move arrows).
-//!
-//! A game describes its picture by implementing [`BoardView`] and returning
-//! `Some(Viewed::new())` from [`GameAdapter::view`] (ours do in this module's per-game
-//! files); a front end that holds a [`State`] of any game calls [`board`] and draws what it
-//! gets, with no rule of any game of its own. The vocabulary is generic: cells of any shape
-//! at any place (a row, a frame of holes, a chequered board of squares, a hex grid, a ring),
-//! pieces with a symbol or a text in their player's colour, marks such as a player's exits
-//! or a goal cell.
-//!
-//! Geometry is in abstract units (a Jumpy3 square, a hex's circumradius and a clock
-//! position are about one unit); `y` grows downwards, as on a screen.
-//!
-//! ```
-//! use plyforge::{view, GameKind};
-//! let mut game = GameKind::from_name("jumpy3").unwrap().new_game();
-//! game.play("4").unwrap();
-//! let board = view::board(&game).unwrap();
-//! assert_eq!(board.spots.iter().filter(|s| s.role == view::Role::Cell).count(), 16);
-//! // The last move left square 4 for square 5.
-//! let last = board.last.unwrap();
-//! assert_eq!((last.from.as_deref(), last.to.as_deref()), (Some("4"), Some("5")));
-//! // Black's first legal move moves the piece on square 13 to square 12.
-//! assert_eq!(board.moves[0].text, "13");
-//! assert_eq!(board.moves[0].to.as_deref(), Some("12"));
-//! ```
+//! A record's picture through its game's [`BoardView`](super::BoardView), and the
+//! geometry the pictures of hex boards share.
 
 #[cfg(feature = "jumpy3")]
 use search::Game;
 use search::{Player, Record};
 
-use crate::adapter::{legal_moves, GameAdapter};
-pub use crate::adapter::{BoardView, FromTo, Viewed};
-use crate::State;
-
-#[cfg(feature = "chaosclock")]
-mod chaosclock;
 #[cfg(feature = "chexers")]
-mod chexers;
-#[cfg(feature = "jumpy3")]
-mod jumpy3;
-pub(crate) mod picture;
-#[cfg(feature = "throne")]
-mod throne;
-
-pub use picture::*;
+use super::picture::Shape;
+use super::picture::{Board, MoveSpots, PlayerStyle};
+use super::play::legal_moves;
+use super::{GameAdapter, Viewed};
 
 fn spots_of<A: GameAdapter>(v: &Viewed<A>, pos: &A::Pos, mv: A::Move) -> MoveSpots {
     let (from, to) = (v.move_spots)(pos, mv);
@@ -89,11 +52,6 @@ pub fn board_of<A: GameAdapter>(v: &Viewed<A>, record: &Record<A::Pos>) -> Board
         last,
         facts: (v.facts)(pos),
     }
-}
-
-/// The board of a game in progress, of any game that has a picture ([`GameAdapter::view`]).
-pub fn board(state: &State) -> Option<Board> {
-    state.board()
 }
 
 /// The centre of the hex at axial (q, r), pointy-top, circumradius 1: rows of equal r are

@@ -5,10 +5,10 @@ use chexers::board::CELLS;
 use chexers::{Hex, Move, Position, PLAYERS};
 use search::Player;
 
-use super::{
-    edge_band, hex_centre, BoardView, Fact, Layout, Mark, Piece, Role, Shape, Spot, Symbol,
-};
-use crate::games::Chexers;
+use super::Chexers;
+use crate::adapter::board::{edge_band, hex_centre};
+use crate::adapter::picture::{Fact, Layout, Mark, Piece, Role, Shape, Spot, Symbol};
+use crate::adapter::BoardView;
 
 fn hexes() -> impl Iterator<Item = Hex> {
     (0..CELLS).filter_map(Hex::from_index)

@@ -3,8 +3,9 @@
 use chaosclock::{owner, Move, Position};
 use search::{Game, Player};
 
-use super::{fill_plane, Encoding};
-use crate::games::ChaosClock;
+use super::ChaosClock;
+use crate::adapter::actions::fill_plane;
+use crate::adapter::Encoding;
 
 /// Chaos Clock's encodings.
 ///

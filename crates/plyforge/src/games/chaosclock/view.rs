@@ -4,8 +4,9 @@
 use chaosclock::{Move, Position, EVEN, ODD};
 use search::{Game, Player};
 
-use super::{BoardView, Fact, Layout, Piece, Role, Shape, Spot, Symbol};
-use crate::games::ChaosClock;
+use super::ChaosClock;
+use crate::adapter::picture::{Fact, Layout, Piece, Role, Shape, Spot, Symbol};
+use crate::adapter::BoardView;
 
 /// Radius of the circle of positions.
 const RADIUS: f64 = 3.3;

@@ -3,8 +3,9 @@
 use jumpy3::{Move, Position, SQUARES, WHITE};
 use search::{Game, Player};
 
-use super::{fill_plane, Encoding};
-use crate::games::Jumpy3;
+use super::Jumpy3;
+use crate::adapter::actions::fill_plane;
+use crate::adapter::Encoding;
 
 /// Jumpy3's encodings.
 ///

@@ -3,8 +3,9 @@
 use search::{Game, Player};
 use throne::{Cell, Move, Piece, Position, BLACK, CELLS, MAX_PLIES};
 
-use super::{fill_plane, Encoding};
-use crate::games::Throne;
+use super::Throne;
+use crate::adapter::actions::fill_plane;
+use crate::adapter::Encoding;
 
 /// Side of the square grid that holds the hexagon.
 const SIDE: usize = 11;

@@ -4,8 +4,9 @@ use chexers::board::{CELLS, STEPS};
 use chexers::{DefaultEval, Hex, Move, Position, Terms, PLAYERS};
 use search::{Evaluator, Game, Player};
 
-use super::{fill_plane, Encoding};
-use crate::games::Chexers;
+use super::Chexers;
+use crate::adapter::actions::fill_plane;
+use crate::adapter::Encoding;
 
 /// Hexes of the board, hence `MOVE`s (or `JUMP`s) from a hex in each of the six directions.
 const STEP_ACTIONS: usize = CELLS * 6;
@@ -55,7 +56,7 @@ const SIDE: usize = 7;
 /// three while short / 3, threatened pieces / 4, of them by the next mover / 4, threatened
 /// while short / 4, legal actions / 30, pairs side by side / 6, force (pieces and exits) /
 /// 12; then the default evaluation's three scores as the default terms give them
-/// ([`super::default_terms`]).
+/// ([`crate::adapter::default_terms`]).
 impl Encoding for Chexers {
     const ACTIONS: usize = PASS + 1;
     const SHAPE: &'static [usize] = &[11, SIDE, SIDE];
@@ -111,7 +112,7 @@ impl Encoding for Chexers {
         let scores = eval
             .scores_from_terms(pos, &all)
             .unwrap_or_else(|| eval.evaluate(pos));
-        super::score_terms::<Chexers>(
+        crate::adapter::score_terms::<Chexers>(
             &scores,
             eval.aspiration_window(),
             player,

@@ -4,8 +4,10 @@
 use jumpy3::{Move, Position, BLACK, SQUARES, WHITE};
 use search::Player;
 
-use super::{after, BoardView, Fact, Layout, Piece, Role, Shape, Spot, Symbol};
-use crate::games::Jumpy3;
+use super::Jumpy3;
+use crate::adapter::board::after;
+use crate::adapter::picture::{Fact, Layout, Piece, Role, Shape, Spot, Symbol};
+use crate::adapter::BoardView;
 
 /// The spot a side's pieces leave the board to.
 fn off(side: Player) -> String {

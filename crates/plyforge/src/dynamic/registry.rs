@@ -24,13 +24,16 @@ use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 use std::sync::{OnceLock, RwLock};
 
-use search::{Algorithm, Player, Record};
+use search::{Algorithm, Player};
 
-use crate::adapter::{read_position, GameAdapter, SolverTraits};
-use crate::agent::{Agent, Spec};
+use super::erased::{DynGame, Ops};
+use crate::adapter::{GameAdapter, SolverTraits};
+use crate::agent::check_params;
+use crate::agent::Spec;
 use crate::checks::Checks;
-use crate::dynamic::{Engine, State};
-use crate::Error;
+use crate::error::Error;
+use crate::games::{visit_default_games, GameVisitor};
+use crate::params::Param;
 
 /// What a front end can know of a registered game without knowing its types: names,
 /// players, what it offers. Read it through [`GameKind::info`].
@@ -74,7 +77,7 @@ pub struct GameInfo {
     /// The bench list of `arena bench` ([`GameAdapter::BENCH`]; empty: none).
     pub bench: &'static str,
     /// The evaluation's tunable parameters ([`GameAdapter::params`]).
-    pub params: Vec<crate::params::Param>,
+    pub params: Vec<Param>,
 }
 
 impl GameInfo {
@@ -104,42 +107,6 @@ impl GameInfo {
     }
 }
 
-/// The typed operations of a registered game, behind one object-safe face.
-trait DynGame: Send + Sync {
-    fn read(&self, position: &str) -> Result<State, Error>;
-    fn start(&self) -> State;
-    fn engine(&self, spec: &str, threads: Option<usize>) -> Result<Engine, Error>;
-    fn spec(&self, spec: &str) -> Result<Spec, Error>;
-    fn action_to_move(&self, action: usize) -> Result<String, Error>;
-}
-
-struct Ops<A>(std::marker::PhantomData<fn() -> A>);
-
-impl<A: GameAdapter> DynGame for Ops<A> {
-    fn read(&self, position: &str) -> Result<State, Error> {
-        Ok(State::of::<A>(Record::new(read_position::<A>(position)?)))
-    }
-    fn start(&self) -> State {
-        State::of::<A>(Record::new(A::start()))
-    }
-    fn engine(&self, spec: &str, threads: Option<usize>) -> Result<Engine, Error> {
-        let spec = Spec::parse::<A>(spec)?;
-        let agent = Agent::<A>::try_new(
-            &spec,
-            search::Limits::movetime(std::time::Duration::from_secs(1)),
-            threads,
-            1,
-        )?;
-        Ok(Engine::of::<A>(agent, spec))
-    }
-    fn spec(&self, spec: &str) -> Result<Spec, Error> {
-        Spec::parse::<A>(spec)
-    }
-    fn action_to_move(&self, action: usize) -> Result<String, Error> {
-        crate::encoding::decode::<A>(action).map(|m| m.to_string())
-    }
-}
-
 struct Entry {
     type_id: TypeId,
     info: GameInfo,
@@ -161,14 +128,14 @@ fn registry() -> &'static Registry {
     });
     DEFAULTS.call_once(|| {
         struct Defaults(&'static Registry);
-        impl crate::games::GameVisitor for Defaults {
+        impl GameVisitor for Defaults {
             fn visit<A: GameAdapter>(&mut self) {
                 self.0
                     .insert::<A>()
                     .expect("the default games have distinct, valid names");
             }
         }
-        crate::games::visit_default_games(&mut Defaults(r));
+        visit_default_games(&mut Defaults(r));
     });
     r
 }
@@ -199,7 +166,7 @@ impl Registry {
                 reason: reason.to_string(),
             });
         }
-        if let Err(reason) = crate::params::check_declared(&A::params()) {
+        if let Err(reason) = check_params(&A::params()) {
             return Err(Error::Registry {
                 name: A::NAME.to_string(),
                 reason,
@@ -296,6 +263,7 @@ impl GameKind {
             .map(|e| GameKind(e))
             .ok_or_else(|| Error::UnknownGame {
                 name: name.to_string(),
+                known: GameKind::all().iter().map(|k| k.name()).collect(),
             })
     }
 
@@ -340,25 +308,9 @@ impl GameKind {
         self.0.info.evaluators
     }
 
-    /// True when the game has an exact solver ([`State::solve`]).
+    /// True when the game has an exact solver ([`State::solve`](crate::State::solve)).
     pub fn has_solver(self) -> bool {
         self.0.info.solver.is_some()
-    }
-
-    /// A new game from the rules' start.
-    pub fn new_game(self) -> State {
-        self.0.ops.start()
-    }
-
-    /// A new game from a position: its notation, `start`, or (for games that start at
-    /// random) `random:SEED`.
-    pub fn game_from(self, position: &str) -> Result<State, Error> {
-        self.0.ops.read(position)
-    }
-
-    /// An engine for this game from a specification (see [`Engine::new`]).
-    pub(crate) fn engine(self, spec: &str, threads: Option<usize>) -> Result<Engine, Error> {
-        self.0.ops.engine(spec, threads)
     }
 
     /// A specification parsed for this game (evaluation names checked against it).
@@ -374,6 +326,11 @@ impl GameKind {
     /// The move of an action number, in notation ([`crate::encoding`]).
     pub(crate) fn action_to_move(self, action: usize) -> Result<String, Error> {
         self.0.ops.action_to_move(action)
+    }
+
+    /// The game's typed operations (for the dynamic layer's `State` and `Engine`).
+    pub(crate) fn ops(self) -> &'static dyn DynGame {
+        &*self.0.ops
     }
 }
 

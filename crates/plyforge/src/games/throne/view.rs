@@ -3,8 +3,10 @@
 use search::Player;
 use throne::{Cell, Move, Piece as Kind, Position, BLACK, WHITE};
 
-use super::{hex_centre, BoardView, Fact, Layout, Mark, Piece, Role, Shape, Spot, Symbol};
-use crate::games::Throne;
+use super::Throne;
+use crate::adapter::board::hex_centre;
+use crate::adapter::picture::{Fact, Layout, Mark, Piece, Role, Shape, Spot, Symbol};
+use crate::adapter::BoardView;
 
 fn id(c: Cell) -> String {
     format!("{},{}", c.q(), c.r())
