@@ -772,19 +772,7 @@ pub(crate) fn run(arena: &Games, cli: Cli) -> Result<(), Fail> {
             };
             arena.commands(&a.game)?.connect(&opts)
         }
-        Verb::Bench(a) if a.scaling => {
-            let o = crate::bench::ScalingOptions {
-                deeper: a.deeper,
-                counts: a.counts.clone(),
-                engine: a.engine.clone(),
-                position: a.position.clone().zip(a.depth),
-            };
-            bench_scaling(arena, &a.games, &o)
-        }
-        Verb::Bench(a) if a.position.is_some() => Err(Fail::usage(
-            "--position needs --scaling (the bench's signature is its own list)",
-        )),
-        Verb::Bench(a) => bench(arena, &a.games, threads_ok(a.threads)?),
+        Verb::Bench(a) => bench_command(arena, a),
         Verb::Tune(a) => {
             let game = arena.commands(&a.game)?;
             game.tune(&tune_command(a)?)
@@ -802,6 +790,25 @@ pub(crate) fn run(arena: &Games, cli: Cli) -> Result<(), Fail> {
             solve_time: duration("--solve-time", &a.solve_time)?,
             games: arena.kinds(),
         })?),
+    }
+}
+
+/// `arena bench`: the signature's list, or with `--scaling` how the threads share it.
+fn bench_command(arena: &Games, a: BenchArgs) -> Result<(), Fail> {
+    if a.scaling {
+        let o = crate::bench::ScalingOptions {
+            deeper: a.deeper,
+            counts: a.counts.clone(),
+            engine: a.engine.clone(),
+            position: a.position.clone().zip(a.depth),
+        };
+        bench_scaling(arena, &a.games, &o)
+    } else if a.position.is_some() {
+        Err(Fail::usage(
+            "--position needs --scaling (the bench's signature is its own list)",
+        ))
+    } else {
+        bench(arena, &a.games, threads_ok(a.threads)?)
     }
 }
 

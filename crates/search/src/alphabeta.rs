@@ -31,8 +31,7 @@ use crate::score::{from_tt, to_tt, INF, MAX_PLY, MAX_QUIESCENCE_PLY};
 use crate::selective::{
     Selective, TableHint, FORCED, IIR_DEPTH, LMR_DEPTH, PRUNE_DEPTH, RFP_DEPTH,
 };
-use crate::shared::Iteration;
-use crate::split::SPLIT_DEPTH;
+use crate::shared::{Iteration, SPLIT_DEPTH};
 use crate::thread::Worker;
 use crate::trace::kind;
 use crate::tt::{Bound, Data, Table, NO_MOVE};

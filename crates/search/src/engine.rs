@@ -341,21 +341,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             return self.finished(game, o, start);
         }
         if self.config.algorithm == Algorithm::Mcts {
-            let threads = self.config.threads.max(1);
-            self.prepare(threads);
-            let pool = self.pool.as_ref().filter(|_| threads > 1);
-            return mcts::search(
-                &self.config,
-                &self.evaluator,
-                pool,
-                &self.stop,
-                &mut self.forest,
-                game,
-                history,
-                limits,
-                start,
-                on_iteration,
-            );
+            return self.run_mcts(game, history, limits, start, on_iteration);
         }
         let maxn = self.config.algorithm == Algorithm::MaxN;
         let use_tt = !maxn && self.ready_table();
@@ -438,6 +424,32 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             search_alpha_beta(&sh, &self.tasks, pool, locals, game, on_iteration)
         };
         self.final_report(&sh, game, start, last, partial)
+    }
+
+    /// [`Search::run_once`] with Monte Carlo tree search ([`mcts::search`]).
+    fn run_mcts(
+        &mut self,
+        game: &G,
+        history: &[u64],
+        limits: Limits,
+        start: Instant,
+        on_iteration: impl FnMut(&Report<G::Move>),
+    ) -> Report<G::Move> {
+        let threads = self.config.threads.max(1);
+        self.prepare(threads);
+        let pool = self.pool.as_ref().filter(|_| threads > 1);
+        mcts::search(
+            &self.config,
+            &self.evaluator,
+            pool,
+            &self.stop,
+            &mut self.forest,
+            game,
+            history,
+            limits,
+            start,
+            on_iteration,
+        )
     }
 
     /// The report on a game that is over (`outcome`): no move, depth 0, the outcome's score.

@@ -314,8 +314,9 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
         m
     }
 
-    /// `parent`: the parent's mover and its best score so far (for shallow pruning).
-    fn node(&mut self, pos: &G, depth: u32, ply: usize, parent: Option<(usize, i32)>) -> Scores {
+    /// A node's first steps: its line cleared, counted; its value where it needs no
+    /// children (stopped, the end of the game, the horizon: the evaluation or quiescence).
+    fn enter(&mut self, pos: &G, depth: u32, ply: usize) -> Option<Scores> {
         if self.pv.len() < ply + 2 {
             // A line per ply to the horizon (a task's lines start at its ply).
             self.pv.resize_with(ply + depth as usize + 2, Vec::new);
@@ -324,19 +325,27 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
         self.count_node();
         self.trace_visit(pos, depth as i32, ply);
         if self.stopped {
-            return [0; 3];
+            return Some([0; 3]);
         }
         if let Some(v) = self.terminal(pos, ply) {
-            return v;
+            return Some(v);
         }
         if ply >= MAX_PLY || (depth == 0 && !self.sh.config.quiescence) {
-            return masked(
+            return Some(masked(
                 self.sh.eval.evaluate_for(pos, self.sh.root_player),
                 self.players,
-            );
+            ));
         }
         if depth == 0 {
-            return self.quiesce(pos, ply, 0);
+            return Some(self.quiesce(pos, ply, 0));
+        }
+        None
+    }
+
+    /// `parent`: the parent's mover and its best score so far (for shallow pruning).
+    fn node(&mut self, pos: &G, depth: u32, ply: usize, parent: Option<(usize, i32)>) -> Scores {
+        if let Some(v) = self.enter(pos, depth, ply) {
+            return v;
         }
         let table = self.sh.vectors.filter(|_| depth >= TABLE_DEPTH);
         let key = self.table_key(pos);

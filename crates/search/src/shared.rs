@@ -17,6 +17,10 @@ use crate::tt::Table;
 use crate::types::Config;
 use crate::vectors::VectorTable;
 
+/// Nodes of the alpha-beta family with at least this remaining depth share out their moves
+/// after the first ([`crate::split`]): here, below both the node's search and the split.
+pub(crate) const SPLIT_DEPTH: i32 = 4;
+
 /// [`Shared::main_score`] before the main thread completed an iteration.
 pub(crate) const NO_SCORE: i32 = i32::MIN;
 

@@ -1,5 +1,5 @@
 //! Young Brothers Wait (Feldmann 1993) for the alpha-beta family on rayon
-//! ([`Parallel::Split`](crate::Parallel::Split)): a node of at least [`SPLIT_DEPTH`]
+//! ([`Parallel::Split`](crate::Parallel::Split)): a node of at least [`SPLIT_DEPTH`](crate::shared::SPLIT_DEPTH)
 //! searches its first move alone; if that does not refute it, the node's other moves are
 //! shared out. The node's own thread and up to `threads − 1` tasks (which idle threads take
 //! from it, work stealing) take the moves one after another in the node's order, each
@@ -26,9 +26,6 @@ use crate::alphabeta::NodeCtx;
 use crate::game::{Evaluator, Game};
 use crate::thread::{Signal, Worker};
 use crate::trace::kind;
-
-/// Nodes with at least this remaining depth share out their moves after the first.
-pub(crate) const SPLIT_DEPTH: i32 = 4;
 
 /// One move of a split node searched, by whichever thread took it.
 struct Done<M> {
@@ -73,9 +70,9 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         children: &[G],
         order: &[(usize, bool)],
         taken: usize,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
-        mut best: (i32, usize),
+        best: (i32, usize),
     ) -> (i32, usize) {
         let Some(tasks) = self.tasks else {
             return best;
@@ -134,7 +131,20 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         if cut {
             self.local.smp.split_cuts += 1;
         }
-        let mut done = sp.done.into_inner().unwrap_or_else(|e| e.into_inner());
+        let done = sp.done.into_inner().unwrap_or_else(|e| e.into_inner());
+        self.gather(cx, done, alpha, beta, best)
+    }
+
+    /// The node's result from its shared moves' results `done` (`alpha`, `best`: the node's
+    /// before they were shared out), as the one-thread loop would have made it.
+    fn gather(
+        &mut self,
+        cx: &NodeCtx<'_, G>,
+        mut done: Vec<Done<G::Move>>,
+        mut alpha: i32,
+        beta: i32,
+        mut best: (i32, usize),
+    ) -> (i32, usize) {
         done.sort_unstable_by_key(|d| d.k);
         self.local.smp.moves_shared += done.iter().filter(|d| d.shared).count() as u64;
         // The moves that beat their bounds first, in the order taken; a move that failed
