@@ -3,7 +3,7 @@
 //! thread's search of the same position ([`compare`]).
 //!
 //! Without the feature nothing is recorded (the calls compile to nothing) and
-//! [`Search::trace`](crate::Search::trace) is empty; with it each thread keeps a
+//! [`Search::take_trace`](crate::Search::take_trace) gives empty traces; with it each thread keeps a
 //! [`Visit`] per node it counts (a position at a remaining depth, its ply, the iteration,
 //! how its parent came to search it), which costs memory (16 bytes a node) and time, so
 //! that only measurements build it (`cargo build --release -p plyforge-arena --features
