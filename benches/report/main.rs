@@ -3,14 +3,16 @@
 //! module per kind of section: `perf` (the signature, the games, the engine, the speedup),
 //! `scaling` (how the threads share the search), `peer` (Jumpy3 against the `minimax`
 //! crate), `peer_games` (games at a clock against it), `user_games` (the games a
-//! user would write), `user` (whole `arena` processes), `targets`. A section is a function
+//! user would write), `effective` (the threads' effective speedup by games), `user` (whole
+//! `arena` processes), `targets`. A section is a function
 //! of the [`Report`]; [`SECTIONS`] lists them in the order they run.
 //!
 //! ```text
 //! cargo run --release -p benches --bin bench-report [-- --quick] [--out PATH] [--arena PATH]
 //!     [--only SECTION,...]   (signature, games, engine, speedup, peer, peer-options,
-//!                             user-games, overhead, peer-games, user)
+//!                             user-games, overhead, peer-games, effective, user)
 //!     [--peer-games N]       (games per pairing of the games against the peer)
+//!     [--effective-games N]  (games per pairing of the threads' effective speedup)
 //! ```
 //!
 //! - the search signature: the fixed bench suite's total node count (`benches::signature`);
@@ -31,6 +33,9 @@
 //! - games at a clock against the peer (`peer_games`): the benchmark games a user would
 //!   write, the selective search against the `minimax` crate's default and strongest
 //!   options and against the exact search, W/D/L with Elo and the SPRT;
+//! - what the threads buy at a clock (`effective`): two threads against one thread, and one
+//!   thread at 1.5, 2 and 3 times the time against one thread, on Breakthrough, Othello,
+//!   Connect Four, Throne and Chaos Clock: the effective speedup with its interval;
 //! - the figures as a user meets them (`user.rs`): whole `arena` processes (`--arena
 //!   PATH`) against the peer, the time to the proof of Jumpy3's start, `arena solve jumpy3`
 //!   once its table is cached, 2-thread speedups in `arena analyse`, and the Chaos Clock
@@ -43,6 +48,7 @@
 //! one run each, no timing is asserted. The exit status is non-zero only when this engine
 //! returns a wrong value (against the check, or 2 threads against 1).
 
+mod effective;
 #[path = "../peer/jumpy3_peer.rs"]
 mod jumpy3_peer;
 mod peer;
@@ -76,6 +82,8 @@ struct Opts {
     only: Option<Vec<String>>,
     /// Games per pairing of the games against the peer (`--peer-games N`).
     peer_games: Option<usize>,
+    /// Games per pairing of the threads' effective speedup (`--effective-games N`).
+    effective_games: Option<usize>,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -88,6 +96,7 @@ fn parse_args() -> Result<Opts, String> {
         arena: None,
         only: None,
         peer_games: None,
+        effective_games: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -112,22 +121,25 @@ fn parse_args() -> Result<Opts, String> {
                 }
                 opts.only = Some(names);
             }
-            "--peer-games" => {
-                let n = args.next().ok_or("--peer-games needs a number of games")?;
-                match n.parse::<usize>() {
-                    Ok(n) if n > 0 && n % 2 == 0 => opts.peer_games = Some(n),
-                    _ => {
-                        return Err(format!(
-                            "--peer-games {n:?}: an even number of games (pairs)"
-                        ))
-                    }
+            "--peer-games" | "--effective-games" => {
+                let n = args
+                    .next()
+                    .ok_or_else(|| format!("{a} needs a number of games"))?;
+                let n = match n.parse::<usize>() {
+                    Ok(n) if n > 0 && n % 2 == 0 => n,
+                    _ => return Err(format!("{a} {n:?}: an even number of games (pairs)")),
+                };
+                if a == "--peer-games" {
+                    opts.peer_games = Some(n);
+                } else {
+                    opts.effective_games = Some(n);
                 }
             }
             "--bench" => {} // passed by `cargo bench`; harmless
             other => {
                 return Err(format!(
                     "unknown option `{other}` (expected --quick, --out PATH, --arena PATH, \
-                     --only SECTION,..., --peer-games N)"
+                     --only SECTION,..., --peer-games N, --effective-games N)"
                 ))
             }
         }
@@ -211,7 +223,7 @@ type Section = fn(&mut Report, &Opts);
 
 /// The sections, in the order they run, by the names `--only` takes. A new section is a
 /// function of the report in a module of its own and one line here.
-const SECTIONS: [(&str, Section); 10] = [
+const SECTIONS: [(&str, Section); 11] = [
     ("signature", |rep, _| perf::signature_section(rep)),
     ("games", |rep, _| perf::games_section(rep)),
     ("engine", |rep, _| perf::engine_section(rep)),
@@ -222,6 +234,9 @@ const SECTIONS: [(&str, Section); 10] = [
     ("overhead", |rep, _| scaling::overhead_section(rep)),
     ("peer-games", |rep, opts| {
         peer_games::peer_games_section(rep, opts.peer_games)
+    }),
+    ("effective", |rep, opts| {
+        effective::effective_section(rep, opts.effective_games)
     }),
     ("user", |rep, opts| {
         user::section(rep, opts.arena.as_deref())

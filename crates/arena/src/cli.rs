@@ -31,6 +31,9 @@ enum Verb {
     Match(MatchArgs),
     /// Combine the match files of a match's shards into one table (same figures, Elo, SPRT).
     Merge(MergeArgs),
+    /// The threads' effective speedup by games, from the match files of threads against one
+    /// thread and of one thread with more time against one thread.
+    Speedup(SpeedupArgs),
     /// Exact game-theoretic value and every best move (the two-player games).
     Solve(SolveArgs),
     /// Count the leaves of the move tree (move-generator check).
@@ -303,6 +306,25 @@ struct BenchArgs {
     /// (longer searches show the overhead of a real search better).
     #[arg(long, value_name = "PLIES", default_value_t = 0, requires = "scaling")]
     deeper: u32,
+    /// With --scaling: the thread counts measured against one thread.
+    #[arg(
+        long,
+        value_name = "N,N,...",
+        value_delimiter = ',',
+        default_values_t = [2, 4, 8, 16],
+        requires = "scaling"
+    )]
+    counts: Vec<usize>,
+    /// With --scaling: the engine specification (as `arena match` takes it) instead of the
+    /// game's recommended engine, such as `brs` or `mcts` for Chexers.
+    #[arg(long, value_name = "SPEC", requires = "scaling")]
+    engine: Option<String>,
+    /// With --scaling: this one position (with --depth) instead of the game's bench list.
+    #[arg(long, value_name = "POSITION", requires = "depth")]
+    position: Option<String>,
+    /// With --position: the depth it is searched to.
+    #[arg(long, value_name = "D", requires = "position")]
+    depth: Option<u32>,
 }
 
 #[derive(Args, Debug)]
@@ -451,6 +473,17 @@ struct MergeArgs {
     /// Write the merged match file here.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct SpeedupArgs {
+    /// The match file (`arena match --out`) of the threads (engine 1) against one thread
+    /// (engine 2) at the same time.
+    threads: PathBuf,
+    /// The match file of one thread at FACTOR times the time (engine 1) against one thread
+    /// at the time (engine 2); give one per factor measured.
+    #[arg(long, value_name = "FACTOR=FILE", required = true)]
+    odds: Vec<String>,
 }
 
 #[derive(Args, Debug)]
@@ -702,6 +735,7 @@ pub(crate) fn run(arena: &Games, cli: Cli) -> Result<(), Fail> {
             game.run_match(&match_settings(a)?, quiet)
         }
         Verb::Merge(a) => matchup::merge(&a.files, a.out.as_ref()),
+        Verb::Speedup(a) => matchup::speedup(&a.threads, &a.odds),
         Verb::Engine(a) => {
             let threads = threads_ok(a.threads)?;
             arena
@@ -738,8 +772,7 @@ pub(crate) fn run(arena: &Games, cli: Cli) -> Result<(), Fail> {
             };
             arena.commands(&a.game)?.connect(&opts)
         }
-        Verb::Bench(a) if a.scaling => bench_scaling(arena, &a.games, a.deeper),
-        Verb::Bench(a) => bench(arena, &a.games, threads_ok(a.threads)?),
+        Verb::Bench(a) => bench_command(arena, a),
         Verb::Tune(a) => {
             let game = arena.commands(&a.game)?;
             game.tune(&tune_command(a)?)
@@ -757,6 +790,25 @@ pub(crate) fn run(arena: &Games, cli: Cli) -> Result<(), Fail> {
             solve_time: duration("--solve-time", &a.solve_time)?,
             games: arena.kinds(),
         })?),
+    }
+}
+
+/// `arena bench`: the signature's list, or with `--scaling` how the threads share it.
+fn bench_command(arena: &Games, a: BenchArgs) -> Result<(), Fail> {
+    if a.scaling {
+        let o = crate::bench::ScalingOptions {
+            deeper: a.deeper,
+            counts: a.counts.clone(),
+            engine: a.engine.clone(),
+            position: a.position.clone().zip(a.depth),
+        };
+        bench_scaling(arena, &a.games, &o)
+    } else if a.position.is_some() {
+        Err(Fail::usage(
+            "--position needs --scaling (the bench's signature is its own list)",
+        ))
+    } else {
+        bench(arena, &a.games, threads_ok(a.threads)?)
     }
 }
 
@@ -851,14 +903,18 @@ fn bench(arena: &Games, games: &[String], threads: usize) -> Result<(), Fail> {
 }
 
 /// `arena bench --scaling`: the games' benches at 1 to 16 threads.
-fn bench_scaling(arena: &Games, games: &[String], deeper: u32) -> Result<(), Fail> {
+fn bench_scaling(
+    arena: &Games,
+    games: &[String],
+    o: &crate::bench::ScalingOptions,
+) -> Result<(), Fail> {
     let names: Vec<String> = if games.is_empty() {
         arena.kinds().iter().map(|k| k.name().to_string()).collect()
     } else {
         games.to_vec()
     };
     for name in &names {
-        if !arena.commands(name)?.bench_scaling(deeper)? && !games.is_empty() {
+        if !arena.commands(name)?.bench_scaling(o)? && !games.is_empty() {
             return Err(Fail::usage(format!("{name} has no bench to measure")));
         }
     }

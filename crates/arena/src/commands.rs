@@ -38,7 +38,7 @@ pub(crate) trait GameCommands: Send + Sync {
     /// `arena bench` (`None`: the game has no bench).
     fn bench(&self, threads: usize) -> Result<Option<bench::Totals>, Fail>;
     /// `arena bench --scaling` (`false`: the game has no bench).
-    fn bench_scaling(&self, deeper: u32) -> Result<bool, Fail>;
+    fn bench_scaling(&self, o: &bench::ScalingOptions) -> Result<bool, Fail>;
     /// `arena tune`.
     fn tune(&self, c: &tune::TuneCommand) -> Result<(), Fail>;
     /// `arena train`.
@@ -128,8 +128,8 @@ impl<A: GameAdapter> GameCommands for Commands<A> {
     fn bench(&self, threads: usize) -> Result<Option<bench::Totals>, Fail> {
         bench::bench::<A>(threads)
     }
-    fn bench_scaling(&self, deeper: u32) -> Result<bool, Fail> {
-        bench::scaling::<A>(deeper)
+    fn bench_scaling(&self, o: &bench::ScalingOptions) -> Result<bool, Fail> {
+        bench::scaling::<A>(o)
     }
     fn tune(&self, c: &tune::TuneCommand) -> Result<(), Fail> {
         tune::tune::<A>(c)

@@ -312,6 +312,18 @@ Examples:
   arena merge results/shard-*.jsonl
   arena merge a.jsonl b.jsonl --out whole.jsonl";
 
+const SPEEDUP_HELP: &str = "\
+What a second thread (or the sixteenth) buys at a clock: the threads play one thread at the
+same time per move (or clock), one thread with FACTOR times the time plays one thread, and
+the effective speedup is the factor whose Elo equals the threads' Elo (a line in log FACTOR
+between the factors measured, through 0 Elo at 1), with the interval of both matches.
+
+Examples:
+  arena match throne --engine engine,threads=2 --engine engine --time 100ms --games 400 --out t2.jsonl
+  arena match throne --engine engine,time=150ms --engine engine --time 100ms --games 400 --out k15.jsonl
+  arena match throne --engine engine,time=200ms --engine engine --time 100ms --games 400 --out k2.jsonl
+  arena speedup t2.jsonl --odds 1.5=k15.jsonl --odds 2=k2.jsonl";
+
 fn solve_help(p: &Picks, kinds: &[GameKind]) -> String {
     let mut out = String::from(
         "Output: `value: …` (the value for the side to move: `win N`, `loss N` or `draw`, N plies\n\
@@ -527,6 +539,7 @@ pub(crate) fn with_help(kinds: &[GameKind], command: Command) -> Command {
         ("analyse", analyse_help(&p)),
         ("match", match_help(&p, kinds)),
         ("merge", MERGE_HELP.to_string()),
+        ("speedup", SPEEDUP_HELP.to_string()),
         ("solve", solve_help(&p, kinds)),
         ("perft", perft_help(&p)),
         ("moves", moves_help(&p)),

@@ -1,7 +1,8 @@
-//! `arena match` and `arena merge`: the lab's matches ([`lab::Match`]) and merges
-//! ([`lab::merge`]) with what the program says before, during and after them.
+//! `arena match`, `arena merge` and `arena speedup`: the lab's matches ([`lab::Match`]),
+//! merges ([`lab::merge`]) and effective speedups ([`lab::speedup`]) with what the program
+//! says before, during and after them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use lab::jsonl::Opened;
 use lab::matches::{Match, MatchReport, MatchSettings};
@@ -168,6 +169,71 @@ pub(crate) fn merge(files: &[PathBuf], out: Option<&PathBuf>) -> Result<(), Fail
         outln!("merged match written to {}", path.display());
     }
     Ok(())
+}
+
+/// Runs `arena speedup`: engine 1's Elo against engine 2 in the threads' match file and in
+/// each time-odds file (`FACTOR=FILE`), and the factor of time whose odds score as the
+/// threads do ([`lab::speedup::effective`]).
+pub(crate) fn speedup(threads: &Path, odds: &[String]) -> Result<(), Fail> {
+    let threads_elo = engine_one(threads, "the threads")?;
+    let mut measured = Vec::new();
+    for o in odds {
+        let (factor, file) = o
+            .split_once('=')
+            .and_then(|(f, p)| Some((f.trim().parse::<f64>().ok()?, p)))
+            .filter(|(f, _)| f.is_finite() && *f > 1.0)
+            .ok_or_else(|| {
+                Fail::usage(format!(
+                    "--odds {o:?}: FACTOR=FILE, a factor above 1 (1.5=odds.jsonl)"
+                ))
+            })?;
+        let elo = engine_one(Path::new(file), &format!("{factor}x the time"))?;
+        measured.push(lab::speedup::TimeOdds { factor, elo });
+    }
+    match lab::speedup::effective(&threads_elo, &measured) {
+        Some(e) => outln!(
+            "effective speedup {:.2}x (95%: {:.2}x to {}){}",
+            e.factor,
+            e.low,
+            if e.high.is_finite() {
+                format!("{:.2}x", e.high)
+            } else {
+                "no bound".to_string()
+            },
+            if e.beyond {
+                ": beyond the factors measured, the last line extended"
+            } else {
+                ""
+            }
+        ),
+        None => outln!("effective speedup: none to read (the time odds gained no Elo)"),
+    }
+    Ok(())
+}
+
+/// Engine 1's results against engine 2 in the match file `path` (`what` it measures),
+/// printed, and its Elo.
+fn engine_one(path: &Path, what: &str) -> Result<lab::elo::Elo, Fail> {
+    let m = lab::merge::merge(&[path.to_path_buf()])?;
+    let f = m.figures();
+    let (w, d, l) = f
+        .h2h
+        .first()
+        .and_then(|row| row.get(1))
+        .copied()
+        .ok_or_else(|| Fail::usage(format!("{}: not a match of two engines", path.display())))?;
+    let e = lab::elo::elo(w, d, l)
+        .ok_or_else(|| Fail::usage(format!("{}: no games", path.display())))?;
+    outln!(
+        "{what:<16} {}: {} against {}: +{w} ={d} -{l}  Elo {} ({} to {})",
+        path.display(),
+        m.header.engines.first().map_or("?", |s| s.as_str()),
+        m.header.engines.get(1).map_or("?", |s| s.as_str()),
+        lab::elo::show(e.diff),
+        lab::elo::show(e.low),
+        lab::elo::show(e.high)
+    );
+    Ok(e)
 }
 
 /// The match, its engines, and what was odd in its files.

@@ -916,6 +916,39 @@ fn bench_scaling_measures_the_threads() {
     bad(&["bench", "--deeper", "2"], &["--scaling"]);
 }
 
+/// `--scaling` of one position with another engine at chosen thread counts: Chexers'
+/// best-reply search from the start, one and two threads, the same value.
+#[test]
+fn bench_scaling_of_one_position_and_engine() {
+    let out = ok(&[
+        "bench",
+        "chexers",
+        "--scaling",
+        "--counts",
+        "2",
+        "--engine",
+        "brs",
+        "--position",
+        "start",
+        "--depth",
+        "4",
+    ]);
+    let lines: Vec<&String> = out.iter().filter(|l| l.starts_with("chexers ")).collect();
+    assert_eq!(lines.len(), 2, "{out:?}");
+    assert!(
+        lines[1].contains("threads  2") && lines[1].contains("values same"),
+        "{out:?}"
+    );
+    bad(
+        &["bench", "chexers", "--scaling", "--position", "start"],
+        &["--depth"],
+    );
+    bad(
+        &["bench", "chexers", "--scaling", "--engine", "random"],
+        &["search engine"],
+    );
+}
+
 #[test]
 fn messages_start_with_the_program_s_own_name() {
     // A user's program with its game in it is called by its own name: so are its messages.

@@ -876,3 +876,42 @@ fn a_game_clock_runs_out() {
     bad(&jumpy3_args(&["--clock", "0s"]), &["--clock"]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `arena speedup` reads the threads' match file and the time-odds files: each engine 1's
+/// Elo, and the effective speedup (here deeper searches stand in for more time, so that
+/// the games take no time to speak of; nothing about the figures is asserted).
+#[test]
+fn speedup_reads_the_threads_and_the_time_odds() {
+    let dir = scratch("speedup");
+    let play = |first: &str, second: &str, file: &Path| {
+        ok(&[
+            "match",
+            "throne",
+            "--engine",
+            first,
+            "--engine",
+            second,
+            "--games",
+            "4",
+            "--quiet",
+            "--out",
+            s(file),
+        ]);
+    };
+    let threads = dir.join("t2.jsonl");
+    let odds = dir.join("k2.jsonl");
+    play("engine,depth=2,threads=2", "engine,depth=2", &threads);
+    play("engine,depth=3", "engine,depth=2", &odds);
+    let arg = format!("2={}", s(&odds));
+    let out = ok(&["speedup", s(&threads), "--odds", &arg]);
+    assert!(
+        out.contains("the threads") && out.contains("2x the time"),
+        "{out}"
+    );
+    assert!(out.contains("effective speedup"), "{out}");
+    bad(
+        &["speedup", s(&threads), "--odds", "1=x.jsonl"],
+        &["above 1"],
+    );
+    bad(&["speedup", s(&threads)], &["--odds"]);
+}

@@ -45,8 +45,9 @@
 //! The rooms: [`matches`](mod@matches) (a match: plan, files, games at once, report), [`schedule`]
 //! (which games, which seats, which shard), [`book`] (where openings start), [`game`] (one
 //! game and its adjudication), [`jsonl`] (the resumable JSON-lines file of matches and
-//! tuning runs), [`matchfile`], [`merge`], [`sprt`], [`elo`], [`summary`] (figures and
-//! table), [`tune`] (SPSA, the tune file, verification, the picture, Texel's method),
+//! tuning runs), [`matchfile`], [`merge`], [`sprt`], [`elo`], [`speedup`] (the threads'
+//! effective speedup by games), [`summary`] (figures and table), [`tune`] (SPSA, the tune
+//! file, verification, the picture, Texel's method),
 //! [`train`] (self-play, the training set, the network's training, generations),
 //! [`trainfile`] (a training run's games file, which the records reader reads too),
 //! [`observe`], [`error`].
@@ -70,6 +71,7 @@ pub mod observe;
 mod records;
 mod runner;
 pub mod schedule;
+pub mod speedup;
 pub mod sprt;
 pub mod summary;
 mod svg;

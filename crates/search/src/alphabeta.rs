@@ -31,8 +31,9 @@ use crate::score::{from_tt, to_tt, INF, MAX_PLY, MAX_QUIESCENCE_PLY};
 use crate::selective::{
     Selective, TableHint, FORCED, IIR_DEPTH, LMR_DEPTH, PRUNE_DEPTH, RFP_DEPTH,
 };
-use crate::shared::Iteration;
+use crate::shared::{Iteration, SPLIT_DEPTH};
 use crate::thread::Worker;
+use crate::trace::kind;
 use crate::tt::{Bound, Data, Table, NO_MOVE};
 use crate::types::{MATE, MATE_BOUND};
 
@@ -82,39 +83,42 @@ struct NodeEntry {
 }
 
 /// What the stages of a node need to know of it.
-struct NodeCtx<'n, G: Game> {
+pub(crate) struct NodeCtx<'n, G: Game> {
     /// The node.
-    pos: &'n G,
+    pub(crate) pos: &'n G,
     /// Where each move is played.
-    node: &'n NodeMoves<'n, G>,
+    pub(crate) node: &'n NodeMoves<'n, G>,
     /// The moves, as a plain slice.
-    moves: &'n [G::Move],
+    pub(crate) moves: &'n [G::Move],
     /// Remaining depth.
-    depth: i32,
+    pub(crate) depth: i32,
     /// Distance from the root.
-    ply: usize,
+    pub(crate) ply: usize,
     /// Whether the root player's side is to move.
-    side: bool,
+    pub(crate) side: bool,
     /// Whether the window is open (a principal-variation node).
-    pv_node: bool,
+    pub(crate) pv_node: bool,
     /// Whether children another thread is searching are put off.
-    defer: bool,
+    pub(crate) defer: bool,
     /// Whether moves are ordered.
-    ordering: bool,
+    pub(crate) ordering: bool,
     /// Whether this is best-reply search (whose children may make their moves from a reply
     /// chain: they make their children themselves).
-    brs: bool,
+    pub(crate) brs: bool,
     /// The selective search's settings, where it applies (not best-reply search).
-    sel: Option<&'n Selective>,
+    pub(crate) sel: Option<&'n Selective>,
     /// Whether the selective search may prune moves here (a non-PV node not reached by a
     /// forcing move, with its static evaluation).
-    prune: bool,
+    pub(crate) prune: bool,
     /// The static evaluation from the node's side, where `prune`.
-    static_eval: i32,
+    pub(crate) static_eval: i32,
     /// The table's move (an index), or `NO_MOVE`.
-    tt_move: u16,
+    pub(crate) tt_move: u16,
     /// The move extended by the singular test (an index), or `usize::MAX`.
-    singular: usize,
+    pub(crate) singular: usize,
+    /// Whether the moves after the first are shared out among the threads
+    /// ([`crate::split`]).
+    pub(crate) split: bool,
 }
 
 impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
@@ -228,6 +232,8 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         for (i, &mv) in moves.iter().enumerate() {
             child.play_from(pos, mv);
             self.count_node();
+            self.trace_kind(if i == 0 { kind::FIRST } else { 0 });
+            self.trace_visit(|| child.key(), 0, ply + 1);
             if self.stopped {
                 break;
             }
@@ -353,6 +359,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     /// Searches the root to `depth` inside the window; the value is from the root player's view.
     pub(crate) fn root_search(&mut self, root: &G, depth: u32, alpha: i32, beta: i32) -> i32 {
         let side = root.to_move() == self.sh.hero;
+        self.trace_kind(kind::OTHER);
         if self.sh.brs {
             self.negamax::<true>(root, depth as i32, 0, alpha, beta, side)
         } else {
@@ -363,7 +370,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     /// Value of `child` from the view of the parent's side.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn child_value<const BRS: bool>(
+    pub(crate) fn child_value<const BRS: bool>(
         &mut self,
         child: &G,
         depth: i32,
@@ -471,6 +478,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             static_eval: e.static_eval,
             tt_move: e.tt_move,
             singular: usize::MAX,
+            split: self.sh.split && depth >= SPLIT_DEPTH,
         };
         let best = self.node_moves::<BRS>(cx, &e, share);
         if self.sh.rule.is_some() {
@@ -567,7 +575,8 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     ) -> Result<NodeEntry, i32> {
         self.local.pv[ply].clear();
         self.count_node();
-        if self.stopped {
+        self.trace_visit(|| pos.key(), depth, ply);
+        if self.stopped || (!self.cancel.is_empty() && self.cancelled()) {
             return Err(0);
         }
         let sign = if side { 1 } else { -1 };
@@ -774,15 +783,27 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         let mut searched = 0;
         let mut picked = 0;
         loop {
+            if cx.split
+                && searched > 0
+                && picked < n
+                && children.len() == n
+                && !self.stopped
+                && self.sh.idle() > 0
+            {
+                // Young brothers wait: the first move is done, the others are shared out.
+                let order: SmallVec<[(usize, bool); 64]> =
+                    (picked..n).map(|p| next_move(cx, keys, p + 1)).collect();
+                return self.split_rest::<BRS>(cx, children, &order, picked, alpha, beta, best);
+            }
             // The move, whether it is quiet (killers and history learn from quiet moves),
             // and whether it may be put off.
-            let (i, quiet, may_defer) = if picked < n {
+            let (i, quiet, may_defer, was_deferred) = if picked < n {
                 picked += 1;
                 let (i, quiet) = next_move(cx, keys, picked);
-                (i, quiet, cx.defer && searched > 0)
+                (i, quiet, cx.defer && searched > 0, false)
             } else if !deferred.is_empty() {
                 let (i, quiet) = self.take_deferred(cx, &mut deferred);
-                (i, quiet, false)
+                (i, quiet, false, true)
             } else {
                 break;
             };
@@ -809,6 +830,13 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             let Some((d, r)) = self.depth_of_move(cx, i, quiet, first, count, alpha, best.0) else {
                 continue;
             };
+            self.trace_kind(if first {
+                kind::FIRST
+            } else if was_deferred {
+                kind::DEFERRED
+            } else {
+                0
+            });
             let score = self.pvs_child::<BRS>(cx, child, d, r, first, alpha, beta);
             searched += 1;
             if self.stopped {
@@ -864,7 +892,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     /// far. Sets the child's flags.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn depth_of_move(
+    pub(crate) fn depth_of_move(
         &mut self,
         cx: &NodeCtx<'_, G>,
         i: usize,
@@ -911,7 +939,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     /// side.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn pvs_child<const BRS: bool>(
+    pub(crate) fn pvs_child<const BRS: bool>(
         &mut self,
         cx: &NodeCtx<'_, G>,
         child: &G,
@@ -929,9 +957,11 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         let mut s = self.child_value::<BRS>(child, d - r, ply, alpha, alpha + 1, side, child_side);
         if s > alpha && r > 0 && !self.stopped {
             // A reduced move that beats alpha: at full depth.
+            self.trace_kind(kind::RESEARCH);
             s = self.child_value::<BRS>(child, d, ply, alpha, alpha + 1, side, child_side);
         }
         if s > alpha && s < beta && !self.stopped {
+            self.trace_kind(kind::RESEARCH);
             self.child_value::<BRS>(child, d, ply, alpha, beta, side, child_side)
         } else {
             s
@@ -942,7 +972,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     /// and the child's line); at the root also what the iteration has established so far,
     /// should the clock stop it before it completes.
     #[inline(always)]
-    fn record_line(&mut self, cx: &NodeCtx<'_, G>, i: usize, score: i32) {
+    pub(crate) fn record_line(&mut self, cx: &NodeCtx<'_, G>, i: usize, score: i32) {
         if !cx.pv_node {
             return;
         }
@@ -1026,6 +1056,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         side: bool,
     ) -> i32 {
         self.count_node();
+        self.trace_visit(|| pos.key(), -(q as i32), ply);
         if self.stopped {
             return 0;
         }

@@ -34,6 +34,7 @@ use crate::engine::Search;
 use crate::game::{Evaluator, Game};
 use crate::report::nps;
 use crate::thread::SmpStats;
+use crate::trace::{compare, Overhead, ThreadTrace};
 use crate::types::{Config, Limits};
 
 /// One position of a bench list, with the depth it is searched to.
@@ -144,6 +145,9 @@ pub struct ScalingRow {
     pub same_values: bool,
     /// What the threads did to share the work (the alpha-beta family).
     pub smp: SmpStats,
+    /// Where the nodes went against one thread's, position by position (with the search
+    /// crate's `trace` feature; `None` without, and for one thread).
+    pub trace: Option<Overhead>,
 }
 
 /// Searches `list` with each thread count of `threads` (one thread first, the reference),
@@ -175,6 +179,8 @@ pub fn scaling<G: Game, E: Evaluator<G>>(
 ) -> Vec<ScalingRow> {
     let mut rows: Vec<ScalingRow> = Vec::new();
     let mut want: Vec<i32> = Vec::new();
+    // One thread's nodes of each position (with the `trace` feature).
+    let mut serial: Vec<Vec<ThreadTrace>> = Vec::new();
     let counts = std::iter::once(1).chain(threads.iter().copied().filter(|&t| t > 1));
     for t in counts {
         let mut engine = Search::new(config.clone().with_threads(t), eval);
@@ -185,7 +191,8 @@ pub fn scaling<G: Game, E: Evaluator<G>>(
         let mut per_thread = vec![0u64; t];
         let mut smp = SmpStats::default();
         let mut scores = Vec::with_capacity(list.len());
-        for p in list {
+        let mut trace: Option<Overhead> = None;
+        for (i, p) in list.iter().enumerate() {
             engine.reset();
             let started = Instant::now();
             let r = engine.analyse(&p.position, Limits::depth(p.depth));
@@ -196,6 +203,16 @@ pub fn scaling<G: Game, E: Evaluator<G>>(
                 *sum += n;
             }
             smp.add(&engine.smp_stats());
+            if cfg!(feature = "trace") {
+                let nodes = engine.take_trace();
+                if t == 1 {
+                    serial.push(nodes);
+                } else if let Some(one) = serial.get(i) {
+                    trace
+                        .get_or_insert_with(Overhead::default)
+                        .add(&compare(one, &nodes));
+                }
+            }
         }
         if t == 1 {
             want.clone_from(&scores);
@@ -218,6 +235,7 @@ pub fn scaling<G: Game, E: Evaluator<G>>(
             largest_share: ratio(largest as f64, per_thread.iter().sum::<u64>() as f64),
             same_values: scores == want,
             smp,
+            trace,
         });
     }
     rows

@@ -2,12 +2,15 @@
 
 use std::collections::TryReserveError;
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed,
+};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::busy::Busy;
 use crate::game::{Evaluator, Game, MoveList, Outcome, Player};
+use crate::history::History;
 use crate::iterate::single;
 use crate::maxn::{Maxn, MaxnBounds, Split};
 use crate::mcts::{self, Forest, MctsStats};
@@ -16,10 +19,11 @@ use crate::score::{end_score, end_scores, MAX_DEPTH};
 use crate::selective::Selective;
 use crate::shared::{Iteration, Padded, Shared, NO_SCORE};
 use crate::smp;
-use crate::thread::{Local, SmpStats};
+use crate::thread::{Local, SmpStats, Tasks};
 use crate::time::TimeManager;
+use crate::trace::{ThreadTrace, Visit};
 use crate::tt::Table;
-use crate::types::{Algorithm, Config, Limits, Report};
+use crate::types::{Algorithm, Config, Limits, Parallel, Report};
 use crate::vectors::VectorTable;
 
 /// A game-tree search engine for the game `G` with the evaluation `E`.
@@ -45,6 +49,10 @@ pub struct Search<G: Game, E: Evaluator<G>> {
     age: u8,
     pool: Option<rayon::ThreadPool>,
     locals: Vec<Local<G>>,
+    /// What the tasks of split nodes share (spare thread memories, their counters).
+    tasks: Tasks<G>,
+    /// The history heuristic's table, shared by the threads.
+    history: Arc<History>,
     maxn_bounds: Option<MaxnBounds>,
     /// The player the last alpha-beta search maximised: the player to move, or the leader
     /// under attack ([`Config::offensive`]).
@@ -58,6 +66,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
     /// An engine with this configuration and evaluator. The table is allocated on the first
     /// run.
     pub fn new(config: Config, evaluator: E) -> Self {
+        let history = History::new();
         Search {
             config,
             evaluator,
@@ -67,6 +76,8 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             age: 0,
             pool: None,
             locals: Vec::new(),
+            tasks: Tasks::new(&history),
+            history,
             maxn_bounds: None,
             last_hero: None,
             forest: None,
@@ -146,11 +157,37 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
     /// What the threads of the last alpha-beta search did to share the work (summed over the
     /// threads): the counts behind its node overhead (see [`SmpStats`]).
     pub fn smp_stats(&self) -> SmpStats {
-        let mut s = SmpStats::default();
+        let mut s = self
+            .tasks
+            .smp
+            .lock()
+            .map_or_else(|_| SmpStats::default(), |s| *s);
         for l in self.locals.iter().take(self.thread_nodes().len()) {
             s.add(&l.smp);
         }
         s
+    }
+
+    /// The nodes each thread searched in the last run, the main thread first, taken out of
+    /// the engine (with the `trace` feature; without it every thread's trace is empty):
+    /// what [`crate::trace::compare`] compares.
+    pub fn take_trace(&mut self) -> Vec<ThreadTrace> {
+        let threads = self.thread_nodes().len();
+        let mut out: Vec<ThreadTrace> = self
+            .locals
+            .iter_mut()
+            .take(threads)
+            .map(|l| std::mem::take(&mut l.trace))
+            .collect();
+        // The tasks' nodes, by the thread that searched them (split nodes: every thread
+        // works on the main thread's iterations).
+        if let Ok(traces) = self.tasks.traces.get_mut() {
+            for (t, visits) in out.iter_mut().zip(traces.iter_mut()) {
+                t.visits.append(visits);
+                t.completed = u64::MAX;
+            }
+        }
+        out
     }
 
     /// Forgets the transposition table, the threads' move-ordering history and Monte Carlo
@@ -163,9 +200,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
         if let Some(t) = &self.vectors {
             t.clear();
         }
-        for l in &mut self.locals {
-            l.heur.clear();
-        }
+        self.history.clear();
         self.forest = None;
     }
 
@@ -306,21 +341,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             return self.finished(game, o, start);
         }
         if self.config.algorithm == Algorithm::Mcts {
-            let threads = self.config.threads.max(1);
-            self.prepare(threads);
-            let pool = self.pool.as_ref().filter(|_| threads > 1);
-            return mcts::search(
-                &self.config,
-                &self.evaluator,
-                pool,
-                &self.stop,
-                &mut self.forest,
-                game,
-                history,
-                limits,
-                start,
-                on_iteration,
-            );
+            return self.run_mcts(game, history, limits, start, on_iteration);
         }
         let maxn = self.config.algorithm == Algorithm::MaxN;
         let use_tt = !maxn && self.ready_table();
@@ -347,6 +368,12 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             1
         };
         self.prepare(threads);
+        if !maxn {
+            // What the last search's history learnt carries over, fading.
+            self.history.age();
+        }
+        let split = !maxn && threads > 1 && self.config.parallel == Parallel::Split;
+        self.tasks.reset(threads);
         let sh = Shared {
             config: &self.config,
             eval: &self.evaluator,
@@ -374,7 +401,14 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             selective: self.selective(),
             deeper: self.config.deeper_entries || self.config.selective.is_some(),
             max_depth: limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)),
-            busy: Busy::new(threads),
+            busy: Busy::new(if split { 1 } else { threads }),
+            split,
+            per_thread: (0..if split { threads } else { 0 })
+                .map(|_| Padded(AtomicU64::new(0)))
+                .collect(),
+            // The main thread.
+            working: Padded(AtomicUsize::new(1)),
+            threads,
             helper_done: Padded(AtomicU64::new(0)),
             helper_results: Mutex::new(Vec::new()),
             _game: PhantomData,
@@ -387,9 +421,35 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
                 None,
             )
         } else {
-            search_alpha_beta(&sh, pool, locals, game, on_iteration)
+            search_alpha_beta(&sh, &self.tasks, pool, locals, game, on_iteration)
         };
         self.final_report(&sh, game, start, last, partial)
+    }
+
+    /// [`Search::run_once`] with Monte Carlo tree search ([`mcts::search`]).
+    fn run_mcts(
+        &mut self,
+        game: &G,
+        history: &[u64],
+        limits: Limits,
+        start: Instant,
+        on_iteration: impl FnMut(&Report<G::Move>),
+    ) -> Report<G::Move> {
+        let threads = self.config.threads.max(1);
+        self.prepare(threads);
+        let pool = self.pool.as_ref().filter(|_| threads > 1);
+        mcts::search(
+            &self.config,
+            &self.evaluator,
+            pool,
+            &self.stop,
+            &mut self.forest,
+            game,
+            history,
+            limits,
+            start,
+            on_iteration,
+        )
     }
 
     /// The report on a game that is over (`outcome`): no move, depth 0, the outcome's score.
@@ -492,7 +552,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
     /// Monte Carlo tree search run their main thread on the caller and their helpers in it.
     fn prepare(&mut self, threads: usize) {
         while self.locals.len() < threads {
-            self.locals.push(Local::new());
+            self.locals.push(Local::new(&self.history));
         }
         if threads > 1 && self.pool.as_ref().map(|p| p.current_num_threads()) != Some(threads) {
             self.pool = rayon::ThreadPoolBuilder::new()
@@ -565,9 +625,11 @@ fn search_maxn<G: Game, E: Evaluator<G>>(
     let per_thread: Vec<Padded<AtomicU64>> = (0..locals.len())
         .map(|_| Padded(AtomicU64::new(0)))
         .collect();
+    let traces: Vec<Mutex<Vec<Visit>>> = (0..locals.len()).map(|_| Mutex::default()).collect();
     let split = pool.map(|pool| Split {
         pool,
         per_thread: &per_thread,
+        traces: &traces,
     });
     let mut last = None;
     let mut m = Maxn::new(sh, bounds, players, split);
@@ -577,11 +639,19 @@ fn search_maxn<G: Game, E: Evaluator<G>>(
         last = Some(r);
     });
     if split.is_some() {
-        for (l, n) in locals.iter_mut().zip(&per_thread) {
+        for ((l, n), t) in locals.iter_mut().zip(&per_thread).zip(traces) {
             l.nodes = n.load(Relaxed);
+            l.trace = ThreadTrace {
+                visits: t.into_inner().unwrap_or_default(),
+                completed: u64::MAX,
+            };
         }
     } else {
         locals[0].nodes = m.nodes;
+        locals[0].trace = ThreadTrace {
+            visits: std::mem::take(&mut m.visits),
+            completed: u64::MAX,
+        };
     }
     last
 }
@@ -614,6 +684,7 @@ type Outcomes<M> = (Option<Report<M>>, Option<Iteration<M>>);
 /// beat the last one.
 fn search_alpha_beta<G: Game, E: Evaluator<G>>(
     sh: &Shared<'_, G, E>,
+    tasks: &Tasks<G>,
     pool: Option<&rayon::ThreadPool>,
     locals: &mut [Local<G>],
     game: &G,
@@ -632,10 +703,39 @@ fn search_alpha_beta<G: Game, E: Evaluator<G>>(
         }
     };
     match pool {
+        Some(pool) if sh.split => {
+            split_search(pool, sh, tasks, &mut locals[0], game, emit);
+            for (l, n) in locals.iter_mut().zip(&sh.per_thread) {
+                l.nodes = n.load(Relaxed);
+            }
+        }
         Some(pool) => smp::lazy_smp(pool, sh, locals, game, emit),
-        None => single(sh, &mut locals[0], game, emit),
+        None => single(sh, None, &mut locals[0], game, emit),
     }
     (last, partial)
+}
+
+/// The main thread's iterative deepening in `pool`, whose threads take the moves of split
+/// nodes ([`crate::split`]); the iterations are reported to `emit` on the calling thread.
+fn split_search<G: Game, E: Evaluator<G>>(
+    pool: &rayon::ThreadPool,
+    sh: &Shared<'_, G, E>,
+    tasks: &Tasks<G>,
+    main: &mut Local<G>,
+    game: &G,
+    mut emit: impl FnMut(&Iteration<G::Move>, u32, bool),
+) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    pool.in_place_scope(|s| {
+        s.spawn(move |_| {
+            single(sh, Some(tasks), main, game, |it, depth, complete| {
+                let _ = tx.send((it.clone(), depth, complete));
+            });
+        });
+        for (it, depth, complete) in rx {
+            emit(&it, depth, complete);
+        }
+    });
 }
 
 impl<G: Game, E: Evaluator<G> + std::fmt::Debug> std::fmt::Debug for Search<G, E> {

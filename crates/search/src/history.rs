@@ -1,9 +1,19 @@
-//! Move-ordering memory of one thread: killer moves per ply and the history heuristic.
+//! Move-ordering memory: killer moves per ply (one thread's) and the history heuristic
+//! (one table that every thread of an engine reads and writes).
 //!
 //! Moves are generic, so history is indexed by a hash of the move (and the mover): two
 //! moves sharing a slot only share an ordering hint, which never changes a search value.
+//!
+//! The threads share the history table: what one thread learns orders the others' moves
+//! too (with a table per thread, a thread searching part of the tree ordered its moves by
+//! what it alone had seen, and the main thread forgot what the others learnt). Its entries
+//! are read and written with relaxed atomic loads and stores, plain moves on the
+//! processor: two threads nudging one entry at once may lose one nudge, which only changes
+//! an ordering hint. One thread updates it exactly as a table of its own.
 
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+use std::sync::Arc;
 
 use crate::game::{Player, MAX_PLAYERS};
 use crate::score::MAX_PLY;
@@ -12,10 +22,40 @@ const SLOTS: usize = 4096;
 /// History values stay within ±`MAX_HISTORY` (the "gravity" update keeps them there).
 pub(crate) const MAX_HISTORY: i32 = 1 << 20;
 
-/// Killers and history of one search thread.
+/// The history table of an engine, shared by its threads.
+pub(crate) struct History(Box<[AtomicI32]>);
+
+impl History {
+    pub fn new() -> Arc<Self> {
+        Arc::new(History(
+            (0..MAX_PLAYERS * SLOTS)
+                .map(|_| AtomicI32::new(0))
+                .collect(),
+        ))
+    }
+
+    /// Between two searches of one game: what the last search learnt carries over, fading
+    /// (the values are halved: the next move's search keeps the order of the last one, and
+    /// learns its own on top).
+    pub fn age(&self) {
+        for h in self.0.iter() {
+            h.store(h.load(Relaxed) / 2, Relaxed);
+        }
+    }
+
+    /// Forgets everything (a new game, or [`crate::Search::reset`]).
+    pub fn clear(&self) {
+        for h in self.0.iter() {
+            h.store(0, Relaxed);
+        }
+    }
+}
+
+/// Killers of one search thread, and the engine's history.
+#[derive(Clone)]
 pub(crate) struct Heuristics<M> {
     killers: Vec<[Option<M>; 2]>,
-    history: Vec<i32>,
+    history: Arc<History>,
 }
 
 #[inline]
@@ -27,27 +67,24 @@ fn slot<M: Hash>(player: Player, mv: &M) -> usize {
 }
 
 impl<M: Copy + Eq + Hash> Heuristics<M> {
-    pub fn new() -> Self {
+    /// Killers of a new thread, with the engine's `history`.
+    pub fn new(history: &Arc<History>) -> Self {
         Heuristics {
             killers: vec![[None, None]; MAX_PLY + 2],
-            history: vec![0; MAX_PLAYERS * SLOTS],
+            history: Arc::clone(history),
         }
     }
 
-    /// Between two searches of one game: what the last search learnt carries over, fading.
-    /// History values are halved (the next move's search keeps the order of the last one,
-    /// and learns its own on top); killers are forgotten (they are by ply from the root, and
-    /// the root moved).
-    pub fn age(&mut self) {
+    /// Forgets the killers (at each search: they are by ply from the root, and the root
+    /// moved; a new game or [`crate::Search::reset`] clears the history too, through
+    /// [`History::clear`]).
+    pub fn forget_killers(&mut self) {
         self.killers.iter_mut().for_each(|k| *k = [None, None]);
-        self.history.iter_mut().for_each(|h| *h /= 2);
     }
 
-    /// Forgets everything (a new game, or [`crate::Search::reset`]: one thread's runs from
-    /// there are reproducible).
-    pub fn clear(&mut self) {
-        self.killers.iter_mut().for_each(|k| *k = [None, None]);
-        self.history.iter_mut().for_each(|h| *h = 0);
+    /// Takes the killers of `other` (a task of a split node starts with its node's).
+    pub fn copy_killers(&mut self, other: &Self) {
+        self.killers.clone_from(&other.killers);
     }
 
     /// 1 or 2 if `mv` is the first or second killer of `ply`, else 0.
@@ -67,12 +104,16 @@ impl<M: Copy + Eq + Hash> Heuristics<M> {
 
     #[inline]
     pub fn history(&self, player: Player, mv: &M) -> i32 {
-        self.history[slot(player, mv)]
+        self.history.0[slot(player, mv)].load(Relaxed)
     }
 
-    fn nudge(&mut self, player: Player, mv: &M, bonus: i32) {
-        let h = &mut self.history[slot(player, mv)];
-        *h += bonus - (*h as i64 * bonus.abs() as i64 / MAX_HISTORY as i64) as i32;
+    fn nudge(&self, player: Player, mv: &M, bonus: i32) {
+        let h = &self.history.0[slot(player, mv)];
+        let v = h.load(Relaxed);
+        h.store(
+            v + bonus - (v as i64 * bonus.abs() as i64 / MAX_HISTORY as i64) as i32,
+            Relaxed,
+        );
     }
 
     /// `good` caused a cutoff at `ply` after `bad` failed to.
@@ -96,7 +137,8 @@ mod tests {
 
     #[test]
     fn killers_and_history_follow_cutoffs() {
-        let mut h = Heuristics::<u32>::new();
+        let table = History::new();
+        let mut h = Heuristics::<u32>::new(&table);
         h.cutoff(3, 4, 0, 7, &[(0, 9)]);
         assert_eq!(h.killer_rank(3, &7), 2);
         h.cutoff(3, 4, 0, 8, &[]);
@@ -107,10 +149,23 @@ mod tests {
         }
         assert!(h.history(1, &5) <= MAX_HISTORY);
         let kept = h.history(0, &7);
-        h.age();
+        h.forget_killers();
+        table.age();
         assert_eq!(h.killer_rank(3, &8), 0);
         assert_eq!(h.history(0, &7), kept / 2);
-        h.clear();
-        assert_eq!((h.killer_rank(3, &8), h.history(0, &7)), (0, 0));
+        // Another thread's heuristics share the history, not the killers.
+        let mut other = Heuristics::<u32>::new(&table);
+        assert_eq!(other.history(0, &7), kept / 2);
+        other.cutoff(3, 4, 0, 9, &[]);
+        assert_eq!(
+            (
+                h.killer_rank(3, &9),
+                h.history(0, &9),
+                other.killer_rank(3, &9)
+            ),
+            (0, other.history(0, &9), 2)
+        );
+        table.clear();
+        assert_eq!(h.history(0, &7), 0);
     }
 }

@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use crate::game::{Evaluator, Game};
 use crate::shared::{Iteration, Shared};
-use crate::thread::{Local, Worker};
+use crate::thread::{Local, Tasks, Worker};
 use crate::time::Stability;
 
 impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
@@ -44,6 +44,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                 None => {
                     let score = self.aspiration(root, depth, prev);
                     if !self.stopped {
+                        self.trace_completed(depth);
                         Iteration {
                             score,
                             pv: self.local.pv[0].clone(),
@@ -87,14 +88,17 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
     }
 }
 
-/// One thread: the main thread's iterative deepening.
-pub(crate) fn single<G: Game, E: Evaluator<G>>(
-    sh: &Shared<'_, G, E>,
+/// The main thread's iterative deepening: alone, or with `tasks` where the threads share
+/// out split nodes ([`crate::split`]).
+pub(crate) fn single<'a, G: Game, E: Evaluator<G>>(
+    sh: &'a Shared<'a, G, E>,
+    tasks: Option<&'a Tasks<G>>,
     local: &mut Local<G>,
     game: &G,
     on_iteration: impl FnMut(&Iteration<G::Move>, u32, bool),
 ) {
     let mut w = Worker::new(sh, local, 0);
+    w.tasks = tasks;
     w.iterate(game, on_iteration);
     w.flush();
 }

@@ -26,9 +26,11 @@ mod score;
 mod selective;
 mod shared;
 mod smp;
+mod split;
 pub mod synthetic;
 mod thread;
 mod time;
+pub mod trace;
 mod tt;
 mod types;
 mod vectors;
@@ -45,6 +47,6 @@ pub use record::{PlayError, Record};
 pub use score::{outcome_score, HALF_MATE, MAX_PLY, MAX_QUIESCENCE_PLY};
 pub use thread::SmpStats;
 pub use types::{
-    mate_distance, Algorithm, Clock, ClockPolicy, Config, Limits, MctsConfig, MctsParallel, Report,
-    Selectivity, MATE, MATE_BOUND,
+    mate_distance, Algorithm, Clock, ClockPolicy, Config, Limits, MctsConfig, MctsParallel,
+    Parallel, Report, Selectivity, MATE, MATE_BOUND,
 };

@@ -37,19 +37,22 @@
 //! thread looks depends on the threads' timing, so the node counts vary (the values do not).
 //! Work stealing spreads the work: no thread waits while a task is left.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::Duration;
-
-use rayon::prelude::*;
 
 use crate::game::{Evaluator, Game, MoveList, Scores};
 use crate::score::{end_scores, masked, MAX_PLY, MAX_QUIESCENCE_PLY};
 use crate::shared::{Padded, Shared};
 use crate::time::Stability;
+use crate::trace::Visit;
 use crate::types::MATE;
 
 /// Nodes of at least this depth search their children after the first in parallel.
 pub(crate) const SPLIT_DEPTH: u32 = 4;
+
+/// Nodes between two looks at the limits.
+const POLL_INTERVAL: u64 = 1024;
 /// Nodes of at least this depth probe and store the table.
 const TABLE_DEPTH: u32 = 1;
 
@@ -82,17 +85,41 @@ pub(crate) struct Maxn<'a, G: Game, E> {
     /// The threads that share the tree, and each one's node count (by the pool's thread
     /// index); `None`: one thread.
     split: Option<Split<'a>>,
+    /// The iteration being searched.
+    iteration: u32,
+    /// The nodes searched since the last flush (with the `trace` feature).
+    pub visits: Vec<Visit>,
 }
 
-/// What a task of the parallel search returns: the child's scores, its line and the
-/// repetitions scored below it.
-type TaskResult<M> = (Scores, Vec<M>, u64);
+/// What ends a node early, for the threads that share out its children: its mover's
+/// win on the next ply (immediate pruning) or a shallow cut below its parent.
+#[derive(Clone, Copy)]
+struct Ending {
+    mover: usize,
+    best_possible: i32,
+    parent: Option<(usize, i32)>,
+}
+
+/// What the threads that share out a node's children share: the next child to take,
+/// whether a child ended the node, and the children searched (their place in the moves,
+/// scores, lines and the repetitions scored below them).
+struct Sharing<M> {
+    next: AtomicUsize,
+    ended: AtomicBool,
+    done: Mutex<Vec<Searched<M>>>,
+}
+
+/// A child searched by one of the threads sharing out a node's children: its place in
+/// the moves, its scores, its line, and the repetitions scored below it.
+type Searched<M> = (usize, Scores, Vec<M>, u64);
 
 /// The pool of a parallel max^n search and its per-thread node counts.
 #[derive(Clone, Copy)]
 pub(crate) struct Split<'a> {
     pub pool: &'a rayon::ThreadPool,
     pub per_thread: &'a [Padded<AtomicU64>],
+    /// Each thread's nodes (with the `trace` feature).
+    pub traces: &'a [Mutex<Vec<Visit>>],
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
@@ -114,9 +141,11 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
             salt: (sh.root_player as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             probes: 0,
             hits: 0,
-            path: Vec::with_capacity(MAX_PLY + 1),
-            pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            path: Vec::new(),
+            pv: vec![Vec::new(), Vec::new()],
             split,
+            iteration: 0,
+            visits: Vec::new(),
         }
     }
 
@@ -129,6 +158,9 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
             let i = rayon::current_thread_index().unwrap_or(0);
             if let Some(c) = split.per_thread.get(i) {
                 c.fetch_add(delta, Relaxed);
+            }
+            if let Some(Ok(mut t)) = split.traces.get(i).map(Mutex::lock) {
+                t.append(&mut self.visits);
             }
         }
         self.flushed = self.nodes;
@@ -143,7 +175,7 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
         self.nodes += 1;
         if self.nodes >= self.poll_at {
             self.flush();
-            self.poll_at = self.nodes + 1024;
+            self.poll_at = self.nodes + POLL_INTERVAL;
             let total = self.sh.nodes.load(Relaxed);
             if let Some(limit) = self.sh.node_limit {
                 self.poll_at = self.poll_at.min(self.nodes + limit.saturating_sub(total));
@@ -157,6 +189,19 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
                 self.sh.abort.store(true, Relaxed);
             }
         }
+    }
+
+    /// Records a node (with the `trace` feature; nothing without).
+    #[inline(always)]
+    fn trace_visit(&mut self, _pos: &G, _depth: i32, _ply: usize) {
+        #[cfg(feature = "trace")]
+        self.visits.push(Visit {
+            key: _pos.key(),
+            depth: _depth as i16,
+            ply: _ply.min(255) as u8,
+            iteration: self.iteration.min(255) as u8,
+            kind: 0,
+        });
     }
 
     fn terminal(&mut self, pos: &G, ply: usize) -> Option<Scores> {
@@ -192,6 +237,7 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
                 break;
             }
             let started = self.sh.time.elapsed();
+            self.iteration = depth;
             let v = match self.split {
                 // The whole iteration in the pool, whose threads all take part.
                 Some(split) => {
@@ -262,27 +308,44 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
     fn task(&self) -> Self {
         let mut m = Maxn::new(self.sh, self.bounds, self.players, self.split);
         m.path.clone_from(&self.path);
+        m.iteration = self.iteration;
+        // The limits are looked at every few thousand nodes, not at a task's first.
+        m.poll_at = POLL_INTERVAL;
         m
+    }
+
+    /// A node's first steps: its line cleared, counted; its value where it needs no
+    /// children (stopped, the end of the game, the horizon: the evaluation or quiescence).
+    fn enter(&mut self, pos: &G, depth: u32, ply: usize) -> Option<Scores> {
+        if self.pv.len() < ply + 2 {
+            // A line per ply to the horizon (a task's lines start at its ply).
+            self.pv.resize_with(ply + depth as usize + 2, Vec::new);
+        }
+        self.pv[ply].clear();
+        self.count_node();
+        self.trace_visit(pos, depth as i32, ply);
+        if self.stopped {
+            return Some([0; 3]);
+        }
+        if let Some(v) = self.terminal(pos, ply) {
+            return Some(v);
+        }
+        if ply >= MAX_PLY || (depth == 0 && !self.sh.config.quiescence) {
+            return Some(masked(
+                self.sh.eval.evaluate_for(pos, self.sh.root_player),
+                self.players,
+            ));
+        }
+        if depth == 0 {
+            return Some(self.quiesce(pos, ply, 0));
+        }
+        None
     }
 
     /// `parent`: the parent's mover and its best score so far (for shallow pruning).
     fn node(&mut self, pos: &G, depth: u32, ply: usize, parent: Option<(usize, i32)>) -> Scores {
-        self.pv[ply].clear();
-        self.count_node();
-        if self.stopped {
-            return [0; 3];
-        }
-        if let Some(v) = self.terminal(pos, ply) {
+        if let Some(v) = self.enter(pos, depth, ply) {
             return v;
-        }
-        if ply >= MAX_PLY || (depth == 0 && !self.sh.config.quiescence) {
-            return masked(
-                self.sh.eval.evaluate_for(pos, self.sh.root_player),
-                self.players,
-            );
-        }
-        if depth == 0 {
-            return self.quiesce(pos, ply, 0);
         }
         let table = self.sh.vectors.filter(|_| depth >= TABLE_DEPTH);
         let key = self.table_key(pos);
@@ -301,23 +364,42 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
         let split = self
             .split
             .filter(|_| depth >= SPLIT_DEPTH && moves.len() > 1 && ply + 1 < MAX_PLY);
+        let mut idle = 0;
         let mut best: Option<Scores> = None;
         let (mut best_index, mut cut) = (0, false);
         // The children after the first, where they were searched in parallel: their scores
-        // and lines, in move order.
-        let mut rest: Vec<(Scores, Vec<G::Move>)> = Vec::new();
+        // and lines, in move order (up to the one that ends the node, at least).
+        let mut rest: Vec<Option<(Scores, Vec<G::Move>)>> = Vec::new();
         self.push(pos);
         for (i, &mv) in moves.iter().enumerate() {
-            let v = match split.filter(|_| i > 0) {
-                Some(split) => {
+            if i == 1 {
+                // The others are shared out only while a thread is idle.
+                idle = self.sh.idle();
+            }
+            let v = match split.filter(|_| i > 0 && idle > 0) {
+                Some(_) => {
                     if i == 1 {
                         let bound = best.map(|b| (p, b[p]));
-                        rest = self.search_rest(split, pos, &moves[1..], depth - 1, ply + 1, bound);
+                        let end = Ending {
+                            mover: p,
+                            best_possible,
+                            parent,
+                        };
+                        let rest_moves = &moves[1..];
+                        rest = self.search_rest(
+                            rest_moves,
+                            (pos, depth - 1, ply + 1),
+                            bound,
+                            end,
+                            idle,
+                        );
                         if self.stopped {
                             break;
                         }
                     }
-                    let (v, line) = std::mem::take(&mut rest[i - 1]);
+                    let Some((v, line)) = rest[i - 1].take() else {
+                        break;
+                    };
                     self.pv[ply + 1] = line;
                     v
                 }
@@ -343,12 +425,9 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
                 }
                 // Shallow pruning: the parent's mover gets at most this from here, and it
                 // already has better.
-                if let (Some(b), Some((q, have))) = (self.bounds, parent) {
-                    let others = (self.players as i64 - 2) * b.min_score as i64;
-                    if q != p && b.max_sum - v[p] as i64 - others < have as i64 {
-                        cut = true;
-                        break;
-                    }
+                if self.shallow_cut(p, v, parent) {
+                    cut = true;
+                    break;
                 }
             }
         }
@@ -361,44 +440,91 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
         best
     }
 
-    /// The children of `pos` after `moves` searched at once, each a task of the pool (with
-    /// the first child's bound `bound`): their scores and lines in move order. Sets `stopped`
-    /// if any task was stopped.
+    /// Whether shallow pruning cuts a node of `mover` whose best so far is `v`, below a
+    /// parent whose mover has `have` (`parent`): the parent's mover gets at most the rest
+    /// of the bounded sum from here, and it already has better.
+    #[inline]
+    fn shallow_cut(&self, mover: usize, v: Scores, parent: Option<(usize, i32)>) -> bool {
+        let (Some(b), Some((q, have))) = (self.bounds, parent) else {
+            return false;
+        };
+        let others = (self.players as i64 - 2) * b.min_score as i64;
+        q != mover && b.max_sum - v[mover] as i64 - others < have as i64
+    }
+
+    /// The children of `pos` after `moves` shared out among the pool's threads (with the
+    /// first child's bound `bound`): the node's own thread and up to `threads − 1` tasks take
+    /// them one after another in move order, each task with one searcher of its own for all
+    /// the children it takes; a child that ends the node (`end`: a win on the next ply, or a
+    /// shallow cut) stops the taking. Their scores and lines in move order (`None` for
+    /// those not taken: only after one that ends the node). Sets `stopped` if the search
+    /// was stopped.
+    #[allow(clippy::too_many_arguments)]
     fn search_rest(
         &mut self,
-        split: Split<'a>,
-        pos: &G,
         moves: &[G::Move],
-        depth: u32,
-        ply: usize,
+        (pos, depth, ply): (&G, u32, usize),
         bound: Option<(usize, i32)>,
-    ) -> Vec<(Scores, Vec<G::Move>)> {
-        self.flush();
-        let this = &*self;
-        let results: Vec<Option<TaskResult<G::Move>>> = split.pool.install(|| {
-            moves
-                .par_iter()
-                .map(|&mv| {
-                    let mut m = this.task();
-                    let mut child = pos.clone();
-                    child.play(mv);
-                    let v = m.node(&child, depth, ply, bound);
-                    m.flush();
-                    (!m.stopped).then(|| (v, std::mem::take(&mut m.pv[ply]), m.reps))
-                })
-                .collect()
+        end: Ending,
+        idle: usize,
+    ) -> Vec<Option<(Scores, Vec<G::Move>)>> {
+        let shared = Sharing {
+            next: AtomicUsize::new(0),
+            ended: AtomicBool::new(false),
+            done: Mutex::new(Vec::with_capacity(moves.len())),
+        };
+        let helpers = idle.min(moves.len() - 1);
+        let seed = self.task();
+        let take = |m: &mut Self| {
+            while !m.stopped && !shared.ended.load(Relaxed) {
+                let k = shared.next.fetch_add(1, Relaxed);
+                let Some(&mv) = moves.get(k) else {
+                    break;
+                };
+                let mut child = pos.clone();
+                child.play(mv);
+                let reps = m.reps;
+                let v = m.node(&child, depth, ply, bound);
+                if m.stopped {
+                    break;
+                }
+                if v[end.mover] >= end.best_possible || m.shallow_cut(end.mover, v, end.parent) {
+                    shared.ended.store(true, Relaxed);
+                }
+                let line = std::mem::take(&mut m.pv[ply]);
+                if let Ok(mut done) = shared.done.lock() {
+                    done.push((k, v, line, m.reps - reps));
+                }
+            }
+        };
+        self.sh.hand_out(helpers);
+        rayon::scope(|s| {
+            for _ in 0..helpers {
+                let (seed, take, shared) = (&seed, &take, &shared);
+                s.spawn(move |_| {
+                    if !shared.ended.load(Relaxed) && shared.next.load(Relaxed) < moves.len() {
+                        let mut m = seed.task();
+                        take(&mut m);
+                        m.flush();
+                    }
+                    seed.sh.done();
+                });
+            }
+            take(self);
+            // Idle until the others are done (rayon lends this thread to other work).
+            self.sh.working.fetch_sub(1, Relaxed);
         });
-        let out: Option<Vec<_>> = results
-            .into_iter()
-            .map(|r| {
-                r.map(|(v, line, reps)| {
-                    self.reps += reps;
-                    (v, line)
-                })
-            })
-            .collect();
-        self.stopped |= out.is_none();
-        out.unwrap_or_default()
+        self.sh.working.fetch_add(1, Relaxed);
+        let mut out: Vec<Option<(Scores, Vec<G::Move>)>> = Vec::new();
+        out.resize_with(moves.len(), || None);
+        for (k, v, line, reps) in shared.done.into_inner().unwrap_or_default() {
+            self.reps += reps;
+            out[k] = Some((v, line));
+        }
+        if self.sh.abort.load(Relaxed) {
+            self.stopped = true;
+        }
+        out
     }
 
     fn quiesce(&mut self, pos: &G, ply: usize, q: usize) -> Scores {
@@ -417,6 +543,7 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
             let mut child = pos.clone();
             child.play(mv);
             self.count_node();
+            self.trace_visit(&child, -(q as i32) - 1, ply + 1);
             if self.stopped {
                 break;
             }

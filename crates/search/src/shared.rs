@@ -2,7 +2,9 @@
 //! limits, the table of busy positions, and the protocol by which a helper that completes an
 //! iteration first hands its result to the main thread.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed,
+};
 use std::sync::Mutex;
 
 use fxhash::FxHashSet;
@@ -14,6 +16,10 @@ use crate::time::TimeManager;
 use crate::tt::Table;
 use crate::types::Config;
 use crate::vectors::VectorTable;
+
+/// Nodes of the alpha-beta family with at least this remaining depth share out their moves
+/// after the first ([`crate::split`]): here, below both the node's search and the split.
+pub(crate) const SPLIT_DEPTH: i32 = 4;
 
 /// [`Shared::main_score`] before the main thread completed an iteration.
 pub(crate) const NO_SCORE: i32 = i32::MIN;
@@ -71,8 +77,17 @@ pub(crate) struct Shared<'a, G: Game, E> {
     /// or [`Config::deeper_entries`]).
     pub deeper: bool,
     pub max_depth: u32,
-    /// Positions some thread is searching (none with one thread).
+    /// Positions some thread is searching (none with one thread, or where the threads split).
     pub busy: Busy,
+    /// Whether the threads share out the moves of split nodes ([`crate::split`]).
+    pub split: bool,
+    /// Nodes each thread searched, by the pool's thread index (where the threads split).
+    pub per_thread: Vec<Padded<AtomicU64>>,
+    /// The threads searching right now, where they share out split nodes (alpha-beta's
+    /// [`crate::split`], max^n): a node shares out its moves only while a thread is idle.
+    pub working: Padded<AtomicUsize>,
+    /// The threads of the search.
+    pub threads: usize,
     /// The iterations helpers completed, as a bit per depth (depths below 64): the main thread
     /// stops searching an iteration a helper completed and takes the helper's result.
     pub helper_done: Padded<AtomicU64>,
@@ -113,6 +128,26 @@ impl<G: Game, E> Shared<'_, G, E> {
             results.push((depth, it()));
             self.helper_done.fetch_or(bit, Relaxed);
         }
+    }
+
+    /// How many threads are idle where the threads share out split nodes (0 when all are
+    /// searching).
+    #[inline]
+    pub fn idle(&self) -> usize {
+        self.threads.saturating_sub(self.working.load(Relaxed))
+    }
+
+    /// Counts `helpers` more threads as searching: the tasks about to be handed out for
+    /// idle threads ([`Shared::working`]); each task calls [`Shared::done`] when it ends.
+    #[inline]
+    pub fn hand_out(&self, helpers: usize) {
+        self.working.fetch_add(helpers, Relaxed);
+    }
+
+    /// A task handed out by [`Shared::hand_out`] ended.
+    #[inline]
+    pub fn done(&self) {
+        self.working.fetch_sub(1, Relaxed);
     }
 
     /// Whether a helper completed the iteration at `depth`.

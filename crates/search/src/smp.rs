@@ -85,6 +85,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
                 score,
                 pv: pv.clone(),
             });
+            self.trace_completed(depth);
             done = depth;
             own = Some(score);
         }

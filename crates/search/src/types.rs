@@ -412,6 +412,26 @@ pub struct Config {
     /// went from 1.25–1.45 to 1.21–1.29 on Jumpy3's bench at depth 22, and did not move
     /// beyond the runs' spread on Breakthrough and Connect Four.
     pub deeper_entries: bool,
+    /// How the threads of the alpha-beta family share the search ([`Parallel`]).
+    pub parallel: Parallel,
+}
+
+/// How several threads share an alpha-beta search (two players, paranoid and best-reply
+/// search; max^n always shares out its tree, Monte Carlo tree search has its own
+/// [`MctsParallel`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Parallel {
+    /// Young Brothers Wait (Feldmann 1993): a node of enough depth searches its first move
+    /// alone, then shares out the others among the threads, which take them in order, each
+    /// with the node's best score so far as its bound, and stop when one of them refutes
+    /// the node. Every thread searches a part of one tree: few nodes beyond one thread's.
+    Split,
+    /// Lazy SMP: every thread searches the whole tree through the shared table (helpers at
+    /// the main thread's iteration or one ahead, with their own windows), putting off the
+    /// moves another thread is searching (ABDADA); an iteration is complete when any thread
+    /// completes it.
+    Lazy,
 }
 
 impl Default for Config {
@@ -433,6 +453,7 @@ impl Default for Config {
             table_moves: true,
             selective: None,
             deeper_entries: false,
+            parallel: Parallel::Split,
         }
     }
 }
@@ -508,6 +529,12 @@ impl Config {
     /// [`Config::deeper_entries`]).
     pub fn with_deeper_entries(mut self, on: bool) -> Self {
         self.deeper_entries = on;
+        self
+    }
+    /// This configuration with another way for the threads to share the search (see
+    /// [`Config::parallel`]).
+    pub fn with_parallel(mut self, parallel: Parallel) -> Self {
+        self.parallel = parallel;
         self
     }
     /// This configuration with another model of the opponents out of reach (see

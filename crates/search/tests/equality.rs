@@ -2,7 +2,9 @@
 //! depth of iterative deepening, whatever the table, ordering, aspiration and thread settings.
 
 use plyforge_search::synthetic::{Payoffs, Spec, Synthetic, SyntheticEval, SyntheticMove};
-use plyforge_search::{reference, Algorithm, Config, Evaluator, Game, Limits, MaxnBounds, Search};
+use plyforge_search::{
+    reference, Algorithm, Config, Evaluator, Game, Limits, MaxnBounds, Parallel, Search,
+};
 
 fn config(algorithm: Algorithm, use_tt: bool, ordering: bool, threads: usize) -> Config {
     Config::default()
@@ -28,6 +30,10 @@ fn variants(algorithm: Algorithm) -> Vec<Config> {
                 if ordering {
                     v.push(c.clone().with_killers(false));
                     v.push(c.clone().with_noisy_first(false));
+                }
+                // Both ways of sharing the search among threads.
+                if threads > 1 {
+                    v.push(c.clone().with_parallel(Parallel::Lazy));
                 }
                 v.push(c);
             }

@@ -4,7 +4,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use plyforge_search::synthetic::{Spec, Synthetic, SyntheticEval};
-use plyforge_search::{Algorithm, Clock, Config, Game, Limits, MoveList, Record, Search};
+use plyforge_search::{Algorithm, Clock, Config, Game, Limits, MoveList, Parallel, Record, Search};
 
 /// A tree far too big to finish: 4 to 8 moves, barely any transpositions, 200 levels.
 fn big() -> Synthetic {
@@ -177,8 +177,14 @@ fn threads_do_not_change_the_value() {
     });
     let mut want = Vec::new();
     engine(1, Algorithm::AlphaBeta).run(&game, &[], Limits::depth(9), |r| want.push(r.score));
-    for threads in [2, 4] {
+    for (threads, parallel) in [
+        (2, Parallel::Split),
+        (4, Parallel::Split),
+        (2, Parallel::Lazy),
+        (4, Parallel::Lazy),
+    ] {
         let mut e = engine(threads, Algorithm::AlphaBeta);
+        e.set_config(e.config().clone().with_parallel(parallel));
         // Every iteration, whichever thread completed it first: the value, and a legal line.
         let mut got = Vec::new();
         let r = e.run(&game, &[], Limits::depth(9), |r| {
@@ -195,6 +201,11 @@ fn threads_do_not_change_the_value() {
         let per_thread = e.thread_nodes();
         assert_eq!(per_thread.len(), threads);
         assert_eq!(per_thread.iter().sum::<u64>(), r.nodes);
+        // Young brothers wait: nodes shared out their moves (the main thread alone is
+        // busy at the start, so the first nodes that may split do).
+        if parallel == Parallel::Split {
+            assert!(e.smp_stats().splits > 0, "{threads} threads");
+        }
     }
 }
 

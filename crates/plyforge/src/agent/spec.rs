@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use search::{Algorithm, Config, Limits, MctsParallel, Selectivity};
+use search::{Algorithm, Config, Limits, MctsParallel, Parallel, Selectivity};
 
 use crate::adapter::GameAdapter;
 use crate::duration::parse_duration;
@@ -105,6 +105,8 @@ pub struct Spec {
     pub apart: Option<Option<Algorithm>>,
     /// Whether the game's table moves are played ([`Config::table_moves`]).
     pub tables: Option<bool>,
+    /// How the threads of the alpha-beta family share the search ([`Config::parallel`]).
+    pub smp: Option<Parallel>,
     /// The selective search on or off ([`Config::selective`]).
     pub selective: Option<bool>,
     /// Changes to the selective search's settings ([`search::Selectivity`]), by key
@@ -440,6 +442,20 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         },
     ),
     search_key(
+        &["smp"],
+        "split|lazy",
+        "how several threads share an alpha-beta search: a node's moves after the first \
+         shared out (the default), or Lazy SMP through the table",
+        |s, k, v| {
+            s.smp = Some(match v {
+                "split" => Parallel::Split,
+                "lazy" => Parallel::Lazy,
+                _ => return Err(format!("{k}={v}: split or lazy")),
+            });
+            Ok(())
+        },
+    ),
+    search_key(
         &["mode"],
         "exact|selective",
         "the alpha-beta family: the exact search (minimax's value at a fixed depth) or the \
@@ -599,6 +615,7 @@ impl Spec {
             offensive: None,
             apart: None,
             tables: None,
+            smp: None,
             selective: None,
             selectivity: Vec::new(),
             seed: None,
@@ -867,6 +884,9 @@ impl Spec {
         }
         if let Some(v) = self.tables {
             c.table_moves = v;
+        }
+        if let Some(v) = self.smp {
+            c.parallel = v;
         }
         match self.selective {
             Some(true) => c.selective = c.selective.or(Some(Selectivity::default())),
