@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 use minimax::{IterativeOptions, IterativeSearch, Strategy};
 use plyforge::search::rng::XorShift64Star;
 use plyforge::search::{
-    Config, Game, Limits, MoveList, Outcome, Search, Selectivity, SideToMove, SideToMoveEval,
+    Config, Evaluator, Game, Limits, MoveList, Outcome, Search, Selectivity, SideToMove,
+    SideToMoveEval,
 };
 
 use crate::user_peer::{Eval, PeerGame};
@@ -29,24 +30,30 @@ pub trait Player<G: Game> {
     fn choose(&mut self, pos: &G) -> (G::Move, u32);
 }
 
-/// This engine, with one thread and a time per move.
-pub struct Ours<G: Game, E: SideToMoveEval<G>> {
-    search: Search<G, SideToMove<E>>,
+/// This engine with a time per move (one thread through [`Ours::new`]).
+pub struct Ours<G: Game, E: Evaluator<G>> {
+    search: Search<G, E>,
     movetime: Duration,
 }
 
-impl<G: Game, E: SideToMoveEval<G>> Ours<G, E> {
-    /// This engine with `config` (one thread, a [`TABLE_MIB`] table) and `eval`.
-    pub fn new(config: Config, eval: E, movetime: Duration) -> Self {
-        let config = config.with_threads(1).with_tt_mib(TABLE_MIB);
+impl<G: Game, E: Evaluator<G>> Ours<G, E> {
+    /// This engine with `config` as it is (its threads), a [`TABLE_MIB`] table and `eval`.
+    pub fn with_config(config: Config, eval: E, movetime: Duration) -> Self {
         Ours {
-            search: Search::new(config, SideToMove(eval)),
+            search: Search::new(config.with_tt_mib(TABLE_MIB), eval),
             movetime,
         }
     }
 }
 
-impl<G: Game, E: SideToMoveEval<G>> Player<G> for Ours<G, E> {
+impl<G: Game, E: SideToMoveEval<G>> Ours<G, SideToMove<E>> {
+    /// This engine with `config` (one thread, a [`TABLE_MIB`] table) and `eval`.
+    pub fn new(config: Config, eval: E, movetime: Duration) -> Self {
+        Ours::with_config(config.with_threads(1), SideToMove(eval), movetime)
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Player<G> for Ours<G, E> {
     fn new_game(&mut self) {
         self.search.clear();
     }

@@ -21,10 +21,10 @@ use example_games::othello::{Othello, OthelloEval};
 use lab::elo::{elo, Elo};
 use lab::speedup::{effective, TimeOdds};
 use plyforge::games::{ChaosClock, Throne};
-use plyforge::search::{Config, Evaluator, Game, Limits, Search, SideToMove};
+use plyforge::search::{Config, Evaluator, Game, SideToMove};
 use plyforge::GameAdapter;
 
-use crate::user_duel::{duel, openings, Duel, Player};
+use crate::user_duel::{duel, openings, Duel, Ours};
 use crate::{table, Report};
 
 /// The factors of time against which the threads are read.
@@ -55,34 +55,6 @@ impl Run {
     }
 }
 
-/// This engine with `config` (its threads), a 64 MiB table and a time per move.
-struct Engine<G: Game, E: Evaluator<G>> {
-    search: Search<G, E>,
-    movetime: Duration,
-}
-
-impl<G: Game, E: Evaluator<G>> Engine<G, E> {
-    fn new(config: Config, eval: E, movetime: Duration) -> Self {
-        Engine {
-            search: Search::new(config.with_tt_mib(64), eval),
-            movetime,
-        }
-    }
-}
-
-impl<G: Game, E: Evaluator<G>> Player<G> for Engine<G, E> {
-    fn new_game(&mut self) {
-        self.search.clear();
-    }
-
-    fn choose(&mut self, pos: &G) -> (G::Move, u32) {
-        let r = self
-            .search
-            .run(pos, &[], Limits::movetime(self.movetime), |_| {});
-        (r.best.expect("the game goes on"), r.depth)
-    }
-}
-
 /// What one game's pairings gave: the threads' duel, each factor's, the speedup.
 struct Measured {
     threads: Duel,
@@ -104,8 +76,9 @@ fn measure<G: Game + PartialEq, E: Evaluator<G> + Clone>(
     run: &Run,
 ) -> Measured {
     let list = openings(&start, plies, run.games / 2, 1);
-    let one = |time: Duration| Engine::new(config.clone().with_threads(1), eval.clone(), time);
-    let mut threads = Engine::new(
+    let one =
+        |time: Duration| Ours::with_config(config.clone().with_threads(1), eval.clone(), time);
+    let mut threads = Ours::with_config(
         config.clone().with_threads(THREADS),
         eval.clone(),
         run.movetime,
