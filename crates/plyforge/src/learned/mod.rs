@@ -1,23 +1,37 @@
-//! Learned evaluations: a value network ([`learn::Net`], from `plyforge-learn`) over a
-//! game's observation tensor ([`crate::encoding`]), as an evaluation that every search of
-//! the engine uses: an engine specification's `eval=net:FILE` (alpha-beta, paranoid,
-//! best-reply, max^n, MCTS's leaves, the greedy player).
+//! Learned evaluations: a value network from `plyforge-learn` as an evaluation that every
+//! search of the engine uses: an engine specification's `eval=net:FILE` (alpha-beta,
+//! paranoid, best-reply, max^n, MCTS's leaves, the greedy player), and the evaluation of no
+//! knowledge, `eval=zero`, that a network learns from by generations.
 //!
-//! The network reads the position as the player to move sees it (its observation tensor,
-//! and after it the evaluation's terms if it was trained with them: [`Inputs`]) and gives one value in
-//! −1 … 1 per player, counted from the player to move in turn order (its first layer kept up
-//! to date from the inputs that changed since the thread's last evaluation, in exact fixed
-//! point, [`learn::fast`]: an evaluation is a function of its position alone); [`NetEval`] turns them
-//! into the search's scores, [`SCALE`] evaluation points per unit (two players: the mover's
-//! `(v₀ − v₁) / 2`, so that the scores are zero-sum). Its move-ordering hints are the game's
-//! default evaluation's ([`Evaluator::move_hint`]); a draw scores for everybody what the
-//! network's training made a draw worth ([`DRAW_NOTE`]; 0 with two players). `arena
-//! train GAME` makes such networks; a network trained elsewhere (PyTorch on the Python
-//! package's observations) loads the same way (see [`learn::file`] for the file's layout).
+//! A network file is of one of two kinds ([`learn::file::kind_of`]), and [`load`] takes
+//! both:
+//! - **dense** ([`learn::Net`], [`NetEval`]): it reads the position as the player to move
+//!   sees it, its observation tensor ([`crate::encoding`]) and after it the evaluation's
+//!   terms if it was trained with them ([`Inputs`]), its first layer kept up to date from
+//!   the inputs that changed since the thread's last evaluation ([`learn::fast`]);
+//! - **sparse** ([`learn::sparse::SparseNet`], NNUE's shape, [`SparseEval`]): it reads the
+//!   game's active features
+//!   ([`Encoding::features`](crate::encoding::Encoding::features)), from the mover's view
+//!   or one view per player, through the integer network
+//!   ([`learn::sparse::QuantNet`]) with an accumulator per search thread: never a dense
+//!   observation at a node, and where the game says what changed between two positions
+//!   ([`Encoding::feature_changes`](crate::encoding::Encoding::feature_changes)), not even
+//!   a list of features.
+//!
+//! Either gives one value in −1 … 1 per player, counted from the player to move in turn
+//! order, a function of its position alone (whatever the thread evaluated before); they
+//! become the search's scores at [`SCALE`] evaluation points per unit (two players: the
+//! mover's `(v₀ − v₁) / 2`, so that the scores are zero-sum). Their move-ordering hints are
+//! the game's default evaluation's ([`Evaluator::move_hint`]); a draw scores for everybody
+//! what the network's training made a draw worth ([`DRAW_NOTE`]; 0 with two players).
+//! `arena train GAME` makes both kinds (`--net sparse`); a network trained elsewhere
+//! (PyTorch on the Python package's observations or features) loads the same way (see
+//! [`learn::file`] and [`learn::sparse::file`] for the files' layouts).
 //!
 //! ```
 //! use plyforge::games::Jumpy3;
-//! use plyforge::learned::{Evaluation, NetEval};
+//! use plyforge::learn::sparse::{SparseNet, SparseShape};
+//! use plyforge::learned::{Evaluation, NetEval, SparseEval};
 //! use plyforge::search::{Evaluator, Game};
 //! use plyforge::GameAdapter;
 //! // An untrained network of Jumpy3's shape: 80 inputs, 16 hidden, 2 outputs.
@@ -26,167 +40,140 @@
 //! let scores = eval.evaluate(&Jumpy3::start());
 //! assert_eq!(scores[0], -scores[1]);
 //! assert!(scores[0].abs() <= 1000);
+//! // A sparse one: Jumpy3's 80 features, width 32, the mover's view, 2 outputs.
+//! let shape = SparseShape { features: 80, width: 32, perspectives: 1, l2: None, outputs: 2 };
+//! let sparse: Evaluation<Jumpy3> =
+//!     Evaluation::Sparse(SparseEval::new(SparseNet::new("jumpy3", shape, 1)?)?);
+//! assert_eq!(sparse.evaluate(&Jumpy3::start())[0], -sparse.evaluate(&Jumpy3::start())[1]);
+//! // No knowledge at all: every position is level until the game ends.
+//! assert_eq!(Evaluation::<Jumpy3>::Zero.evaluate(&Jumpy3::start())[..2], [0, 0]);
 //! # Ok::<(), plyforge::learned::NetError>(())
 //! ```
+//!
+//! The rooms: `base` (what both kinds share), `dense`, `sparse`, and here the files
+//! ([`load`]) and the evaluation an engine holds ([`Evaluation`]).
 
-use std::cell::RefCell;
+mod base;
+mod dense;
+mod sparse;
+
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
 
-use learn::{Accumulator, FastNet, Net};
-use search::{DrawKind, Evaluator, Game, Player, Scores, MAX_PLAYERS};
+use learn::file::NetKind;
+use learn::sparse::{QuantNet, SparseNet};
+use learn::Net;
+use search::{DrawKind, Evaluator, Player, Scores, MAX_PLAYERS};
 
-use crate::adapter::{Encoded, GameAdapter};
+pub use base::{NetError, DRAW_NOTE, SCALE, TERMS_NOTE};
+pub use dense::{Inputs, NetEval};
+pub use sparse::{check_sparse, SparseEval};
 
-/// Evaluation points per unit of the network's value (a value of 1 scores 1000).
-pub const SCALE: f32 = 1000.0;
+use crate::adapter::GameAdapter;
 
-/// The note of a network's file that gives what a draw is worth to every player (−1 … 1),
-/// as its training valued draws (`arena train --draw-value`); 0 without it. Its searches
-/// score a drawn position so (games of three or more players; with two a draw stays 0, as
-/// the scores are zero-sum).
-pub const DRAW_NOTE: &str = "draw";
-
-/// The note of a network's file that gives how many of the evaluation's terms it reads
-/// after the observation ([`Encoding::terms`](crate::encoding::Encoding::terms), `arena
-/// train --terms`); without it, none.
-pub const TERMS_NOTE: &str = "terms";
-
-/// What a network of game `A` reads: the observation tensor of the player to move, then,
-/// if the network was trained so, the evaluation's terms as that player sees them.
-pub struct Inputs<A: GameAdapter> {
-    encoded: Encoded<A>,
-    /// The terms read: the encoding's count, or 0.
-    terms: usize,
+/// A network of either kind, shared.
+#[derive(Clone)]
+pub enum Network {
+    /// A dense network over the observation (and the terms).
+    Dense(Arc<Net>),
+    /// A sparse network over the features, and its integer twin (made once, when the
+    /// file is read).
+    Sparse(Arc<SparseNet>, Arc<QuantNet>),
 }
 
-impl<A: GameAdapter> Clone for Inputs<A> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<A: GameAdapter> Copy for Inputs<A> {}
-
-impl<A: GameAdapter> fmt::Debug for Inputs<A> {
+impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Inputs({}: {} observed, {} terms)",
-            A::NAME,
-            self.encoded.size(),
-            self.terms
-        )
+        write!(f, "Network({})", self.describe())
     }
 }
 
-impl<A: GameAdapter> Inputs<A> {
-    /// The observation, with the evaluation's terms after it when `terms`.
-    pub fn new(terms: bool) -> Result<Self, NetError> {
-        let encoded = encoding::<A>()?;
-        Ok(Inputs {
-            terms: if terms { encoded.terms } else { 0 },
-            encoded,
+impl Network {
+    /// The network of a file's bytes, of the kind its metadata names
+    /// ([`learn::file::kind_of`]).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, learn::Error> {
+        Ok(match learn::file::kind_of(bytes)? {
+            NetKind::Dense => Network::Dense(Arc::new(Net::from_bytes(bytes)?)),
+            NetKind::Sparse => {
+                let net = SparseNet::from_bytes(bytes)?;
+                let quant = Arc::new(net.quantize().0);
+                Network::Sparse(Arc::new(net), quant)
+            }
         })
     }
 
-    /// What `net` reads, by its [`TERMS_NOTE`] (which must be the game's count of terms),
-    /// checked against the network: `A`'s name, these inputs, one output per player.
-    pub fn of_net(net: &Net) -> Result<Self, NetError> {
-        let e = encoding::<A>()?;
-        let terms = match net.notes().get(TERMS_NOTE) {
-            None => false,
-            Some(text) if text.parse::<usize>().ok() == Some(e.terms) => true,
-            Some(text) => {
-                return Err(NetError::File(learn::Error::Foreign {
-                    path: None,
-                    reason: format!(
-                        "note {TERMS_NOTE:?} is {text:?}: the network reads that many evaluation terms, {} gives {}",
-                        A::TITLE,
-                        e.terms
-                    ),
-                }))
+    /// The dense network, if it is one.
+    pub fn dense(&self) -> Option<&Net> {
+        match self {
+            Network::Dense(n) => Some(n),
+            Network::Sparse(..) => None,
+        }
+    }
+
+    /// The sparse network, if it is one.
+    pub fn sparse(&self) -> Option<&SparseNet> {
+        match self {
+            Network::Sparse(n, _) => Some(n),
+            Network::Dense(_) => None,
+        }
+    }
+
+    /// Writes it to `path` (whole or not at all), as a file of its kind.
+    pub fn save(&self, path: &Path) -> Result<(), learn::Error> {
+        match self {
+            Network::Dense(n) => n.save(path),
+            Network::Sparse(n, _) => n.save(path),
+        }
+    }
+
+    /// Its notes (what made it, what it reads).
+    pub fn notes(&self) -> &std::collections::BTreeMap<String, String> {
+        match self {
+            Network::Dense(n) => n.notes(),
+            Network::Sparse(n, _) => n.notes(),
+        }
+    }
+
+    /// What it reads and its layers, in words: `dense [80, 64, 2]` or `sparse 72 features,
+    /// width 64, 1 view, 2 outputs`.
+    pub fn describe(&self) -> String {
+        match self {
+            Network::Dense(n) => format!("dense {:?}", n.sizes()),
+            Network::Sparse(n, _) => {
+                let s = n.shape();
+                format!(
+                    "sparse {} features, width {}, {} {}{}, {} outputs",
+                    s.features,
+                    s.width,
+                    s.perspectives,
+                    if s.perspectives == 1 { "view" } else { "views" },
+                    s.l2.map_or(String::new(), |l2| format!(", second layer {l2}")),
+                    s.outputs
+                )
             }
-        };
-        let inputs = Inputs::new(terms)?;
-        net.check_for(A::NAME, inputs.size(), A::PLAYERS)?;
-        Ok(inputs)
-    }
-
-    /// The number of inputs.
-    pub fn size(&self) -> usize {
-        self.encoded.size() + self.terms
-    }
-
-    /// The number of the evaluation's terms among them (0: the observation alone).
-    pub fn terms(&self) -> usize {
-        self.terms
-    }
-
-    /// Writes the inputs of `pos` as `player` sees it into `out` (of
-    /// [`size`](Inputs::size) entries, zeroed here first).
-    pub fn write(&self, pos: &A::Pos, player: Player, out: &mut [f32]) {
-        let (x, t) = out.split_at_mut(self.encoded.size());
-        self.encoded.write_observation(pos, player, x);
-        if self.terms > 0 {
-            self.encoded.write_terms(pos, player, t);
         }
     }
 
-    /// Marks `net` as reading these inputs ([`TERMS_NOTE`]).
-    pub fn annotate(&self, net: &mut Net) {
-        if self.terms > 0 {
-            net.set_note(TERMS_NOTE, self.terms.to_string());
-        }
-    }
-}
-
-/// Why a network cannot evaluate a game.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum NetError {
-    /// The game has no observation tensor ([`GameAdapter::encoding`] is `None`).
-    NoEncoding {
-        /// The game's name for people.
-        game: &'static str,
-    },
-    /// The file cannot be read, is not a whole network, or is another game's or shape's.
-    File(learn::Error),
-}
-
-impl fmt::Display for NetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// Checks that it is a network of game `A` (its name, what it reads, one output per
+    /// player, its notes).
+    pub fn check_for<A: GameAdapter>(&self) -> Result<(), NetError> {
         match self {
-            NetError::NoEncoding { game } => write!(
-                f,
-                "{game} has no observation tensor (its adapter gives no encoding), so no network can read it"
-            ),
-            NetError::File(e) => write!(f, "{e}"),
+            Network::Dense(n) => Inputs::<A>::of_net(n).map(|_| ()),
+            Network::Sparse(n, _) => check_sparse::<A>(n),
         }
     }
-}
 
-impl std::error::Error for NetError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            NetError::File(e) => Some(e),
-            NetError::NoEncoding { .. } => None,
-        }
+    /// Its evaluation of game `A` (checked as [`check_for`](Network::check_for)).
+    pub fn evaluation<A: GameAdapter>(&self) -> Result<Evaluation<A>, NetError> {
+        Ok(match self {
+            Network::Dense(n) => Evaluation::Net(NetEval::shared(Arc::clone(n))?),
+            Network::Sparse(n, q) => {
+                Evaluation::Sparse(SparseEval::shared(Arc::clone(n), Arc::clone(q))?)
+            }
+        })
     }
-}
-
-impl From<learn::Error> for NetError {
-    fn from(e: learn::Error) -> Self {
-        NetError::File(e)
-    }
-}
-
-/// The encoding of `A`, or the error that it has none.
-fn encoding<A: GameAdapter>() -> Result<Encoded<A>, NetError> {
-    A::encoding().ok_or(NetError::NoEncoding { game: A::TITLE })
 }
 
 /// A network read from a file, shared by every engine that names the file (kept by an
@@ -196,7 +183,7 @@ pub struct LoadedNet {
     /// The file as given.
     pub path: String,
     /// The network.
-    pub net: Arc<Net>,
+    pub net: Network,
     /// The digest of the file's bytes as they were read ([`crate::digest::fnv1a`]): what
     /// names the network in the ids of runs, whatever its path (each worker of a sharded run
     /// has its own copy of the same network).
@@ -205,30 +192,26 @@ pub struct LoadedNet {
 
 impl fmt::Debug for LoadedNet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "LoadedNet({:?}, sizes {:?})",
-            self.path,
-            self.net.sizes()
-        )
+        write!(f, "LoadedNet({:?}, {})", self.path, self.net.describe())
     }
 }
 
 /// Files read so far, by path, with the time and length they had: a file read again for
 /// every engine of a match costs nothing, and a file rewritten (a new generation of
 /// training) is read anew.
-type Cache = HashMap<PathBuf, (Option<SystemTime>, u64, Arc<Net>, u64)>;
+type Cache = HashMap<PathBuf, (Option<SystemTime>, u64, Network, u64)>;
 
 fn cache() -> &'static Mutex<Cache> {
     static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-/// The network of `path` for game `A`: checked to be `A`'s, with its observation's size
-/// (and the evaluation's terms, if its file says so: [`Inputs::of_net`]) as inputs and one
-/// output per player.
+/// The network of `path` for game `A`, of either kind: checked to be `A`'s, reading what
+/// `A` gives (a dense one: its observation's size, and the evaluation's terms if its file
+/// says so, [`Inputs::of_net`]; a sparse one: its features, one view or one per player,
+/// [`check_sparse`]), with one output per player. Errors name the file and the reason.
 pub fn load<A: GameAdapter>(path: &str) -> Result<LoadedNet, NetError> {
-    encoding::<A>()?;
+    base::encoding::<A>()?;
     let file = Path::new(path);
     let stamp = std::fs::metadata(file).map_err(|source| learn::Error::Io {
         path: file.to_path_buf(),
@@ -240,7 +223,7 @@ pub fn load<A: GameAdapter>(path: &str) -> Result<LoadedNet, NetError> {
         let map = cache().lock().unwrap_or_else(|p| p.into_inner());
         map.get(&key)
             .filter(|(m, l, ..)| *m == modified && *l == len)
-            .map(|(_, _, net, digest)| (Arc::clone(net), *digest))
+            .map(|(_, _, net, digest)| (net.clone(), *digest))
     };
     let (net, digest) = match cached {
         Some(found) => found,
@@ -249,14 +232,14 @@ pub fn load<A: GameAdapter>(path: &str) -> Result<LoadedNet, NetError> {
                 path: file.to_path_buf(),
                 source,
             })?;
-            let net = Arc::new(Net::from_bytes(&bytes).map_err(|e| e.in_file(file))?);
+            let net = Network::from_bytes(&bytes).map_err(|e| e.in_file(file))?;
             let digest = crate::digest::fnv1a(&bytes);
             let mut map = cache().lock().unwrap_or_else(|p| p.into_inner());
-            map.insert(key, (modified, len, Arc::clone(&net), digest));
+            map.insert(key, (modified, len, net.clone(), digest));
             (net, digest)
         }
     };
-    Inputs::<A>::of_net(&net).map_err(|err| match err {
+    net.check_for::<A>().map_err(|err| match err {
         NetError::File(e) => NetError::File(e.in_file(file)),
         other => other,
     })?;
@@ -267,154 +250,24 @@ pub fn load<A: GameAdapter>(path: &str) -> Result<LoadedNet, NetError> {
     })
 }
 
-thread_local! {
-    /// Each thread's buffer for the observation, the hidden layers and the outputs: grown
-    /// once, then no allocation per evaluation.
-    static WORK: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
-    /// Each thread's last observation and first-layer sums ([`learn::fast`]): the next
-    /// evaluation adds only the rows of the inputs that changed.
-    static ACC: RefCell<Accumulator> = RefCell::new(Accumulator::default());
-}
+/// The name of the evaluation of no knowledge in a specification (`eval=zero`).
+pub const ZERO: &str = "zero";
 
-/// A value network as an evaluation of game `A` (see [the module](self)).
-pub struct NetEval<A: GameAdapter> {
-    net: Arc<Net>,
-    /// The network prepared for incremental evaluation, unless its weights are too large.
-    fast: Option<Arc<FastNet>>,
-    inputs: Inputs<A>,
-    /// The game's default evaluation, for move-ordering hints.
-    hints: A::Eval,
-    /// What a draw scores for every player (three or more players).
-    draw: i32,
-}
-
-impl<A: GameAdapter> Clone for NetEval<A> {
-    fn clone(&self) -> Self {
-        NetEval {
-            net: Arc::clone(&self.net),
-            fast: self.fast.clone(),
-            inputs: self.inputs,
-            hints: self.hints.clone(),
-            draw: self.draw,
-        }
-    }
-}
-
-impl<A: GameAdapter> NetEval<A> {
-    /// The evaluation of `net`, which must be `A`'s (its name, its [`Inputs`], one output
-    /// per player).
-    pub fn new(net: Net) -> Result<Self, NetError> {
-        NetEval::shared(Arc::new(net))
-    }
-
-    /// The evaluation of a shared network, checked as [`NetEval::new`] checks.
-    pub fn shared(net: Arc<Net>) -> Result<Self, NetError> {
-        let inputs = Inputs::of_net(&net)?;
-        let draw = match net.notes().get(DRAW_NOTE) {
-            Some(text) => match text.parse::<f32>() {
-                Ok(v) if (-1.0..=1.0).contains(&v) => v,
-                _ => {
-                    return Err(NetError::File(learn::Error::Foreign {
-                        path: None,
-                        reason: format!("note {DRAW_NOTE:?} is {text:?}, not a value from -1 to 1"),
-                    }))
-                }
-            },
-            None => 0.0,
-        };
-        Ok(NetEval {
-            draw: if A::PLAYERS > 2 {
-                (draw * SCALE).round() as i32
-            } else {
-                0
-            },
-            fast: FastNet::new(Arc::clone(&net)).map(Arc::new),
-            net,
-            inputs,
-            hints: A::default_eval(),
-        })
-    }
-
-    /// The network.
-    pub fn net(&self) -> &Net {
-        &self.net
-    }
-
-    /// What the network reads.
-    pub fn inputs(&self) -> Inputs<A> {
-        self.inputs
-    }
-
-    /// The network's values of `pos` (−1 … 1), one per player in the players' own order
-    /// (entries past the game's players are 0).
-    pub fn values(&self, pos: &A::Pos) -> [f32; MAX_PLAYERS] {
-        let me = pos.to_move();
-        let (inputs, hidden, outputs) = (self.inputs.size(), self.net.work_len(), A::PLAYERS);
-        WORK.with(|cell| {
-            let mut buf = cell.borrow_mut();
-            if buf.len() < inputs + hidden + outputs {
-                buf.resize(inputs + hidden + outputs, 0.0);
-            }
-            let (x, rest) = buf.split_at_mut(inputs);
-            let (work, rest) = rest.split_at_mut(hidden);
-            let out = &mut rest[..outputs];
-            self.inputs.write(pos, me, x);
-            match &self.fast {
-                Some(fast) => ACC.with(|acc| fast.forward(x, &mut acc.borrow_mut(), work, out)),
-                None => self.net.forward(x, work, out),
-            }
-            let mut values = [0.0; MAX_PLAYERS];
-            for (k, v) in out.iter().enumerate() {
-                values[(me + k) % outputs] = *v;
-            }
-            values
-        })
-    }
-}
-
-impl<A: GameAdapter> Evaluator<A::Pos> for NetEval<A> {
-    fn evaluate(&self, pos: &A::Pos) -> Scores {
-        let v = self.values(pos);
-        let mut scores = [0; MAX_PLAYERS];
-        if A::PLAYERS == 2 {
-            let s = ((v[0] - v[1]) / 2.0 * SCALE).round() as i32;
-            scores[0] = s;
-            scores[1] = -s;
-        } else {
-            for (s, x) in scores.iter_mut().zip(v).take(A::PLAYERS) {
-                *s = (x * SCALE).round() as i32;
-            }
-        }
-        scores
-    }
-
-    fn aspiration_window(&self) -> i32 {
-        (SCALE / 25.0) as i32
-    }
-
-    fn margin(&self) -> i32 {
-        (SCALE / 10.0) as i32
-    }
-
-    fn move_hint(&self, pos: &A::Pos, mv: A::Move) -> i32 {
-        self.hints.move_hint(pos, mv)
-    }
-
-    fn draw_scores(&self, _pos: &A::Pos, _kind: DrawKind) -> Scores {
-        let mut scores = [0; MAX_PLAYERS];
-        scores[..A::PLAYERS].fill(self.draw);
-        scores
-    }
-}
-
-/// The evaluation of an engine: the game's own (by name, with its parameters) or a
-/// network's. Every search of the facade evaluates through it; the game's own is called
-/// without a virtual call.
+/// The evaluation of an engine: the game's own (by name, with its parameters), a
+/// network's, or none at all. Every search of the facade evaluates through it; the game's
+/// own is called without a virtual call.
 pub enum Evaluation<A: GameAdapter> {
     /// One of the game's evaluations ([`GameAdapter::evaluator`]).
     Own(A::Eval),
-    /// A value network.
+    /// A dense value network.
     Net(NetEval<A>),
+    /// A sparse value network.
+    Sparse(SparseEval<A>),
+    /// No knowledge (`eval=zero`, every game has it): every position scores 0 for every
+    /// player, so that the search plays by the game's ends alone (its terminal values), and
+    /// moves are tried in the game's own order (no hints). What a network learns from when
+    /// the game has no evaluation worth the name (`arena train --generations`).
+    Zero,
 }
 
 impl<A: GameAdapter> Clone for Evaluation<A> {
@@ -422,6 +275,8 @@ impl<A: GameAdapter> Clone for Evaluation<A> {
         match self {
             Evaluation::Own(e) => Evaluation::Own(e.clone()),
             Evaluation::Net(n) => Evaluation::Net(n.clone()),
+            Evaluation::Sparse(n) => Evaluation::Sparse(n.clone()),
+            Evaluation::Zero => Evaluation::Zero,
         }
     }
 }
@@ -432,6 +287,8 @@ impl<A: GameAdapter> Evaluator<A::Pos> for Evaluation<A> {
         match self {
             Evaluation::Own(e) => e.evaluate(pos),
             Evaluation::Net(n) => n.evaluate(pos),
+            Evaluation::Sparse(n) => n.evaluate(pos),
+            Evaluation::Zero => [0; MAX_PLAYERS],
         }
     }
 
@@ -440,6 +297,8 @@ impl<A: GameAdapter> Evaluator<A::Pos> for Evaluation<A> {
         match self {
             Evaluation::Own(e) => e.evaluate_for(pos, root),
             Evaluation::Net(n) => n.evaluate_for(pos, root),
+            Evaluation::Sparse(n) => n.evaluate_for(pos, root),
+            Evaluation::Zero => [0; MAX_PLAYERS],
         }
     }
 
@@ -447,6 +306,9 @@ impl<A: GameAdapter> Evaluator<A::Pos> for Evaluation<A> {
         match self {
             Evaluation::Own(e) => e.aspiration_window(),
             Evaluation::Net(n) => n.aspiration_window(),
+            Evaluation::Sparse(n) => n.aspiration_window(),
+            // Values move only between 0 and the game's ends.
+            Evaluation::Zero => 1,
         }
     }
 
@@ -454,6 +316,8 @@ impl<A: GameAdapter> Evaluator<A::Pos> for Evaluation<A> {
         match self {
             Evaluation::Own(e) => e.margin(),
             Evaluation::Net(n) => n.margin(),
+            Evaluation::Sparse(n) => n.margin(),
+            Evaluation::Zero => 1,
         }
     }
 
@@ -462,6 +326,8 @@ impl<A: GameAdapter> Evaluator<A::Pos> for Evaluation<A> {
         match self {
             Evaluation::Own(e) => e.move_hint(pos, mv),
             Evaluation::Net(n) => n.move_hint(pos, mv),
+            Evaluation::Sparse(n) => n.move_hint(pos, mv),
+            Evaluation::Zero => 0,
         }
     }
 
@@ -469,6 +335,8 @@ impl<A: GameAdapter> Evaluator<A::Pos> for Evaluation<A> {
         match self {
             Evaluation::Own(e) => e.draw_scores(pos, kind),
             Evaluation::Net(n) => n.draw_scores(pos, kind),
+            Evaluation::Sparse(n) => n.draw_scores(pos, kind),
+            Evaluation::Zero => [0; MAX_PLAYERS],
         }
     }
 }
