@@ -95,21 +95,42 @@ pub fn clippy(args: &[&str], envs: &[(&str, &str)]) -> Result<(), String> {
 }
 
 fn ci() -> Result<(), String> {
-    cargo(&["fmt", "--all", "--check"], &[])?;
-    clippy(&["--workspace", "--all-targets"], &[])?;
-    one_game_builds()?;
-    matches::ci()?;
-    cargo(&["test", "--workspace"], &[])?;
-    web::run_browser_tests()?;
-    example::run()?;
-    cargo(
-        &["doc", "--workspace", "--no-deps"],
-        &[("RUSTDOCFLAGS", "-D warnings")],
-    )?;
-    package()?;
-    python::ci()?;
-    fuzz::ci()?;
-    bench::run(&["--quick".to_string()])
+    type Step = (&'static str, fn() -> Result<(), String>);
+    let steps: Vec<Step> = vec![
+        ("format", || cargo(&["fmt", "--all", "--check"], &[])),
+        ("clippy", || clippy(&["--workspace", "--all-targets"], &[])),
+        ("one game alone", one_game_builds),
+        ("matches", matches::ci),
+        ("tests", || cargo(&["test", "--workspace"], &[])),
+        ("browser", web::run_browser_tests),
+        ("examples", example::run),
+        ("docs", || {
+            cargo(
+                &["doc", "--workspace", "--no-deps"],
+                &[("RUSTDOCFLAGS", "-D warnings")],
+            )
+        }),
+        ("packages", package),
+        ("python", python::ci),
+        ("fuzz", fuzz::ci),
+        ("bench", || bench::run(&["--quick".to_string()])),
+    ];
+    let start = std::time::Instant::now();
+    let mut times = Vec::new();
+    for (name, step) in steps {
+        let t = std::time::Instant::now();
+        let result = step();
+        times.push((name, t.elapsed().as_secs()));
+        // Each step's time, so that a slow one shows in the log of a run that fails too.
+        let line: Vec<String> = times.iter().map(|(n, s)| format!("{n} {s} s")).collect();
+        eprintln!(
+            "xtask: ci after {} s: {}",
+            start.elapsed().as_secs(),
+            line.join(", ")
+        );
+        result?;
+    }
+    Ok(())
 }
 
 /// The facade built with one game alone (`--no-default-features --features GAME`), as a

@@ -443,9 +443,10 @@ struct MatchArgs {
     /// MOVES scores are all within +-SCORE.
     #[arg(long, value_name = "PLY,MOVES,SCORE")]
     draw: Option<String>,
-    /// A game clock: each side has T for the whole game; engines without a limit of their
-    /// own think on it (the game's clock policy), each move charged with its wall time, and
-    /// a side whose clock runs out loses (adjudicated: time).
+    /// A game clock: each side has T for the whole game; every engine thinks on it (the
+    /// game's clock policy; a spec's own depth, nodes or time apply within it), each move
+    /// charged with its wall time, and a side whose clock runs out loses (adjudicated:
+    /// time).
     #[arg(long, value_name = "T")]
     clock: Option<String>,
 }

@@ -915,3 +915,20 @@ fn bench_scaling_measures_the_threads() {
     );
     bad(&["bench", "--deeper", "2"], &["--scaling"]);
 }
+
+#[test]
+fn messages_start_with_the_program_s_own_name() {
+    // A user's program with its game in it is called by its own name: so are its messages.
+    let dir = std::env::temp_dir().join(format!("arena-name-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let own = dir.join("my-game-arena");
+    std::fs::copy(env!("CARGO_BIN_EXE_arena"), &own).unwrap();
+    let o = std::process::Command::new(&own)
+        .args(["apply", "jumpy3", "start", "9"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.starts_with("my-game-arena: "), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}

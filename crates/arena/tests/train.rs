@@ -536,3 +536,39 @@ fn generation_args(out: &str, gate_games: &str, extra: &[&str]) -> Vec<String> {
 fn strs(a: &[String]) -> Vec<&str> {
     a.iter().map(String::as_str).collect()
 }
+
+#[test]
+fn a_network_key_without_a_file_says_what_the_key_looks_like() {
+    for (eval, want) in [
+        ("net", "eval=net:FILE"),
+        ("net:", "eval=net:FILE"),
+        ("nope", "or net:FILE"),
+    ] {
+        let spec = format!("engine,depth=1,eval={eval}");
+        bad(
+            &[
+                "match", "jumpy3", "--engine", &spec, "--engine", "greedy", "--games", "1",
+            ],
+            &[want],
+        );
+    }
+}
+
+#[test]
+fn progress_goes_to_a_log_as_it_happens_and_nothing_held_out_is_said() {
+    let dir = scratch("train-log");
+    let net = dir.join("n.safetensors");
+    // Stdout and stderr are pipes here, as in a log file: no bar is drawn, lines are.
+    let out = ok(&jumpy3_args(s(&net), &["--holdout", "0"]));
+    let epochs = out
+        .find("epochs: 4/4")
+        .expect("the last epoch's progress line");
+    let games = out.find("games: 40/40").expect("self-play's progress line");
+    let summary = out.find("games: 40 self-play").expect("the summary");
+    assert!(games < summary && epochs < summary, "{out}");
+    assert!(out.contains("none held out"), "{out}");
+    assert!(!out.contains("0.00000 held out"), "{out}");
+    let svg = std::fs::read_to_string(format!("{}.loss.svg", net.display())).unwrap();
+    assert_eq!(svg.matches("<polyline").count(), 1, "no held-out line");
+    std::fs::remove_dir_all(&dir).ok();
+}

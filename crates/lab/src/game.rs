@@ -242,29 +242,32 @@ enum Finished {
     Flag(usize),
 }
 
-/// The clocks of a game's seats, for the seats whose specs have no limit of their own.
+/// The clocks of a game's seats (every seat's, when the match has a clock), and each
+/// seat's own limits, which apply within its clock (as on a match server).
 struct Clocks {
     left: Vec<Option<Duration>>,
+    own: Vec<Limits>,
 }
 
 impl Clocks {
     fn new(setup: &Setup<'_>, seats: &[usize]) -> Clocks {
         Clocks {
-            left: seats
+            left: seats.iter().map(|_| setup.clock).collect(),
+            own: seats
                 .iter()
-                .map(|&s| setup.clock.filter(|_| !setup.specs[s].has_limit()))
+                .map(|&s| setup.specs[s].limits(Limits::default()))
                 .collect(),
         }
     }
 
-    /// Before seat `p` moves: its agent's limits from its clock (the game's clock policy);
-    /// false when the clock has run out.
+    /// Before seat `p` moves: its agent's limits from its clock and its own limits (the
+    /// one clock rule, with the game's policy); false when the clock has run out.
     fn arm<A: GameAdapter>(&self, p: usize, agent: &mut Agent<A>, pos: &A::Pos) -> bool {
         match self.left[p] {
             Some(left) if left.is_zero() => false,
             Some(left) => {
                 if let Agent::Search { limits, .. } = agent {
-                    *limits = plyforge::clock_limits::<A>(pos, Limits::default(), left, None);
+                    *limits = plyforge::clock_limits::<A>(pos, self.own[p], left, None);
                 }
                 true
             }

@@ -77,9 +77,10 @@ pub struct MatchSettings {
     pub shard: Option<Shard>,
     /// Rules for ending games early.
     pub adjudication: Adjudication,
-    /// A game clock per side for the whole game: the specifications without a limit of
-    /// their own think on it (the game's clock policy, `GameAdapter::clock_limits`), each
-    /// move charged with its wall time; a side whose clock runs out loses.
+    /// A game clock per side for the whole game: every engine thinks on it (the one clock
+    /// rule with the game's policy, `plyforge::clock_limits`; a spec's own depth, nodes or
+    /// time apply within it, as on a match server), each move charged with its wall time;
+    /// a side whose clock runs out loses.
     pub clock: Option<Duration>,
 }
 

@@ -65,7 +65,7 @@ pub(crate) struct Dense {
 }
 
 /// The integer network (see [the module](self)); `Send + Sync`, meant to be shared by a
-/// search's threads in an `Arc`, each thread with its own [`SparseAccumulator`].
+/// search's threads in an `Arc`, each thread with its own [`SparseAccumulator`](super::SparseAccumulator).
 #[derive(Clone, Debug)]
 pub struct QuantNet {
     /// A number no other network of the process has (its clones share it: the same
