@@ -214,9 +214,9 @@ impl Default for SparseSettings {
 impl SparseSettings {
     /// The shape of game `A`'s network.
     pub fn shape<A: GameAdapter>(&self) -> Result<SparseShape, Error> {
-        let features = A::encoding()
-            .map(|e| e.features)
-            .ok_or_else(|| Error::settings(format!("{} has no encoding, so no features", A::TITLE)))?;
+        let features = A::encoding().map(|e| e.features).ok_or_else(|| {
+            Error::settings(format!("{} has no encoding, so no features", A::TITLE))
+        })?;
         if self.perspectives != 1 && self.perspectives != A::PLAYERS {
             return Err(Error::settings(format!(
                 "--perspectives {}: 1 (the mover's view) or {} (one per player)",
@@ -302,10 +302,10 @@ pub struct Training<A: GameAdapter> {
     reader: Reader<A>,
 }
 
-/// A trainer of either kind of network.
+/// A trainer of either kind of network (the sparse one boxed: it is the larger).
 enum Learner {
     Dense(Trainer),
-    Sparse(SparseTrainer),
+    Sparse(Box<SparseTrainer>),
 }
 
 impl Learner {
@@ -741,14 +741,18 @@ impl<A: GameAdapter> Training<A> {
                 Learner::Dense(Trainer::new(net, settings))
             }
             Reader::Sparse(eval) => {
-                Learner::Sparse(SparseTrainer::new(eval.net().clone(), settings))
+                Learner::Sparse(Box::new(SparseTrainer::new(eval.net().clone(), settings)))
             }
         })
     }
 
     /// The notes the network's file keeps: how it was made, what it reads and what it
     /// reached.
-    fn notes(&self, losses: &[(f64, Option<f64>)], positions: (usize, usize)) -> Vec<(&str, String)> {
+    fn notes(
+        &self,
+        losses: &[(f64, Option<f64>)],
+        positions: (usize, usize),
+    ) -> Vec<(&str, String)> {
         let mut notes = vec![("made-by", "arena train".to_string())];
         if let Reader::Dense(inputs) = &self.reader {
             if inputs.terms() > 0 {
@@ -798,9 +802,9 @@ fn resume_state(
 ) -> Result<(Learner, Losses), Error> {
     let file = format!("--resume: {}", path.display());
     let (trainer, extra) = if sparse {
-        let (t, extra) = SparseTrainer::load_state(path, settings)
-            .map_err(|e| Error::input(&file, None, e))?;
-        (Learner::Sparse(t), extra)
+        let (t, extra) =
+            SparseTrainer::load_state(path, settings).map_err(|e| Error::input(&file, None, e))?;
+        (Learner::Sparse(Box::new(t)), extra)
     } else {
         let (t, extra) =
             Trainer::load_state(path, settings).map_err(|e| Error::input(&file, None, e))?;
