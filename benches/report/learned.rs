@@ -119,9 +119,19 @@ fn network<A: GameAdapter>() -> Evaluation<A> {
 /// One game's row.
 fn row<A: GameAdapter>(quick: bool) -> Vec<String> {
     let (most, record, search, passes) = if quick {
-        (5_000, Duration::from_millis(20), Duration::from_millis(30), 1)
+        (
+            5_000,
+            Duration::from_millis(20),
+            Duration::from_millis(30),
+            1,
+        )
     } else {
-        (200_000, Duration::from_millis(500), Duration::from_secs(1), 3)
+        (
+            200_000,
+            Duration::from_millis(500),
+            Duration::from_secs(1),
+            3,
+        )
     };
     let leaves = leaves::<A>(most, record);
     let own = Evaluation::Own(A::default_eval());

@@ -79,7 +79,11 @@ fn once<A: GameAdapter>(s: &TrainSettings) -> Result<(), Fail> {
             "sparse width {}, {} {}{}",
             sp.width,
             sp.perspectives,
-            if sp.perspectives == 1 { "view" } else { "views" },
+            if sp.perspectives == 1 {
+                "view"
+            } else {
+                "views"
+            },
             sp.l2.map_or(String::new(), |l| format!(", l2 {l}"))
         ),
         None => format!(

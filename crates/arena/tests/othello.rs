@@ -41,7 +41,10 @@ fn its_actions_observation_and_features_are_the_discs_seen_by_each_player() {
     assert_eq!(o[..72], [&x[36..72], &x[..36]].concat()[..]);
     assert_eq!(o[72..].iter().sum::<f32>(), 36.0);
     assert_eq!(game.features(0).unwrap(), [8, 14, 15, 20, 36 + 21]);
-    assert_eq!(game.features(1).unwrap(), [21, 36 + 8, 36 + 14, 36 + 15, 36 + 20]);
+    assert_eq!(
+        game.features(1).unwrap(),
+        [21, 36 + 8, 36 + 14, 36 + 15, 36 + 20]
+    );
 }
 
 #[test]
@@ -49,6 +52,10 @@ fn its_picture_is_a_board_of_squares_row_1_at_the_top() {
     let kind = register::<Othello>().expect("a name of its own");
     let board = view::board(&kind.new_game()).expect("a picture");
     assert_eq!(board.moves.len(), 4);
-    let c2 = board.moves.iter().find(|m| m.text == "c2").expect("c2 is legal");
+    let c2 = board
+        .moves
+        .iter()
+        .find(|m| m.text == "c2")
+        .expect("c2 is legal");
     assert_eq!((c2.from.as_deref(), c2.to.as_deref()), (None, Some("c2")));
 }

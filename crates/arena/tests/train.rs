@@ -227,8 +227,9 @@ fn generations_are_judged_by_a_match_and_a_run_resumes_past_the_decided_ones() {
             .collect::<Vec<_>>()
     };
     assert_eq!(lines(&out2), lines(&out));
-    // A network in the self-play engine is refused: the generations play with their own.
-    let spec = format!("engine,depth=1,eval=net:{}", net.display());
+    // A network in the self-play engine is refused: the generations play with their own
+    // (generation 2's network: a file that exists, whether or not a generation was kept).
+    let spec = format!("engine,depth=1,eval=net:{two}");
     bad(
         &[
             "train",
@@ -394,17 +395,14 @@ fn workers_sharing_the_self_play_write_the_network_of_one_run() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// `arena train jumpy3 --net sparse` with small settings and `extra`.
+/// `arena train jumpy3 --net sparse` with small settings (width 32 unless `extra` gives
+/// one) and `extra`.
 fn sparse_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut args = vec![
-        "train",
-        "jumpy3",
-        "--out",
-        out,
-        "--net",
-        "sparse",
-        "--width",
-        "32",
+    let mut args = vec!["train", "jumpy3", "--out", out, "--net", "sparse"];
+    if !extra.contains(&"--width") {
+        args.extend(["--width", "32"]);
+    }
+    args.extend([
         "--engine",
         "engine,depth=2",
         "--games",
@@ -417,7 +415,7 @@ fn sparse_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
         "score",
         "--lambda",
         "0.5",
-    ];
+    ]);
     args.extend_from_slice(extra);
     args
 }
@@ -442,11 +440,14 @@ fn a_sparse_run_writes_its_files_plays_and_resumes_to_the_same_bytes() {
         assert!(std::fs::metadata(&f).is_ok_and(|m| m.len() > 0), "{f}");
     }
     // The network searches in a match, as every search's evaluation.
-    for search in ["engine,depth=2", "alphabeta,depth=2", "mcts,iterations=100,playout=0"] {
+    for search in [
+        "engine,depth=2",
+        "alphabeta,depth=2",
+        "mcts,iterations=100,playout=0",
+    ] {
         let spec = format!("{search},eval=net:{}", whole.display());
         let table = ok(&[
-            "match", "jumpy3", "--engine", &spec, "--engine", "greedy", "--games", "2",
-            "--quiet",
+            "match", "jumpy3", "--engine", &spec, "--engine", "greedy", "--games", "2", "--quiet",
         ]);
         assert!(table.contains("eval=net:"), "{table}");
     }
@@ -455,7 +456,10 @@ fn a_sparse_run_writes_its_files_plays_and_resumes_to_the_same_bytes() {
     let killed = dir.join("killed.safetensors");
     let games = dir.join("killed.safetensors.games.jsonl");
     kill_after(&sparse_args(s(&killed), &[]), &games, "\"train-game\"", 10);
-    let said = ok(&sparse_args(s(&killed), &["--resume", "--concurrency", "2"]));
+    let said = ok(&sparse_args(
+        s(&killed),
+        &["--resume", "--concurrency", "2"],
+    ));
     assert!(said.contains("4 epochs, resumed"), "{said}");
     assert!(
         std::fs::read(&killed).unwrap() == reference,

@@ -319,7 +319,8 @@ pub fn features<A: GameAdapter>(games: usize, seed: u64) {
                 if !e.feature_changes(before, pos, player, &mut changes) {
                     continue;
                 }
-                let (mut added, mut removed) = (changes.added().to_vec(), changes.removed().to_vec());
+                let (mut added, mut removed) =
+                    (changes.added().to_vec(), changes.removed().to_vec());
                 e.write_features(before, player, &mut old);
                 let (mut want_added, mut want_removed) = (Vec::new(), Vec::new());
                 crate::adapter::list_changes(&old, &list, &mut want_added, &mut want_removed);

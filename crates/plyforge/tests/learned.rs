@@ -79,7 +79,9 @@ fn sparse_nets<A: GameAdapter>(seed: u64) -> Vec<Evaluation<A>> {
         ..sparse_of::<A>(1, 32, seed).net().shape()
     };
     let l2 = SparseNet::new(A::NAME, shape, seed + 2).expect("a shape");
-    out.push(Evaluation::Sparse(SparseEval::new(l2).expect("the game's shape")));
+    out.push(Evaluation::Sparse(
+        SparseEval::new(l2).expect("the game's shape"),
+    ));
     out
 }
 
@@ -126,7 +128,8 @@ fn alpha_beta_with_a_sparse_network_equals_minimax_with_it() {
                         Search::new(config(Algorithm::AlphaBeta, tt, threads), eval.clone());
                     engine.run(&pos, &[], Limits::depth(4), |r| {
                         assert_eq!(
-                            r.score, want[r.depth as usize],
+                            r.score,
+                            want[r.depth as usize],
                             "{}: {pos} depth {} tt {tt} threads {threads}",
                             A::NAME,
                             r.depth
@@ -464,7 +467,10 @@ fn specs_read_check_and_refuse_sparse_network_files() {
         "mcts,iterations=200,playout=0",
     ] {
         let spec = Spec::parse::<Jumpy3>(&format!("{kind},eval=net:{}", file.display())).unwrap();
-        assert!(matches!(spec.evaluator::<Jumpy3>(), Evaluation::Sparse(_)), "{kind}");
+        assert!(
+            matches!(spec.evaluator::<Jumpy3>(), Evaluation::Sparse(_)),
+            "{kind}"
+        );
         let mut agent = Agent::<Jumpy3>::new(&spec, Limits::depth(2), Some(1), 1);
         let record = Record::new(Jumpy3::start());
         let (mv, _) = agent.choose(&record, |_| {});
@@ -475,23 +481,38 @@ fn specs_read_check_and_refuse_sparse_network_files() {
     // Another game's, another shape's, a kind this crate does not know, a broken file.
     let err = |text: String| Spec::parse::<Chexers>(&text).unwrap_err().to_string();
     let e = err(format!("paranoid,eval=net:{}", file.display()));
-    assert!(e.contains("a network for \"jumpy3\", not \"chexers\""), "{e}");
+    assert!(
+        e.contains("a network for \"jumpy3\", not \"chexers\""),
+        "{e}"
+    );
     let wrong = dir.join("wrong.safetensors");
     let shape = SparseShape {
         features: 50,
         ..sparse_of::<Chexers>(1, 8, 1).net().shape()
     };
-    SparseNet::new("chexers", shape, 1).unwrap().save(&wrong).unwrap();
+    SparseNet::new("chexers", shape, 1)
+        .unwrap()
+        .save(&wrong)
+        .unwrap();
     let e = err(format!("paranoid,eval=net:{}", wrong.display()));
-    assert!(e.contains("wrong.safetensors") && e.contains("50 features"), "{e}");
+    assert!(
+        e.contains("wrong.safetensors") && e.contains("50 features"),
+        "{e}"
+    );
     let views = dir.join("views.safetensors");
     let shape = SparseShape {
         perspectives: 2,
         ..sparse_of::<Chexers>(1, 8, 1).net().shape()
     };
-    SparseNet::new("chexers", shape, 1).unwrap().save(&views).unwrap();
+    SparseNet::new("chexers", shape, 1)
+        .unwrap()
+        .save(&views)
+        .unwrap();
     let e = err(format!("paranoid,eval=net:{}", views.display()));
-    assert!(e.contains("2 perspectives") && e.contains("needs 133, 3"), "{e}");
+    assert!(
+        e.contains("2 perspectives") && e.contains("needs 133, 3"),
+        "{e}"
+    );
     let mut bytes = std::fs::read(&file).unwrap();
     let kind = b"\"kind\":\"sparse\"";
     let at = bytes.windows(kind.len()).position(|w| w == kind).unwrap();
@@ -521,7 +542,11 @@ fn eval_zero_knows_nothing_but_the_game_s_ends() {
         assert_eq!(Evaluation::<Jumpy3>::Zero.evaluate(&pos), [0; 3]);
     }
     // Every game takes it; parameters of the game's own evaluation do not go with it.
-    for text in ["paranoid,depth=2,eval=zero", "maxn,depth=2,eval=zero", "greedy,eval=zero"] {
+    for text in [
+        "paranoid,depth=2,eval=zero",
+        "maxn,depth=2,eval=zero",
+        "greedy,eval=zero",
+    ] {
         assert!(Spec::parse::<Chexers>(text).is_ok(), "{text}");
     }
     let e = Spec::parse::<Jumpy3>("engine,eval=zero,tempo=3")

@@ -249,7 +249,12 @@ fn searched_abs(
 
 /// Each position's value per player (absolute) as TD bootstraps from it: the network's
 /// ([`Target::Td`]) or the searched value (else; the result where there is none).
-fn bootstrap(s: &Samples, span: &Span, target: Target, net: Option<Values<'_>>) -> Vec<[f32; MAX_PLAYERS]> {
+fn bootstrap(
+    s: &Samples,
+    span: &Span,
+    target: Target,
+    net: Option<Values<'_>>,
+) -> Vec<[f32; MAX_PLAYERS]> {
     let n = s.outputs();
     let mut work = match net {
         Some(Values::Dense(net)) => vec![0.0; net.work_len()],
@@ -268,7 +273,9 @@ fn bootstrap(s: &Samples, span: &Span, target: Target, net: Option<Values<'_>>) 
                 (Target::Td, Some(Values::Sparse(net)), Data::Sparse(d)) => {
                     let p = d.shape().perspectives;
                     let views: Vec<&[u32]> = (0..p).map(|v| d.features(sample, v)).collect();
-                    out = net.evaluate(&views).expect("the data's features are the network's");
+                    out = net
+                        .evaluate(&views)
+                        .expect("the data's features are the network's");
                     Some(&out[..])
                 }
                 _ => None,

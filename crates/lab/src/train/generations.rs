@@ -169,7 +169,15 @@ pub fn run<A: GameAdapter>(
         if !net.exists() {
             Training::<A>::new(&t)?.run(observer)?;
         }
-        let g = judge::<A>(s, number, &net, best.as_deref(), start.as_deref(), &out, observer)?;
+        let g = judge::<A>(
+            s,
+            number,
+            &net,
+            best.as_deref(),
+            start.as_deref(),
+            &out,
+            observer,
+        )?;
         let mut log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -213,8 +221,9 @@ fn judge<A: GameAdapter>(
 ) -> Result<Generation, Error> {
     let gate = Spec::parse::<A>(&s.gate_engine).map_err(Error::Plyforge)?;
     let baseline = match (best, start) {
-        (None, Some(eval)) => Spec::parse::<A>(&format!("{},eval={eval}", s.gate_engine))
-            .map_err(Error::Plyforge)?,
+        (None, Some(eval)) => {
+            Spec::parse::<A>(&format!("{},eval={eval}", s.gate_engine)).map_err(Error::Plyforge)?
+        }
         _ => gate.clone(),
     };
     let settings = MatchSettings {

@@ -385,7 +385,10 @@ impl SparseAccumulator {
             // A feature at F or beyond is refused by the kernels (they check every row
             // they read), so release builds do not look again here.
             debug_assert!(
-                delta.added.iter().all(|&f| (f as usize) < net.shape().features),
+                delta
+                    .added
+                    .iter()
+                    .all(|&f| (f as usize) < net.shape().features),
                 "perspective {p}: an added feature beyond the network's {}",
                 net.shape().features
             );

@@ -60,10 +60,22 @@ impl Encoding for ChaosClock {
             }
         }
         let pieces = || (1..=12u8).map(|p| (p, u32::from(p) - 1));
-        out.extend(pieces().filter(|&(p, _)| pos.square_of(p).is_none()).map(|(_, c)| 12 * W + c));
-        out.extend(pieces().filter(|&(p, _)| owner(p) == player).map(|(_, c)| 13 * W + c));
+        out.extend(
+            pieces()
+                .filter(|&(p, _)| pos.square_of(p).is_none())
+                .map(|(_, c)| 12 * W + c),
+        );
+        out.extend(
+            pieces()
+                .filter(|&(p, _)| owner(p) == player)
+                .map(|(_, c)| 13 * W + c),
+        );
         let restricted = pos.restriction();
-        out.extend(pieces().filter(|&(p, _)| p == restricted).map(|(_, c)| 14 * W + c));
+        out.extend(
+            pieces()
+                .filter(|&(p, _)| p == restricted)
+                .map(|(_, c)| 14 * W + c),
+        );
         if pos.to_move() == player {
             out.extend(15 * W..16 * W);
         }

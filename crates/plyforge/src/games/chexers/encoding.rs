@@ -224,7 +224,10 @@ impl Encoding for Chexers {
             let (a, b) = (exit_bits(before.exits(q)), exit_bits(after.exits(q)));
             changes.bits(a.into(), b.into(), EXIT_FEATURES + 3 * k as u32);
         }
-        let (a, b) = (before.turns() / TURNS_PER_FEATURE, after.turns() / TURNS_PER_FEATURE);
+        let (a, b) = (
+            before.turns() / TURNS_PER_FEATURE,
+            after.turns() / TURNS_PER_FEATURE,
+        );
         if a != b {
             changes.add(TURN_FEATURES + b);
             changes.remove(TURN_FEATURES + a);
