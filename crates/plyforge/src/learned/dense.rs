@@ -110,7 +110,7 @@ thread_local! {
     static ACC: RefCell<Accumulator> = RefCell::new(Accumulator::default());
 }
 
-/// A value network as an evaluation of game `A` (see [the module](self)).
+/// A value network as an evaluation of game `A` (how it reads a position: [`crate::learned`]).
 pub struct NetEval<A: GameAdapter> {
     net: Arc<Net>,
     /// The network prepared for incremental evaluation, unless its weights are too large.

@@ -35,7 +35,7 @@ const MOST_ROWS: usize = 24;
 /// The most networks whose per-thread state a thread keeps at once.
 const KEPT: usize = 8;
 
-/// A sparse network as an evaluation of game `A` (see [the module](self)).
+/// A sparse network as an evaluation of game `A` (how it keeps its sums per search thread: [`crate::learned`]).
 pub struct SparseEval<A: GameAdapter> {
     net: Arc<SparseNet>,
     quant: Arc<QuantNet>,
