@@ -30,6 +30,9 @@ pub const NET_FORMAT: &str = "plyforge-value-1";
 /// The format of a trainer state file.
 pub const STATE_FORMAT: &str = "plyforge-trainer-1";
 
+/// The `kind` in a sparse network file's metadata (a dense one's has none, or `dense`).
+pub const SPARSE_KIND: &str = "sparse";
+
 /// The two kinds of network file of this crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NetKind {
@@ -60,7 +63,7 @@ pub fn kind_of(bytes: &[u8]) -> Result<NetKind, Error> {
     let meta = header.metadata().clone().unwrap_or_default();
     match meta.get("kind").map(String::as_str) {
         None | Some("dense") => Ok(NetKind::Dense),
-        Some(k) if k == crate::sparse::file::SPARSE_KIND => Ok(NetKind::Sparse),
+        Some(SPARSE_KIND) => Ok(NetKind::Sparse),
         Some(k) => Err(Error::field(
             "kind",
             format!("{k:?}: not a network of this crate (dense or sparse)"),
