@@ -141,6 +141,8 @@ class Solution:
 
 def load_game(name: str) -> Game: ...
 def games() -> list[str]: ...
+def network_kind(path: str) -> str:
+    """``"dense"`` (reads observation tensors) or ``"sparse"`` (reads features) for a network file."""
 def solve(
     state: State,
     time: Optional[float] = None,

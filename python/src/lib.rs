@@ -757,6 +757,21 @@ fn load_game(name: &str) -> PyResult<Game> {
         .map_err(value_error)
 }
 
+/// The kind of the network file at `path`, `"dense"` (it reads the observation tensor,
+/// `State.observation_tensor`) or `"sparse"` (it reads the sparse features, `State.features`),
+/// from its header alone: which input a network was trained on. A file that cannot be read
+/// or is no network of plyforge raises `ValueError` naming it.
+#[pyfunction]
+fn network_kind(path: &str) -> PyResult<&'static str> {
+    use plyforge::learn::file::{kind_of, NetKind};
+    let bytes = std::fs::read(path).map_err(|e| PyValueError::new_err(format!("{path}: {e}")))?;
+    match kind_of(&bytes) {
+        Ok(NetKind::Dense) => Ok("dense"),
+        Ok(NetKind::Sparse) => Ok("sparse"),
+        Err(e) => Err(PyValueError::new_err(format!("{path}: {e}"))),
+    }
+}
+
 /// The names of the games.
 #[pyfunction]
 fn games() -> Vec<&'static str> {
@@ -783,6 +798,7 @@ fn _plyforge(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solution>()?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(network_kind, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

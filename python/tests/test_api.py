@@ -2,8 +2,11 @@
 exception with a message, never a crash of the interpreter."""
 
 import copy
+import json
 import pickle
 import random
+import struct
+from typing import Any
 
 import numpy as np
 import pytest
@@ -246,3 +249,28 @@ def test_moves_after_the_end() -> None:
         s.apply_action(0)
     with pytest.raises(ValueError, match="already over"):
         plyforge.solve(s)
+
+
+def _safetensors(path: Any, metadata: dict[str, str]) -> str:
+    # A safetensors file of no tensors: the header's length (8 bytes, little-endian), then
+    # the header, which holds the metadata a network's kind is read from.
+    header = json.dumps({"__metadata__": metadata}).encode()
+    path.write_bytes(struct.pack("<Q", len(header)) + header)
+    return str(path)
+
+
+def test_network_kind(tmp_path: Any) -> None:
+    # Which input a network file reads, from its header alone.
+    sparse = _safetensors(tmp_path / "s.safetensors", {"game": "jumpy3", "kind": "sparse"})
+    assert plyforge.network_kind(sparse) == "sparse"
+    dense = _safetensors(tmp_path / "d.safetensors", {"game": "jumpy3"})
+    assert plyforge.network_kind(dense) == "dense"
+    other = _safetensors(tmp_path / "o.safetensors", {"kind": "lstm"})
+    with pytest.raises(ValueError, match="not a network of this crate"):
+        plyforge.network_kind(other)
+    junk = tmp_path / "junk"
+    junk.write_bytes(b"not a file")
+    with pytest.raises(ValueError, match="not a safetensors file"):
+        plyforge.network_kind(str(junk))
+    with pytest.raises(ValueError, match="missing"):
+        plyforge.network_kind(str(tmp_path / "missing"))
