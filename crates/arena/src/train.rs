@@ -64,7 +64,10 @@ fn generations<A: GameAdapter>(g: &GenerationSettings) -> Result<(), Fail> {
                 .as_ref()
                 .map_or(String::new(), |p| p.display().to_string())
         ),
-        None => outln!("no generation beat the game's own evaluation: nothing written to --out"),
+        None => outln!(
+            "no generation beat the evaluation it started from (the engine's eval=, else the \
+             game's own): nothing written to --out"
+        ),
     }
     Ok(())
 }
