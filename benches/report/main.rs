@@ -1,7 +1,8 @@
 //! The benchmark report of `cargo xtask bench`: measures and writes `target/bench-report.md`
 //! (and prints it). A program of its own (`cargo xtask bench` builds it optimised), one
 //! module per kind of section: `perf` (the signature, the games, the engine, the speedup),
-//! `scaling` (how the threads share the search), `peer` (Jumpy3 against the `minimax`
+//! `scaling` (how the threads share the search), `learned` (the sparse network's speed
+//! against the hand-made evaluations), `peer` (Jumpy3 against the `minimax`
 //! crate), `peer_games` (games at a clock against it), `user_games` (the games a
 //! user would write), `effective` (the threads' effective speedup by games), `user` (whole
 //! `arena` processes), `targets`. A section is a function
@@ -10,7 +11,7 @@
 //! ```text
 //! cargo run --release -p benches --bin bench-report [-- --quick] [--out PATH] [--arena PATH]
 //!     [--only SECTION,...]   (signature, games, engine, speedup, peer, peer-options,
-//!                             user-games, overhead, peer-games, effective, user)
+//!                             user-games, overhead, learned, peer-games, effective, user)
 //!     [--peer-games N]       (games per pairing of the games against the peer)
 //!     [--effective-games N]  (games per pairing of the threads' effective speedup)
 //! ```
@@ -30,6 +31,9 @@
 //! - how the threads share the search: every game and benchmark game at 1 to 16 threads,
 //!   node overhead, speedup, nodes per second, the largest thread's share, the parallel
 //!   search's counters, values against one thread;
+//! - the learned evaluation (`learned.rs`): per game (ours and the example games), a sparse
+//!   network of the default shape against the hand-made evaluation, nanoseconds a leaf over
+//!   the same leaves and nodes a second in searches;
 //! - games at a clock against the peer (`peer_games`): the benchmark games a user would
 //!   write, the selective search against the `minimax` crate's default and strongest
 //!   options and against the exact search, W/D/L with Elo and the SPRT;
@@ -51,6 +55,7 @@
 mod effective;
 #[path = "../peer/jumpy3_peer.rs"]
 mod jumpy3_peer;
+mod learned;
 mod peer;
 mod peer_games;
 mod perf;
@@ -223,7 +228,7 @@ type Section = fn(&mut Report, &Opts);
 
 /// The sections, in the order they run, by the names `--only` takes. A new section is a
 /// function of the report in a module of its own and one line here.
-const SECTIONS: [(&str, Section); 11] = [
+const SECTIONS: [(&str, Section); 12] = [
     ("signature", |rep, _| perf::signature_section(rep)),
     ("games", |rep, _| perf::games_section(rep)),
     ("engine", |rep, _| perf::engine_section(rep)),
@@ -232,6 +237,7 @@ const SECTIONS: [(&str, Section); 11] = [
     ("peer-options", |rep, _| peer::peer_options_section(rep)),
     ("user-games", |rep, _| user_games::user_games_section(rep)),
     ("overhead", |rep, _| scaling::overhead_section(rep)),
+    ("learned", |rep, _| learned::section(rep)),
     ("peer-games", |rep, opts| {
         peer_games::peer_games_section(rep, opts.peer_games)
     }),

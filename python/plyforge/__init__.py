@@ -28,6 +28,7 @@ from ._plyforge import (
     __version__,
     games,
     load_game,
+    network_kind,
     solve,
 )
 
@@ -40,5 +41,6 @@ __all__ = [
     "__version__",
     "games",
     "load_game",
+    "network_kind",
     "solve",
 ]

@@ -86,6 +86,12 @@ impl Game {
         PyTuple::new(py, self.kind.observation_shape().map_err(value_error)?)
     }
 
+    /// The number of sparse features: every index of `State.features` is below it, and
+    /// `State.features_tensor` has this many entries.
+    fn num_features(&self) -> PyResult<usize> {
+        self.kind.num_features().map_err(value_error)
+    }
+
     /// The letter of a player as results write it (`w`, `b`, `r`, `g`, `odd`, ...).
     fn player_letter(&self, player: i64) -> PyResult<&'static str> {
         Ok(self
@@ -296,6 +302,35 @@ impl State {
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
         let p = player_index(player, self.inner.players())?;
         let data = self.inner.evaluation_terms(p).map_err(value_error)?;
+        let array = ArrayD::from_shape_vec(IxDyn(&[data.len()]), data)
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        Ok(array.into_pyarray(py))
+    }
+
+    /// The sparse features of the position as `player` sees it (a numpy uint32 vector of
+    /// the active features' indices, sorted): what a sparse network (`arena train --net
+    /// sparse`) reads, one view per list, the player to move's first.
+    fn features<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyArrayDyn<u32>>> {
+        let p = player_index(player, self.inner.players())?;
+        let data = self.inner.features(p).map_err(value_error)?;
+        let array = ArrayD::from_shape_vec(IxDyn(&[data.len()]), data)
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        Ok(array.into_pyarray(py))
+    }
+
+    /// The sparse features as a multi-hot numpy float32 vector of `num_features()` entries
+    /// (1.0 at each active feature): a sparse network's input for PyTorch's module.
+    fn features_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: i64,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        let p = player_index(player, self.inner.players())?;
+        let active = self.inner.features(p).map_err(value_error)?;
+        let mut data = vec![0.0f32; self.inner.kind().num_features().map_err(value_error)?];
+        for f in active {
+            data[f as usize] = 1.0;
+        }
         let array = ArrayD::from_shape_vec(IxDyn(&[data.len()]), data)
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         Ok(array.into_pyarray(py))
@@ -722,6 +757,21 @@ fn load_game(name: &str) -> PyResult<Game> {
         .map_err(value_error)
 }
 
+/// The kind of the network file at `path`, `"dense"` (it reads the observation tensor,
+/// `State.observation_tensor`) or `"sparse"` (it reads the sparse features, `State.features`),
+/// from its header alone: which input a network was trained on. A file that cannot be read
+/// or is no network of plyforge raises `ValueError` naming it.
+#[pyfunction]
+fn network_kind(path: &str) -> PyResult<&'static str> {
+    use plyforge::learn::file::{kind_of, NetKind};
+    let bytes = std::fs::read(path).map_err(|e| PyValueError::new_err(format!("{path}: {e}")))?;
+    match kind_of(&bytes) {
+        Ok(NetKind::Dense) => Ok("dense"),
+        Ok(NetKind::Sparse) => Ok("sparse"),
+        Err(e) => Err(PyValueError::new_err(format!("{path}: {e}"))),
+    }
+}
+
 /// The names of the games.
 #[pyfunction]
 fn games() -> Vec<&'static str> {
@@ -748,6 +798,7 @@ fn _plyforge(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solution>()?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(network_kind, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

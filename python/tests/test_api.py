@@ -2,8 +2,11 @@
 exception with a message, never a crash of the interpreter."""
 
 import copy
+import json
 import pickle
 import random
+import struct
+from typing import Any
 
 import numpy as np
 import pytest
@@ -212,6 +215,30 @@ def test_evaluation_terms() -> None:
         s.evaluation_terms(3)
 
 
+def test_features() -> None:
+    # Jumpy3's features are its observation's ones (a sparse network's input); Chexers'
+    # are its own: pieces seen turned, exits and turns, each below num_features().
+    j = plyforge.load_game("jumpy3").new_initial_state()
+    assert j.game.num_features() == 80
+    for p in range(2):
+        f = j.features(p)
+        assert f.dtype == np.uint32 and list(f) == sorted(set(f))
+        ones = np.flatnonzero(j.observation_tensor(p).ravel() == 1.0)
+        assert list(f) == list(ones)
+        t = j.features_tensor(p)
+        assert t.shape == (80,) and t.dtype == np.float32
+        assert list(np.flatnonzero(t)) == list(f)
+    c = plyforge.load_game("chexers").new_initial_state()
+    assert c.game.num_features() == 133
+    seen = [c.features(p) for p in range(3)]
+    # At the start every player sees the same: its 4 pieces, the next player's, the last's,
+    # no exits, turn 0.
+    assert all(list(f) == list(seen[0]) for f in seen)
+    assert len(seen[0]) == 13 and seen[0][-1] == 120
+    with pytest.raises(ValueError, match="player 3 does not exist"):
+        c.features(3)
+
+
 def test_moves_after_the_end() -> None:
     s = plyforge.load_game("jumpy3").state("B..............W w")
     s.apply_move("16")
@@ -222,3 +249,28 @@ def test_moves_after_the_end() -> None:
         s.apply_action(0)
     with pytest.raises(ValueError, match="already over"):
         plyforge.solve(s)
+
+
+def _safetensors(path: Any, metadata: dict[str, str]) -> str:
+    # A safetensors file of no tensors: the header's length (8 bytes, little-endian), then
+    # the header, which holds the metadata a network's kind is read from.
+    header = json.dumps({"__metadata__": metadata}).encode()
+    path.write_bytes(struct.pack("<Q", len(header)) + header)
+    return str(path)
+
+
+def test_network_kind(tmp_path: Any) -> None:
+    # Which input a network file reads, from its header alone.
+    sparse = _safetensors(tmp_path / "s.safetensors", {"game": "jumpy3", "kind": "sparse"})
+    assert plyforge.network_kind(sparse) == "sparse"
+    dense = _safetensors(tmp_path / "d.safetensors", {"game": "jumpy3"})
+    assert plyforge.network_kind(dense) == "dense"
+    other = _safetensors(tmp_path / "o.safetensors", {"kind": "lstm"})
+    with pytest.raises(ValueError, match="not a network of this crate"):
+        plyforge.network_kind(other)
+    junk = tmp_path / "junk"
+    junk.write_bytes(b"not a file")
+    with pytest.raises(ValueError, match="not a safetensors file"):
+        plyforge.network_kind(str(junk))
+    with pytest.raises(ValueError, match="missing"):
+        plyforge.network_kind(str(tmp_path / "missing"))

@@ -15,8 +15,8 @@
 //!   and `deploy/slurm/train.sbatch` likewise (both write the one-process run's network,
 //!   byte for byte), with the test profile's `arena` that the test suite's build (done
 //!   here, just before the suite runs) leaves in `target/debug`.
-//! - `deploy/k8s/tune-job.yaml` likewise, with all its workers at once (they wait for each
-//!   other).
+//! - `deploy/k8s/tune-job.yaml` and `deploy/k8s/train-job.yaml` likewise, with all their
+//!   workers at once (they wait for each other).
 
 use std::path::Path;
 use std::process::Command;
@@ -50,6 +50,16 @@ pub fn ci() -> Result<(), String> {
         &root.join("deploy/k8s/tune-job.yaml"),
         &[
             "--out \"/results/worker-$K.jsonl\"",
+            "parallelism: 8",
+            "completions: 8",
+            "persistentVolumeClaim",
+        ],
+    )?;
+    check_job(
+        &root.join("deploy/k8s/train-job.yaml"),
+        &[
+            "arena train",
+            "--out \"/results/worker-$K.safetensors\"",
             "parallelism: 8",
             "completions: 8",
             "persistentVolumeClaim",

@@ -105,9 +105,10 @@ struct TrainArgs {
     /// the positions that follow), tdleaf (TD(λ) over the searched values recorded).
     #[arg(long, value_name = "T", default_value = "outcome")]
     target: String,
-    /// λ of td and tdleaf.
-    #[arg(long, value_name = "L", default_value_t = 0.7)]
-    lambda: f64,
+    /// λ: of td and tdleaf (default 0.7); of score, the weight of the game's outcome
+    /// against the search's score, as NNUE's trainers mix them (default 0: the score).
+    #[arg(long, value_name = "L")]
+    lambda: Option<f64>,
     /// Evaluation points per unit of tanh, for search scores as targets.
     #[arg(long, value_name = "X", default_value_t = 400.0)]
     score_scale: f64,
@@ -120,9 +121,25 @@ struct TrainArgs {
         allow_hyphen_values = true
     )]
     draw_value: f64,
-    /// Hidden layers' sizes (one or two: --hidden 64 or --hidden 128,32).
-    #[arg(long, value_name = "N", value_delimiter = ',', default_value = "64")]
-    hidden: Vec<usize>,
+    /// The network: dense (fully connected over the observation tensor) or sparse
+    /// (NNUE's shape over the game's features: integer inference kept up to date per search
+    /// thread, several times the dense one's speed in a search).
+    #[arg(long, value_name = "KIND", default_value = "dense")]
+    net: String,
+    /// Dense: hidden layers' sizes (one or two: --hidden 64 or --hidden 128,32; default 64).
+    #[arg(long, value_name = "N", value_delimiter = ',')]
+    hidden: Option<Vec<usize>>,
+    /// Sparse: the feature transformer's width per view (default 64; multiples of 32 run
+    /// fastest).
+    #[arg(long, value_name = "N")]
+    width: Option<usize>,
+    /// Sparse: the views, 1 (the player to move's; default) or the number of players (one
+    /// per player, the mover's first).
+    #[arg(long, value_name = "P")]
+    perspectives: Option<usize>,
+    /// Sparse: a second hidden layer of this width (default none).
+    #[arg(long, value_name = "N")]
+    l2: Option<usize>,
     /// The network reads the evaluation's terms too, after the observation (what the game's
     /// hand-made evaluation measures; by default its scores, Chexers its 36 terms); its
     /// file says so and its searches compute them at every evaluation.
@@ -1026,6 +1043,31 @@ fn train_settings(a: TrainArgs) -> Result<lab::train::TrainSettings, Fail> {
             a.target
         ))
     })?;
+    let sparse = match a.net.as_str() {
+        "dense" => {
+            if a.width.is_some() || a.perspectives.is_some() || a.l2.is_some() {
+                return Err(Fail::usage(
+                    "--width, --perspectives and --l2 shape a sparse network: add --net sparse",
+                ));
+            }
+            None
+        }
+        "sparse" => {
+            if a.hidden.is_some() || a.terms {
+                return Err(Fail::usage(
+                    "--hidden and --terms shape a dense network; a sparse one takes --width, \
+                     --perspectives and --l2",
+                ));
+            }
+            let d = lab::train::SparseSettings::default();
+            Some(lab::train::SparseSettings {
+                width: a.width.unwrap_or(d.width),
+                perspectives: a.perspectives.unwrap_or(d.perspectives),
+                l2: a.l2,
+            })
+        }
+        other => return Err(Fail::usage(format!("--net {other}: dense or sparse"))),
+    };
     Ok(lab::train::TrainSettings {
         engine: Some(a.engine),
         net: None,
@@ -1038,8 +1080,9 @@ fn train_settings(a: TrainArgs) -> Result<lab::train::TrainSettings, Fail> {
         lambda: a.lambda,
         score_scale: a.score_scale,
         draw: a.draw_value,
-        hidden: a.hidden,
+        hidden: a.hidden.unwrap_or_else(|| vec![64]),
         terms: a.terms,
+        sparse,
         epochs: a.epochs,
         batch: a.batch,
         learning_rate: a.learning_rate,

@@ -2,14 +2,13 @@
 //! the losses, the files, and the network's speed in a search beside the game's own
 //! evaluation's.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use lab::train::generations::GenerationSettings;
 use lab::train::{TrainReport, TrainSettings, Training};
 use plyforge::agent::SearchEngine;
 use plyforge::duration::show_duration;
-use plyforge::learned::{Evaluation, NetEval};
+use plyforge::learned::{Evaluation, Network};
 use plyforge::search::{Limits, Record};
 use plyforge::GameAdapter;
 
@@ -65,7 +64,10 @@ fn generations<A: GameAdapter>(g: &GenerationSettings) -> Result<(), Fail> {
                 .as_ref()
                 .map_or(String::new(), |p| p.display().to_string())
         ),
-        None => outln!("no generation beat the game's own evaluation: nothing written to --out"),
+        None => outln!(
+            "no generation beat the evaluation it started from (the engine's eval=, else the \
+             game's own): nothing written to --out"
+        ),
     }
     Ok(())
 }
@@ -75,18 +77,35 @@ fn once<A: GameAdapter>(s: &TrainSettings) -> Result<(), Fail> {
     // Before the run opens its files.
     let earlier = s.has_earlier_run();
     let t = Training::<A>::new(s)?;
+    let net = match &s.sparse {
+        Some(sp) => format!(
+            "sparse width {}, {} {}{}",
+            sp.width,
+            sp.perspectives,
+            if sp.perspectives == 1 {
+                "view"
+            } else {
+                "views"
+            },
+            sp.l2.map_or(String::new(), |l| format!(", l2 {l}"))
+        ),
+        None => format!(
+            "hidden {:?}{}",
+            s.hidden,
+            if s.terms {
+                ", with the evaluation's terms"
+            } else {
+                ""
+            }
+        ),
+    };
     outln!(
-        "train {}: {} self-play games ({}), target {}, hidden {:?}{}, {} epochs{}",
+        "train {}: {} self-play games ({}), target {} (lambda {}), {net}, {} epochs{}",
         A::NAME,
         s.games,
         s.engine_text(),
         s.target.name(),
-        s.hidden,
-        if s.terms {
-            ", with the evaluation's terms"
-        } else {
-            ""
-        },
+        s.lambda(),
         s.epochs,
         match (s.resume, earlier) {
             (true, true) => ", resumed",
@@ -115,13 +134,19 @@ fn show(r: &TrainReport) {
             outln!("epoch {:>3}  loss {t:.5} trained  {held}", i + 1);
         }
     }
+    let weights = match &r.net {
+        Network::Dense(n) => n.params(),
+        Network::Sparse(n, _) => n.shape().params().unwrap_or(0),
+    };
     outln!(
-        "network: {:?} ({} weights); time: {:.1} s playing, {:.1} s training",
-        r.net.sizes(),
-        r.net.params(),
+        "network: {} ({weights} weights); time: {:.1} s playing, {:.1} s training",
+        r.net.describe(),
         r.seconds.0,
         r.seconds.1
     );
+    if let Some(t) = r.throughput {
+        outln!("trainer: {t:.0} positions/s (the epochs run here, one pass over the training positions each)");
+    }
     for f in &r.files {
         outln!("wrote {}", f.display());
     }
@@ -130,12 +155,14 @@ fn show(r: &TrainReport) {
 /// Nodes per second of the game's recommended engine from the start, one thread, half a
 /// second, with the network and with the game's default evaluation.
 fn speed<A: GameAdapter>(r: &TrainReport) -> Result<(), Fail> {
-    let net =
-        NetEval::<A>::shared(Arc::new(r.net.clone())).map_err(|e| Fail::usage(e.to_string()))?;
+    let net = r
+        .net
+        .evaluation::<A>()
+        .map_err(|e| Fail::usage(e.to_string()))?;
     let record = Record::new(A::start());
     let limits = Limits::default().with_movetime(Some(Duration::from_millis(500)));
     let mut nps = Vec::new();
-    for eval in [Evaluation::Net(net), Evaluation::Own(A::default_eval())] {
+    for eval in [net, Evaluation::Own(A::default_eval())] {
         let config = A::engine_config().with_threads(1);
         let mut engine = SearchEngine::<A>::try_new(config, eval)?;
         let report = engine.think(&record, limits, |_| {});

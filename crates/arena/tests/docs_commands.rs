@@ -9,7 +9,9 @@
 //! `$(…)`, `&&`).
 
 #[path = "../examples/breakthrough/game.rs"]
-mod game;
+mod breakthrough;
+#[path = "../examples/othello/game.rs"]
+mod othello;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -36,11 +38,21 @@ fn documents(root: &Path) -> Vec<PathBuf> {
     docs
 }
 
+/// The program a command is shown through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Program {
+    /// `arena`, with the default games.
+    Arena,
+    /// The arena program with Breakthrough too (`--example breakthrough`).
+    Breakthrough,
+    /// The arena program with Othello too (`--example othello`).
+    Othello,
+}
+
 /// A command shown in a document: where, which program, its arguments.
 struct Shown {
     place: String,
-    /// The arena program with Breakthrough too (`--example breakthrough`).
-    breakthrough: bool,
+    program: Program,
     args: Vec<String>,
 }
 
@@ -103,8 +115,8 @@ fn commands(file: &str, text: &str) -> Vec<Shown> {
             .any(|s| full.contains(s))
             || full.ends_with('&');
         let w = words(full);
-        let (breakthrough, rest) = match w.first().map(String::as_str) {
-            Some("arena") => (false, &w[1..]),
+        let (program, rest) = match w.first().map(String::as_str) {
+            Some("arena") => (Program::Arena, &w[1..]),
             Some("cargo") => {
                 let Some(dashes) = w.iter().position(|x| x == "--") else {
                     continue;
@@ -117,8 +129,9 @@ fn commands(file: &str, text: &str) -> Vec<Shown> {
                 }
                 let example = cargo.windows(2).find(|p| p[0] == "--example");
                 match example.map(|p| p[1].as_str()) {
-                    None => (false, &w[dashes + 1..]),
-                    Some("breakthrough") => (true, &w[dashes + 1..]),
+                    None => (Program::Arena, &w[dashes + 1..]),
+                    Some("breakthrough") => (Program::Breakthrough, &w[dashes + 1..]),
+                    Some("othello") => (Program::Othello, &w[dashes + 1..]),
                     Some(_) => continue,
                 }
             }
@@ -135,7 +148,7 @@ fn commands(file: &str, text: &str) -> Vec<Shown> {
         }
         out.push(Shown {
             place: format!("{file}:{start}"),
-            breakthrough,
+            program,
             args: rest.to_vec(),
         });
     }
@@ -146,7 +159,8 @@ fn commands(file: &str, text: &str) -> Vec<Shown> {
 fn every_command_the_documentation_shows_is_taken_as_written() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let plain = Arena::with_default_games();
-    let with_breakthrough = Arena::with_default_games().game::<game::Breakthrough>();
+    let with_breakthrough = Arena::with_default_games().game::<breakthrough::Breakthrough>();
+    let with_othello = Arena::with_default_games().game::<othello::Othello>();
     let mut checked = 0;
     let mut refused = Vec::new();
     for doc in documents(&root) {
@@ -157,10 +171,10 @@ fn every_command_the_documentation_shows_is_taken_as_written() {
             .display()
             .to_string();
         for c in commands(&file, &text) {
-            let arena = if c.breakthrough {
-                &with_breakthrough
-            } else {
-                &plain
+            let arena = match c.program {
+                Program::Arena => &plain,
+                Program::Breakthrough => &with_breakthrough,
+                Program::Othello => &with_othello,
             };
             let argv = std::iter::once("arena".to_string()).chain(c.args.iter().cloned());
             checked += 1;
@@ -171,7 +185,7 @@ fn every_command_the_documentation_shows_is_taken_as_written() {
             }
             // The rules' commands run as shown (with the default games).
             let sub = c.args[0].as_str();
-            if !c.breakthrough && matches!(sub, "moves" | "apply" | "perft") {
+            if c.program == Program::Arena && matches!(sub, "moves" | "apply" | "perft") {
                 let out = Command::new(env!("CARGO_BIN_EXE_arena"))
                     .args(&c.args)
                     .output()
@@ -202,12 +216,13 @@ fn the_reader_finds_commands_and_leaves_out_what_it_cannot_check() {
                arena train jumpy3 --out 'a b.safetensors' \\\n    --games 2\n\
                arena match jumpy3 … --resume\narena moves GAME POSITION\n\
                cargo run --release -p plyforge-arena --example breakthrough -- moves breakthrough start\n\
+               cargo run --release -p plyforge-arena --example othello -- moves othello start\n\
                cargo run --release -p plyforge-arena -- solve jumpy3 start\n\
                printf 'go' | cargo run -- engine jumpy3\n```\n";
     let found = commands("d.md", doc);
-    let shown: Vec<(String, bool, Vec<String>)> = found
+    let shown: Vec<(String, Program, Vec<String>)> = found
         .into_iter()
-        .map(|c| (c.place, c.breakthrough, c.args))
+        .map(|c| (c.place, c.program, c.args))
         .collect();
     let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     assert_eq!(
@@ -215,12 +230,12 @@ fn the_reader_finds_commands_and_leaves_out_what_it_cannot_check() {
         [
             (
                 "d.md:3".to_string(),
-                false,
+                Program::Arena,
                 v(&["match", "chexers", "--games", "4"])
             ),
             (
                 "d.md:4".to_string(),
-                false,
+                Program::Arena,
                 v(&[
                     "train",
                     "jumpy3",
@@ -232,12 +247,17 @@ fn the_reader_finds_commands_and_leaves_out_what_it_cannot_check() {
             ),
             (
                 "d.md:8".to_string(),
-                true,
+                Program::Breakthrough,
                 v(&["moves", "breakthrough", "start"])
             ),
             (
                 "d.md:9".to_string(),
-                false,
+                Program::Othello,
+                v(&["moves", "othello", "start"])
+            ),
+            (
+                "d.md:10".to_string(),
+                Program::Arena,
                 v(&["solve", "jumpy3", "start"])
             ),
         ]

@@ -18,6 +18,7 @@ fn it_passes_the_checks_every_game_passes() {
         .expect("a name of its own")
         .checks();
     assert_eq!(checks.random_play(200, 5).games, 200);
+    checks.features(20, 4);
     for seed in 0..50u64 {
         let choices: Vec<u16> = (0..40).map(|i| (seed * 31 + i * 7) as u16).collect();
         checks.properties(seed, &choices);

@@ -36,7 +36,8 @@ fn a_run_writes_its_files_and_the_network_plays() {
     for want in [
         "games: 40 self-play",
         "epoch   4",
-        "network: [80, 16, 2]",
+        "network: dense [80, 16, 2]",
+        "trainer: ",
         "nodes/s with the network",
     ] {
         assert!(out.contains(want), "{want:?} not in {out}");
@@ -80,7 +81,7 @@ fn a_run_writes_its_files_and_the_network_plays() {
     assert!(out.contains("0 self-play, 40 recorded"), "{out}");
     // With --terms it reads the evaluation's two scores after the 80 observed inputs, and
     // its searches compute them.
-    assert!(out.contains("network: [82, 8, 2]"), "{out}");
+    assert!(out.contains("network: dense [82, 8, 2]"), "{out}");
     let spec = format!("engine,depth=2,eval=net:{}", again.display());
     let table = ok(&[
         "match", "jumpy3", "--engine", &spec, "--engine", "greedy", "--games", "2", "--quiet",
@@ -226,7 +227,9 @@ fn generations_are_judged_by_a_match_and_a_run_resumes_past_the_decided_ones() {
             .collect::<Vec<_>>()
     };
     assert_eq!(lines(&out2), lines(&out));
-    // An evaluation of its own in the self-play engine is refused.
+    // A network in the self-play engine is refused: the generations play with their own
+    // (generation 2's network: a file that exists, whether or not a generation was kept).
+    let spec = format!("engine,depth=1,eval=net:{two}");
     bad(
         &[
             "train",
@@ -234,11 +237,11 @@ fn generations_are_judged_by_a_match_and_a_run_resumes_past_the_decided_ones() {
             "--out",
             s(&dir.join("h")),
             "--engine",
-            "engine,depth=1,eval=default",
+            &spec,
             "--generations",
             "2",
         ],
-        &["no eval= with --generations"],
+        &["no eval=net: with --generations"],
     );
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -388,6 +391,116 @@ fn workers_sharing_the_self_play_write_the_network_of_one_run() {
     bad(
         &jumpy3_args(s(&dir.join("y")), &["--shard", "3/2"]),
         &["--shard"],
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `arena train jumpy3 --net sparse` with small settings (width 32 unless `extra` gives
+/// one) and `extra`.
+fn sparse_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["train", "jumpy3", "--out", out, "--net", "sparse"];
+    if !extra.contains(&"--width") {
+        args.extend(["--width", "32"]);
+    }
+    args.extend([
+        "--engine",
+        "engine,depth=2",
+        "--games",
+        "30",
+        "--epochs",
+        "4",
+        "--batch",
+        "64",
+        "--target",
+        "score",
+        "--lambda",
+        "0.5",
+    ]);
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn a_sparse_run_writes_its_files_plays_and_resumes_to_the_same_bytes() {
+    let dir = scratch("train-sparse");
+    let whole = dir.join("whole.safetensors");
+    let out = ok(&sparse_args(s(&whole), &[]));
+    for want in [
+        "games: 30 self-play",
+        "sparse width 32, 1 view",
+        "target score (lambda 0.5)",
+        "network: sparse 80 features, width 32, 1 view, 2 outputs",
+        "trainer: ",
+        "nodes/s with the network",
+    ] {
+        assert!(out.contains(want), "{want:?} not in {out}");
+    }
+    for suffix in ["", ".games.jsonl", ".state.safetensors", ".loss.svg"] {
+        let f = format!("{}{suffix}", whole.display());
+        assert!(std::fs::metadata(&f).is_ok_and(|m| m.len() > 0), "{f}");
+    }
+    // The network searches in a match, as every search's evaluation.
+    for search in [
+        "engine,depth=2",
+        "alphabeta,depth=2",
+        "mcts,iterations=100,playout=0",
+    ] {
+        let spec = format!("{search},eval=net:{}", whole.display());
+        let table = ok(&[
+            "match", "jumpy3", "--engine", &spec, "--engine", "greedy", "--games", "2", "--quiet",
+        ]);
+        assert!(table.contains("eval=net:"), "{table}");
+    }
+    // Killed while playing, resumed with games at once: the same bytes.
+    let reference = std::fs::read(&whole).unwrap();
+    let killed = dir.join("killed.safetensors");
+    let games = dir.join("killed.safetensors.games.jsonl");
+    kill_after(&sparse_args(s(&killed), &[]), &games, "\"train-game\"", 10);
+    let said = ok(&sparse_args(
+        s(&killed),
+        &["--resume", "--concurrency", "2"],
+    ));
+    assert!(said.contains("4 epochs, resumed"), "{said}");
+    assert!(
+        std::fs::read(&killed).unwrap() == reference,
+        "a sparse run killed while playing ends elsewhere"
+    );
+    // Stopped after 2 epochs, resumed to 4: the same bytes.
+    let part = dir.join("part.safetensors");
+    let mut two = sparse_args(s(&part), &[]);
+    let at = two.iter().position(|a| *a == "--epochs").unwrap();
+    two[at + 1] = "2";
+    ok(&two);
+    ok(&sparse_args(s(&part), &["--resume"]));
+    assert!(
+        std::fs::read(&part).unwrap() == reference,
+        "a sparse run resumed for more epochs ends elsewhere"
+    );
+    // Another shape: the state is refused; a dense run's state is not a sparse one's.
+    bad(
+        &sparse_args(s(&part), &["--resume", "--width", "64"]),
+        &["--resume", "state of another training run"],
+    );
+    // Options of the other kind of network, and shapes the game cannot take.
+    bad(
+        &sparse_args(s(&dir.join("a")), &["--hidden", "16"]),
+        &["--hidden and --terms shape a dense network"],
+    );
+    bad(
+        &jumpy3_args(s(&dir.join("b")), &["--width", "16"]),
+        &["add --net sparse"],
+    );
+    bad(
+        &sparse_args(s(&dir.join("c")), &["--perspectives", "3"]),
+        &["--perspectives 3: 1 (the mover's view) or 2"],
+    );
+    bad(
+        &sparse_args(s(&dir.join("d")), &["--width", "0"]),
+        &["--net sparse", "width is 0"],
+    );
+    bad(
+        &jumpy3_args(s(&dir.join("e")), &["--net", "wide"]),
+        &["--net wide: dense or sparse"],
     );
     std::fs::remove_dir_all(&dir).ok();
 }

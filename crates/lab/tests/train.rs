@@ -5,10 +5,10 @@
 //! winner.
 
 use plyforge::encoding::{Encoded, Encoding};
-use plyforge::learned::NetEval;
+use plyforge::learned::{NetEval, SparseEval};
 use plyforge::search::{Evaluator, Game, MoveList, Outcome, Player, Scores};
 use plyforge::GameAdapter;
-use plyforge_lab::train::{Target, TrainSettings, Training};
+use plyforge_lab::train::{SparseSettings, Target, TrainSettings, Training};
 use plyforge_lab::Silent;
 
 const GOAL: u8 = 10;
@@ -145,7 +145,8 @@ fn a_network_learns_who_wins_the_race_from_each_total() {
         .expect("settings")
         .run(&mut Silent)
         .expect("a run");
-    let eval = NetEval::<RaceGame>::new(report.net).expect("the game's network");
+    let net = report.net.dense().expect("a dense network").clone();
+    let eval = NetEval::<RaceGame>::new(net).expect("the game's network");
     for total in 0..GOAL {
         for to_move in 0..2 {
             let pos = Race { total, to_move };
@@ -163,6 +164,66 @@ fn a_network_learns_who_wins_the_race_from_each_total() {
     assert!(trained > 1000, "{trained} positions");
     let (first, last) = (report.losses[0].0, report.losses.last().unwrap().0);
     assert!(last < first / 5.0, "loss {first} -> {last}");
+}
+
+#[test]
+fn a_sparse_network_learns_who_wins_the_race_and_a_run_is_a_function_of_its_settings() {
+    let dir = std::env::temp_dir().join(format!("plyforge-lab-sparse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let settings = |out: &str, epochs: u64, resume: bool, concurrency: usize| TrainSettings {
+        engine: Some("alphabeta,depth=12,tt=1".into()),
+        games: 300,
+        explore: 0.0,
+        target: Target::Score,
+        lambda: Some(0.5),
+        score_scale: 300.0,
+        sparse: Some(SparseSettings {
+            width: 16,
+            perspectives: 2,
+            l2: None,
+        }),
+        epochs,
+        batch: 32,
+        learning_rate: 3e-3,
+        holdout: 0.0,
+        out: Some(dir.join(out)),
+        resume,
+        concurrency,
+        ..TrainSettings::default()
+    };
+    let report = Training::<RaceGame>::new(&settings("a.safetensors", 60, false, 1))
+        .expect("settings")
+        .run(&mut Silent)
+        .expect("a run");
+    assert!(report.throughput.is_some_and(|t| t > 0.0));
+    let net = report.net.sparse().expect("a sparse network").clone();
+    assert_eq!(net.shape().features, 10, "the race's observed features");
+    let eval = SparseEval::<RaceGame>::new(net).expect("the game's network");
+    for total in 0..GOAL {
+        for to_move in 0..2 {
+            let pos = Race { total, to_move };
+            let loses = (GOAL - total) % 3 == 0;
+            let mine = eval.evaluate(&pos)[usize::from(to_move)];
+            assert_eq!(
+                mine < 0,
+                loses,
+                "total {total}, player {to_move} to move: scored {mine}"
+            );
+        }
+    }
+    // The same settings in two parts (resumed for more epochs), with games at once: the
+    // same bytes.
+    let bytes = |name: &str| std::fs::read(dir.join(name)).unwrap();
+    Training::<RaceGame>::new(&settings("b.safetensors", 30, false, 2))
+        .unwrap()
+        .run(&mut Silent)
+        .unwrap();
+    Training::<RaceGame>::new(&settings("b.safetensors", 60, true, 1))
+        .unwrap()
+        .run(&mut Silent)
+        .unwrap();
+    assert!(bytes("a.safetensors") == bytes("b.safetensors"));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Knows who wins: the mover loses where 10 − total is a multiple of 3.
@@ -247,12 +308,13 @@ fn a_network_learns_from_the_evaluation_s_terms_what_the_observation_hides() {
             .expect("settings")
             .run(&mut Silent)
             .expect("a run");
-        assert_eq!(report.net.sizes()[0], if terms { 3 } else { 1 });
+        let net = report.net.dense().expect("a dense network").clone();
+        assert_eq!(net.sizes()[0], if terms { 3 } else { 1 });
         assert_eq!(
             report.net.notes().get("terms").map(String::as_str),
             terms.then_some("2")
         );
-        let eval = NetEval::<HiddenRace>::new(report.net).expect("the game's network");
+        let eval = NetEval::<HiddenRace>::new(net).expect("the game's network");
         assert_eq!(eval.inputs().terms(), if terms { 2 } else { 0 });
         (0..GOAL)
             .filter(|&total| {

@@ -30,6 +30,47 @@ pub const NET_FORMAT: &str = "plyforge-value-1";
 /// The format of a trainer state file.
 pub const STATE_FORMAT: &str = "plyforge-trainer-1";
 
+/// The `kind` in a sparse network file's metadata (a dense one's has none, or `dense`).
+pub const SPARSE_KIND: &str = "sparse";
+
+/// The two kinds of network file of this crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetKind {
+    /// A dense [`Net`] (no `kind` in the metadata, or `dense`).
+    Dense,
+    /// A sparse network ([`crate::sparse::SparseNet`]: `kind` is `sparse`).
+    Sparse,
+}
+
+/// Which kind of network the safetensors bytes hold, by their metadata's `kind`, without
+/// reading the tensors: what a reader of either kind asks first. [`Error::Corrupt`] for
+/// bytes that are not safetensors, [`Error::Field`] (`kind`) for a kind of another crate.
+///
+/// ```
+/// use plyforge_learn::file::{kind_of, NetKind};
+/// use plyforge_learn::sparse::{SparseNet, SparseShape};
+/// use plyforge_learn::Net;
+/// let dense = Net::new("g", &[4, 3, 2], 1)?;
+/// assert_eq!(kind_of(&dense.to_bytes())?, NetKind::Dense);
+/// let shape = SparseShape { features: 8, width: 4, perspectives: 1, l2: None, outputs: 2 };
+/// assert_eq!(kind_of(&SparseNet::new("g", shape, 1)?.to_bytes())?, NetKind::Sparse);
+/// assert!(kind_of(b"not a file").is_err());
+/// # Ok::<(), plyforge_learn::Error>(())
+/// ```
+pub fn kind_of(bytes: &[u8]) -> Result<NetKind, Error> {
+    let (_, header) = SafeTensors::read_metadata(bytes)
+        .map_err(|e| Error::corrupt(format!("not a safetensors file ({e})")))?;
+    let meta = header.metadata().clone().unwrap_or_default();
+    match meta.get("kind").map(String::as_str) {
+        None | Some("dense") => Ok(NetKind::Dense),
+        Some(SPARSE_KIND) => Ok(NetKind::Sparse),
+        Some(k) => Err(Error::field(
+            "kind",
+            format!("{k:?}: not a network of this crate (dense or sparse)"),
+        )),
+    }
+}
+
 /// One tensor to write: its name, shape and values (row-major).
 pub(crate) struct Tensor {
     pub(crate) name: String,

@@ -19,6 +19,9 @@
 //! - [`random_play`]: [`search::conformance::random_play`] over random games to their end.
 //! - [`params`](params()): the evaluation's tunable parameters are declared well, their
 //!   defaults give the default evaluation, and each one changes it somewhere.
+//! - [`features`]: the sparse features of a network's input are sorted, without repeats and
+//!   in range, the observation's ones where the game says they are, and a game's changes
+//!   between two positions are the difference of their features.
 //!
 //! ```
 //! use plyforge::{checks, games::Jumpy3, GameKind};
@@ -238,6 +241,103 @@ pub fn random_play<A: GameAdapter>(games: usize, seed: u64) -> Stats {
     )
 }
 
+/// The sparse features ([`Encoding::features`](crate::encoding::Encoding::features)) over
+/// the positions of `games` random games from `seed`, for every player: each list is
+/// sorted without repeats and below [`Encoding::FEATURES`](crate::encoding::Encoding::FEATURES);
+/// where the features are the observation's
+/// ([`Encoding::OBSERVED_FEATURES`](crate::encoding::Encoding::OBSERVED_FEATURES)), they
+/// are exactly the observation's entries equal to 1 (and `FEATURES` its size); where the
+/// game says what changed between two positions
+/// ([`Encoding::feature_changes`](crate::encoding::Encoding::feature_changes)), that is
+/// exactly the difference of their lists, for consecutive positions, positions two plies
+/// apart and positions of different games. A game without an encoding passes.
+///
+/// ```
+/// plyforge::checks::features::<plyforge::games::Chexers>(5, 1);
+/// ```
+pub fn features<A: GameAdapter>(games: usize, seed: u64) {
+    let Some(e) = A::encoding() else {
+        return;
+    };
+    let mut rng = search::rng::XorShift64Star::seeded(seed);
+    let mut positions: Vec<A::Pos> = Vec::new();
+    for g in 0..games {
+        let choices: Vec<u16> = (0..200).map(|_| rng.below(1 << 15) as u16).collect();
+        let mut record = random_game::<A>(seed.wrapping_add(g as u64), &choices);
+        let mut line = Vec::new();
+        loop {
+            line.push(record.position().clone());
+            if record.undo().is_none() {
+                break;
+            }
+        }
+        line.reverse();
+        positions.extend(line);
+    }
+    if e.observed_features {
+        assert_eq!(
+            e.features,
+            e.size(),
+            "{}: features said to be the observation's, but not one per entry",
+            A::TITLE
+        );
+    }
+    let mut obs = vec![0.0; e.size()];
+    let (mut list, mut old) = (Vec::new(), Vec::new());
+    let mut changes = crate::adapter::FeatureChanges::new();
+    for (i, pos) in positions.iter().enumerate() {
+        for player in 0..A::PLAYERS {
+            e.write_features(pos, player, &mut list);
+            assert!(
+                list.windows(2).all(|w| w[0] < w[1]),
+                "{}: {pos} player {player}: features {list:?} not sorted without repeats",
+                A::TITLE
+            );
+            if let Some(f) = list.iter().find(|&&f| f as usize >= e.features) {
+                panic!(
+                    "{}: {pos} player {player}: feature {f} of {} features",
+                    A::TITLE,
+                    e.features
+                );
+            }
+            if e.observed_features {
+                e.write_observation(pos, player, &mut obs);
+                let ones: Vec<u32> = (0..obs.len() as u32)
+                    .filter(|&k| obs[k as usize] == 1.0)
+                    .collect();
+                assert_eq!(
+                    list,
+                    ones,
+                    "{}: {pos} player {player}: the features are not the observation's ones",
+                    A::TITLE
+                );
+            }
+            for back in [1, 2, 37] {
+                let Some(before) = i.checked_sub(back).map(|j| &positions[j]) else {
+                    continue;
+                };
+                if !e.feature_changes(before, pos, player, &mut changes) {
+                    continue;
+                }
+                let (mut added, mut removed) =
+                    (changes.added().to_vec(), changes.removed().to_vec());
+                e.write_features(before, player, &mut old);
+                let (mut want_added, mut want_removed) = (Vec::new(), Vec::new());
+                crate::adapter::list_changes(&old, &list, &mut want_added, &mut want_removed);
+                added.sort_unstable();
+                removed.sort_unstable();
+                assert_eq!(
+                    (&added, &removed),
+                    (&want_added, &want_removed),
+                    "{}: player {player}: the changes from {before} to {pos} (added, removed) \
+                     are not the difference of their features",
+                    A::TITLE
+                );
+            }
+        }
+    }
+}
+
 /// The evaluation's declared parameters ([`GameAdapter::params`]) are usable and wired:
 /// the list passes [`crate::agent::check_params`]; every parameter at its default gives
 /// exactly the default evaluation ([`GameAdapter::default_eval`]: the same scores, draw
@@ -327,6 +427,7 @@ pub struct Checks {
     pub(crate) properties: fn(u64, &[u16]),
     pub(crate) random_play: fn(usize, u64) -> Stats,
     pub(crate) params: fn(usize, u64),
+    pub(crate) features: fn(usize, u64),
 }
 
 impl Checks {
@@ -342,7 +443,13 @@ impl Checks {
             },
             random_play: random_play::<A>,
             params: params::<A>,
+            features: features::<A>,
         }
+    }
+
+    /// [`features`].
+    pub fn features(&self, games: usize, seed: u64) {
+        (self.features)(games, seed)
     }
 
     /// [`params()`](params).

@@ -40,7 +40,10 @@
 //! A game without action numbers ([`GameAdapter::encoding`](crate::GameAdapter::encoding) is `None`) answers
 //! [`Error::NoEncoding`] to all of these.
 
-pub use crate::adapter::{default_terms, score_terms, Encoded, Encoding};
+pub use crate::adapter::{
+    default_terms, list_changes, observed_features, push_bits, score_terms, shape_size, Encoded,
+    Encoding, FeatureChanges, MOST_CHANGES,
+};
 use crate::dynamic::{GameKind, State};
 use crate::error::Error;
 
@@ -53,6 +56,9 @@ pub trait KindEncoding {
     /// The move of an action number, in notation; an error when the number names no move of
     /// the game.
     fn action_to_move(self, action: usize) -> Result<String, Error>;
+    /// The number of sparse features ([`Encoding::FEATURES`]): every index of
+    /// [`StateEncoding::features`] is below it.
+    fn num_features(self) -> Result<usize, Error>;
 }
 
 impl KindEncoding for GameKind {
@@ -69,6 +75,11 @@ impl KindEncoding for GameKind {
 
     fn action_to_move(self, action: usize) -> Result<String, Error> {
         GameKind::action_to_move(self, action)
+    }
+
+    fn num_features(self) -> Result<usize, Error> {
+        self.num_distinct_actions()?;
+        Ok(self.info().features)
     }
 }
 
@@ -100,6 +111,11 @@ pub trait StateEncoding {
     /// ([`Encoding::terms`]): what a network trained with `arena train --terms` reads after
     /// the observation.
     fn evaluation_terms(&self, player: usize) -> Result<Vec<f32>, Error>;
+    /// The sparse features of the current position as `player` sees it
+    /// ([`Encoding::features`]): the indices of the active features, sorted, each below
+    /// [`KindEncoding::num_features`]; what a sparse network (`arena train --net sparse`)
+    /// reads, one list per view (the mover's first).
+    fn features(&self, player: usize) -> Result<Vec<u32>, Error>;
 }
 
 impl StateEncoding for State {
@@ -153,5 +169,9 @@ impl StateEncoding for State {
 
     fn evaluation_terms(&self, player: usize) -> Result<Vec<f32>, Error> {
         self.dyn_encoding().terms(player)
+    }
+
+    fn features(&self, player: usize) -> Result<Vec<u32>, Error> {
+        self.dyn_encoding().features(player)
     }
 }

@@ -1,12 +1,15 @@
-//! A value network as the evaluation of every search (`eval=net:FILE`): each search with a
-//! fixed network equals its brute-force definition with the same network, at every depth,
-//! with and without the table, on one thread and several; engine specifications read,
-//! check and refuse network files.
+//! A value network as the evaluation of every search (`eval=net:FILE`), dense or sparse:
+//! each search with a fixed network equals its brute-force definition with the same
+//! network, at every depth, with and without the table, on one thread and several; a
+//! sparse network's value is a function of its position alone (whatever its thread's
+//! accumulators evaluated before); engine specifications read, check and refuse network
+//! files of both kinds; `eval=zero` knows nothing.
 
 use plyforge::agent::{Agent, Spec};
-use plyforge::games::{Chexers, Jumpy3};
+use plyforge::games::{ChaosClock, Chexers, Jumpy3, Throne};
+use plyforge::learn::sparse::{SparseAccumulator, SparseNet, SparseShape};
 use plyforge::learn::Net;
-use plyforge::learned::{Evaluation, Inputs, NetEval, TERMS_NOTE};
+use plyforge::learned::{Evaluation, Inputs, NetEval, SparseEval, TERMS_NOTE};
 use plyforge::search::{reference, Algorithm, Config, Evaluator, Game, Limits, Record, Search};
 use plyforge::GameAdapter;
 
@@ -52,6 +55,36 @@ fn nets_of<A: GameAdapter>(hidden: usize, seed: u64) -> [Evaluation<A>; 2] {
     [net_of::<A>(hidden, seed), Evaluation::Net(with)]
 }
 
+/// An untrained sparse network of `A` with `perspectives` views, as an evaluation.
+fn sparse_of<A: GameAdapter>(perspectives: usize, width: usize, seed: u64) -> SparseEval<A> {
+    let shape = SparseShape {
+        features: A::encoding().expect("an encoding").features,
+        width,
+        perspectives,
+        l2: None,
+        outputs: A::PLAYERS,
+    };
+    let net = SparseNet::new(A::NAME, shape, seed).expect("a shape");
+    SparseEval::new(net).expect("the game's shape")
+}
+
+/// Sparse networks of both kinds of views, with and without a second hidden layer.
+fn sparse_nets<A: GameAdapter>(seed: u64) -> Vec<Evaluation<A>> {
+    let mut out = vec![
+        Evaluation::Sparse(sparse_of::<A>(1, 32, seed)),
+        Evaluation::Sparse(sparse_of::<A>(A::PLAYERS, 16, seed + 1)),
+    ];
+    let shape = SparseShape {
+        l2: Some(8),
+        ..sparse_of::<A>(1, 32, seed).net().shape()
+    };
+    let l2 = SparseNet::new(A::NAME, shape, seed + 2).expect("a shape");
+    out.push(Evaluation::Sparse(
+        SparseEval::new(l2).expect("the game's shape"),
+    ));
+    out
+}
+
 fn config(algorithm: Algorithm, tt: bool, threads: usize) -> Config {
     Config::default()
         .with_algorithm(algorithm)
@@ -80,6 +113,141 @@ fn alpha_beta_with_a_network_equals_minimax_with_it() {
             }
         }
     }
+}
+
+#[test]
+fn alpha_beta_with_a_sparse_network_equals_minimax_with_it() {
+    fn check<A: GameAdapter>(seed: u64, plies: usize) {
+        for eval in sparse_nets::<A>(seed) {
+            for pos in positions::<A>(4, plies) {
+                let want: Vec<i32> = (0..=4)
+                    .map(|d| reference::minimax(&pos, &eval, d, &[], false))
+                    .collect();
+                for (tt, threads) in [(true, 1), (false, 1), (true, 2)] {
+                    let mut engine =
+                        Search::new(config(Algorithm::AlphaBeta, tt, threads), eval.clone());
+                    engine.run(&pos, &[], Limits::depth(4), |r| {
+                        assert_eq!(
+                            r.score,
+                            want[r.depth as usize],
+                            "{}: {pos} depth {} tt {tt} threads {threads}",
+                            A::NAME,
+                            r.depth
+                        );
+                    });
+                }
+            }
+        }
+    }
+    // Jumpy3 says what changed between two positions; Chaos Clock gives lists alone.
+    check::<Jumpy3>(3, 12);
+    check::<ChaosClock>(4, 10);
+}
+
+#[test]
+fn three_player_searches_with_a_sparse_network_equal_their_definitions() {
+    for eval in sparse_nets::<Chexers>(8) {
+        for pos in positions::<Chexers>(3, 30) {
+            for (algorithm, depth) in [
+                (Algorithm::Paranoid, 3),
+                (Algorithm::BestReply, 3),
+                (Algorithm::MaxN, 2),
+            ] {
+                for (tt, threads) in [(true, 1), (false, 1), (true, 2)] {
+                    let mut engine = Search::new(config(algorithm, tt, threads), eval.clone());
+                    engine.run(&pos, &[], Limits::depth(depth), |r| {
+                        let d = r.depth;
+                        match algorithm {
+                            Algorithm::MaxN => assert_eq!(
+                                r.scores,
+                                reference::maxn(&pos, &eval, d, &[], false),
+                                "{pos} maxn {d}"
+                            ),
+                            Algorithm::BestReply => assert_eq!(
+                                r.score,
+                                reference::best_reply(&pos, &eval, d, &[], false),
+                                "{pos} brs {d}"
+                            ),
+                            _ => assert_eq!(
+                                r.score,
+                                reference::paranoid(&pos, &eval, d, &[], false),
+                                "{pos} paranoid {d}"
+                            ),
+                        }
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The values of `eval` for `pos` made afresh: a new accumulator, the lists of features.
+fn fresh<A: GameAdapter>(eval: &SparseEval<A>, pos: &A::Pos) -> Vec<f32> {
+    let mut views = vec![Vec::new(); eval.perspectives()];
+    eval.write_views(pos, &mut views);
+    let mut out = vec![0.0; A::PLAYERS];
+    eval.quant()
+        .evaluate(&views, &mut SparseAccumulator::new(), &mut out);
+    let me = pos.to_move();
+    (0..A::PLAYERS)
+        .map(|p| out[(p + A::PLAYERS - me) % A::PLAYERS])
+        .collect()
+}
+
+#[test]
+fn a_sparse_network_s_value_is_a_function_of_its_position_alone() {
+    fn check<A: GameAdapter>(seed: u64) {
+        for views in [1, A::PLAYERS] {
+            let eval = sparse_of::<A>(views, 32, seed);
+            let all = positions::<A>(40, 80);
+            // In order, in reverse, and interleaved, on this thread and on another: the
+            // values made afresh every time.
+            let want: Vec<Vec<f32>> = all.iter().map(|p| fresh(&eval, p)).collect();
+            let mut order: Vec<usize> = (0..all.len()).collect();
+            order.extend((0..all.len()).rev());
+            order.extend((0..all.len()).map(|i| (i * 7) % all.len()));
+            let look = |i: usize| {
+                let v = eval.values(&all[i]);
+                assert_eq!(v[..A::PLAYERS], want[i][..], "{}: {}", A::NAME, all[i]);
+            };
+            for &i in &order {
+                look(i);
+            }
+            std::thread::scope(|s| {
+                s.spawn(|| order.iter().rev().for_each(|&i| look(i)));
+            });
+        }
+    }
+    check::<Jumpy3>(1);
+    check::<Chexers>(2);
+    check::<Throne>(3);
+    check::<ChaosClock>(4);
+}
+
+#[test]
+fn mcts_with_a_sparse_network_plays_the_same_whatever_its_thread_evaluated_before() {
+    let eval = Evaluation::Sparse(sparse_of::<Chexers>(3, 32, 6));
+    let mcts = Config::default()
+        .with_algorithm(Algorithm::Mcts)
+        .with_threads(1);
+    let mut config = mcts;
+    config.mcts.playout = 0;
+    let pos = positions::<Chexers>(3, 30).pop().unwrap();
+    let run = || {
+        let mut engine = Search::new(config.clone(), eval.clone());
+        let r = engine.run(&pos, &[], Limits::default().with_nodes(Some(3000)), |_| {});
+        (r.best, r.scores, r.nodes)
+    };
+    let first = run();
+    // Other positions through the same thread's accumulators, then again; and on a new
+    // thread.
+    for p in positions::<Chexers>(10, 90) {
+        eval.evaluate(&p);
+    }
+    assert_eq!(run(), first);
+    std::thread::scope(|s| {
+        assert_eq!(s.spawn(run).join().unwrap(), first);
+    });
 }
 
 #[test]
@@ -285,6 +453,111 @@ fn specs_read_check_and_refuse_network_files() {
         .to_string();
     assert!(err.contains("is a network"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn specs_read_check_and_refuse_sparse_network_files() {
+    let dir = folder("sparse-specs");
+    let file = dir.join("j.safetensors");
+    sparse_of::<Jumpy3>(1, 32, 3).net().save(&file).unwrap();
+    for kind in [
+        "engine,depth=2",
+        "alphabeta,depth=2",
+        "greedy",
+        "mcts,iterations=200,playout=0",
+    ] {
+        let spec = Spec::parse::<Jumpy3>(&format!("{kind},eval=net:{}", file.display())).unwrap();
+        assert!(
+            matches!(spec.evaluator::<Jumpy3>(), Evaluation::Sparse(_)),
+            "{kind}"
+        );
+        let mut agent = Agent::<Jumpy3>::new(&spec, Limits::depth(2), Some(1), 1);
+        let record = Record::new(Jumpy3::start());
+        let (mv, _) = agent.choose(&record, |_| {});
+        assert!(record.legal_moves().contains(&mv.unwrap()), "{kind}");
+        // Named by its bytes in the ids of runs.
+        assert!(spec.identity().contains("eval=net#"), "{}", spec.identity());
+    }
+    // Another game's, another shape's, a kind this crate does not know, a broken file.
+    let err = |text: String| Spec::parse::<Chexers>(&text).unwrap_err().to_string();
+    let e = err(format!("paranoid,eval=net:{}", file.display()));
+    assert!(
+        e.contains("a network for \"jumpy3\", not \"chexers\""),
+        "{e}"
+    );
+    let wrong = dir.join("wrong.safetensors");
+    let shape = SparseShape {
+        features: 50,
+        ..sparse_of::<Chexers>(1, 8, 1).net().shape()
+    };
+    SparseNet::new("chexers", shape, 1)
+        .unwrap()
+        .save(&wrong)
+        .unwrap();
+    let e = err(format!("paranoid,eval=net:{}", wrong.display()));
+    assert!(
+        e.contains("wrong.safetensors") && e.contains("50 features"),
+        "{e}"
+    );
+    let views = dir.join("views.safetensors");
+    let shape = SparseShape {
+        perspectives: 2,
+        ..sparse_of::<Chexers>(1, 8, 1).net().shape()
+    };
+    SparseNet::new("chexers", shape, 1)
+        .unwrap()
+        .save(&views)
+        .unwrap();
+    let e = err(format!("paranoid,eval=net:{}", views.display()));
+    assert!(
+        e.contains("2 perspectives") && e.contains("needs 133, 3"),
+        "{e}"
+    );
+    let mut bytes = std::fs::read(&file).unwrap();
+    let kind = b"\"kind\":\"sparse\"";
+    let at = bytes.windows(kind.len()).position(|w| w == kind).unwrap();
+    bytes[at + 8..at + 14].copy_from_slice(b"sporse");
+    let odd = dir.join("odd.safetensors");
+    std::fs::write(&odd, &bytes).unwrap();
+    let e = Spec::parse::<Jumpy3>(&format!("engine,eval=net:{}", odd.display()))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("odd.safetensors") && e.contains("sporse"), "{e}");
+    let mut cut = std::fs::read(&file).unwrap();
+    cut.truncate(cut.len() - 100);
+    let broken = dir.join("broken.safetensors");
+    std::fs::write(&broken, &cut).unwrap();
+    let e = Spec::parse::<Jumpy3>(&format!("engine,eval=net:{}", broken.display()))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("broken.safetensors"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn eval_zero_knows_nothing_but_the_game_s_ends() {
+    let spec = Spec::parse::<Jumpy3>("engine,depth=3,eval=zero").unwrap();
+    assert!(matches!(spec.evaluator::<Jumpy3>(), Evaluation::Zero));
+    for pos in positions::<Jumpy3>(6, 20) {
+        assert_eq!(Evaluation::<Jumpy3>::Zero.evaluate(&pos), [0; 3]);
+    }
+    // Every game takes it; parameters of the game's own evaluation do not go with it.
+    for text in [
+        "paranoid,depth=2,eval=zero",
+        "maxn,depth=2,eval=zero",
+        "greedy,eval=zero",
+    ] {
+        assert!(Spec::parse::<Chexers>(text).is_ok(), "{text}");
+    }
+    let e = Spec::parse::<Jumpy3>("engine,eval=zero,tempo=3")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("eval=zero has none"), "{e}");
+    // A search with it finds what the game's ends decide: Jumpy3's start searched to 3
+    // plies sees no end, so it scores 0.
+    let mut agent = Agent::<Jumpy3>::new(&spec, Limits::depth(3), Some(1), 1);
+    let (_, report) = agent.choose(&Record::new(Jumpy3::start()), |_| {});
+    assert_eq!(report.unwrap().score, 0);
 }
 
 #[test]

@@ -7,7 +7,9 @@
 //! - `play_from` is clone + play, whatever the slot held before;
 //! - `Record`'s repetition count is the number of earlier equal positions (by repetition
 //!   key), the start counting once; the repetition rule fires at its count; `undo` gives the
-//!   counts back.
+//!   counts back;
+//! - a sparse network's features are sorted, in range, the observation's ones where the
+//!   game says so, and change between two positions as their lists do.
 
 use plyforge::games::{ChaosClock, Chexers, Jumpy3};
 use plyforge::{checks, GameAdapter, GameKind};
@@ -47,6 +49,14 @@ fn every_game_declares_parameters_that_work() {
     for kind in GameKind::all() {
         assert!(!kind.info().params.is_empty(), "{}", kind.name());
         kind.checks().params(12, 5);
+    }
+}
+
+#[test]
+fn every_game_s_sparse_features_are_sorted_in_range_and_change_as_their_lists() {
+    for kind in GameKind::all() {
+        assert!(kind.info().features > 0, "{}", kind.name());
+        kind.checks().features(8, 3);
     }
 }
 

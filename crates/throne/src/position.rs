@@ -213,6 +213,12 @@ impl Position {
         None
     }
 
+    /// The cells of `player`'s pieces, queen included, as a bitboard: bit `i` is the cell
+    /// of index `i` ([`Cell::index`], notation order).
+    pub fn occupied(&self, player: Player) -> u128 {
+        self.occ[player]
+    }
+
     /// The cell of `player`'s queen.
     pub fn queen(&self, player: Player) -> Cell {
         Cell::from_index(self.queen[player] as usize).expect("valid queen cell")

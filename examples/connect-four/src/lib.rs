@@ -26,7 +26,7 @@
 use connect_four::search::{Config, Game, Player, SideToMove};
 use connect_four::{Move, Position, WeightedEval, Weights, COLUMNS, O, ROWS, X};
 use plyforge::draw::Paint;
-use plyforge::encoding::{Encoded, Encoding};
+use plyforge::encoding::{push_bits, Encoded, Encoding, FeatureChanges};
 use plyforge::params::Param;
 use plyforge::view::{BoardView, Fact, FromTo, Layout, Piece, Role, Shape, Spot, Symbol, Viewed};
 use plyforge::{EvalError, GameAdapter};
@@ -152,12 +152,37 @@ impl GameAdapter for ConnectFour {
     }
 }
 
+/// The bits of a column of [`Position::stones`] (six rows and a spare bit).
+const STRIDE: u32 = 7;
+
 /// **Actions (7):** the column minus 1. **Observation `[3, 6, 7]`** (planes, rows from the
 /// bottom, columns from the left): the observer's stones, the other player's, and a plane
-/// of ones when the observer is to move.
+/// of ones when the observer is to move. **Features (98),** the game's own, read from the
+/// stones' bitboards as they are (bit `column * 7 + row`, row 0 at the bottom; the seventh
+/// bit of each column is never set): the observer's stone is feature `column * 7 + row`,
+/// the other player's `49 + column * 7 + row`; a move's change is the stone it adds.
 impl Encoding for ConnectFour {
     const ACTIONS: usize = COLUMNS;
     const SHAPE: &'static [usize] = &[3, ROWS, COLUMNS];
+    const FEATURES: usize = 2 * (COLUMNS * STRIDE as usize);
+    const OBSERVED_FEATURES: bool = false;
+
+    fn features(pos: &Position, player: Player, out: &mut Vec<u32>) {
+        push_bits(out, pos.stones(player).into(), 0);
+        push_bits(out, pos.stones(1 - player).into(), COLUMNS as u32 * STRIDE);
+    }
+    fn feature_changes(
+        before: &Position,
+        after: &Position,
+        player: Player,
+        changes: &mut FeatureChanges,
+    ) -> bool {
+        for (side, base) in [(player, 0), (1 - player, COLUMNS as u32 * STRIDE)] {
+            let (a, b) = (before.stones(side), after.stones(side));
+            changes.bits(a.into(), b.into(), base);
+        }
+        true
+    }
 
     fn action(mv: Move) -> Option<usize> {
         Some(mv.index())

@@ -30,6 +30,19 @@ fn its_evaluation_parameters_work() {
 }
 
 #[test]
+fn its_sparse_features_are_the_stones_seen_by_each_player() {
+    checks::features::<ConnectFour>(30, 5);
+    let kind = register::<ConnectFour>().expect("a valid name of its own");
+    assert_eq!(kind.num_features().unwrap(), 98);
+    let mut game = kind.new_game();
+    game.play("4").unwrap();
+    game.play("4").unwrap();
+    // x on d1 (column 3, row 0: bit 21), o on d2 (bit 22).
+    assert_eq!(game.features(0).unwrap(), [21, 49 + 22]);
+    assert_eq!(game.features(1).unwrap(), [22, 49 + 21]);
+}
+
+#[test]
 fn random_play_to_the_end() {
     let stats = checks::random_play::<ConnectFour>(300, 7);
     assert_eq!(stats.games, 300);

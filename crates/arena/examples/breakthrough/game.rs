@@ -6,7 +6,7 @@
 use example_games::breakthrough::{
     square_name, Breakthrough as Position, BreakthroughEval, Move, BLACK, WHITE,
 };
-use plyforge::encoding::{Encoded, Encoding};
+use plyforge::encoding::{push_bits, Encoded, Encoding, FeatureChanges};
 use plyforge::search::{Game, Player, SideToMove};
 use plyforge::view::{BoardView, Fact, FromTo, Layout, Piece, Spot, Symbol, Viewed};
 use plyforge::GameAdapter;
@@ -42,11 +42,49 @@ impl GameAdapter for Breakthrough {
     }
 }
 
+/// Appends to `out` the squares of `bits` as `player` sees them, each plus `base`, in
+/// order: White's as they are, Black's turned half round (square `s` at `35 − s`, so that
+/// the observer advances up the rows; the game is the same mirrored left to right), from
+/// the highest bit down.
+#[inline]
+fn push_seen(out: &mut Vec<u32>, bits: u64, player: Player, base: u32) {
+    if player == WHITE {
+        return push_bits(out, bits.into(), base);
+    }
+    let mut b = bits;
+    while b != 0 {
+        let square = 63 - b.leading_zeros();
+        out.push(base + 35 - square);
+        b &= !(1 << square);
+    }
+}
+
+/// The squares of `before` and `after` as `player` sees them (as [`push_seen`]), each plus
+/// `base`, into `changes`: those in `after` only added, those in `before` only removed.
+#[inline]
+fn seen_changes(changes: &mut FeatureChanges, before: u64, after: u64, player: Player, base: u32) {
+    let seen = |square: u32| if player == WHITE { square } else { 35 - square };
+    let mut b = after & !before;
+    while b != 0 {
+        changes.add(base + seen(b.trailing_zeros()));
+        b &= b - 1;
+    }
+    let mut b = before & !after;
+    while b != 0 {
+        changes.remove(base + seen(b.trailing_zeros()));
+        b &= b - 1;
+    }
+}
+
 /// **Actions (216):** a White step `from * 3 + d` and a Black step `108 + from * 3 + d`,
 /// with `d` 0 towards file a, 1 straight, 2 towards file f (squares are `rank * 6 + file`
 /// from a1). **Observation `[3, 6, 6]`**, from the observer's side of the board (Black's
 /// seen turned, so that the observer always advances up the rows): the observer's pawns,
-/// the other side's, and a plane of ones when the observer is to move.
+/// the other side's, and a plane of ones when the observer is to move. **Features (72),**
+/// the game's own: the observer's pawn on square `s` (`rank * 6 + file`, Black's turned
+/// half round: `35 − s`, so that the observer advances up the rows) is feature `s`, the
+/// other side's `36 + s`; no feature of the side to move, which a network knows from the
+/// view it reads. Changes between two positions come from the xor of the pawns' bitboards.
 impl Encoding for Breakthrough {
     const ACTIONS: usize = 2 * Move::INDICES;
     const SHAPE: &'static [usize] = &[3, 6, 6];
@@ -63,6 +101,24 @@ impl Encoding for Breakthrough {
             return None;
         }
         Move::new(from as u8, (rank * 6 + file) as u8)
+    }
+    const FEATURES: usize = 72;
+    const OBSERVED_FEATURES: bool = false;
+
+    fn features(pos: &Position, player: Player, out: &mut Vec<u32>) {
+        push_seen(out, pos.pawns(player), player, 0);
+        push_seen(out, pos.pawns(1 - player), player, 36);
+    }
+    fn feature_changes(
+        before: &Position,
+        after: &Position,
+        player: Player,
+        changes: &mut FeatureChanges,
+    ) -> bool {
+        for (side, base) in [(player, 0), (1 - player, 36)] {
+            seen_changes(changes, before.pawns(side), after.pawns(side), player, base);
+        }
+        true
     }
     fn observe(pos: &Position, player: Player, out: &mut [f32]) {
         for square in 0..36u8 {

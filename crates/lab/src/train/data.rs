@@ -1,8 +1,10 @@
-//! From games to training samples: each position before a move, observed by the player to
-//! move, with a target per player counted from that player, by the run's [`Target`].
+//! From games to training samples: each position before a move, read by the player to
+//! move (the observation of a dense network, the views' features of a sparse one), with a
+//! target per player counted from that player, by the run's [`Target`].
 
+use plyforge::learn::sparse::{blend_target, SparseDataset, SparseNet};
 use plyforge::learn::{Dataset, Net};
-use plyforge::learned::Inputs;
+use plyforge::learned::{Inputs, SparseEval};
 use plyforge::search::{Game, Player, MAX_PLAYERS};
 use plyforge::GameAdapter;
 
@@ -16,8 +18,10 @@ pub enum Target {
     /// three players: a shared result's share of the win, 2·share − 1).
     Outcome,
     /// The search's score of the move played from the position, `tanh(score / scale)` for
-    /// the mover (two players: its negation for the other; three: the result for the
-    /// others); the result where no search chose the move.
+    /// the mover (two players: the other's of its negated score; three: the result for
+    /// the others), mixed with the result by λ as NNUE's trainers label
+    /// ([`blend_target`]: `λ · result + (1 − λ) · tanh(score / scale)`, λ 0 by default:
+    /// the score alone); the result where no search chose the move.
     Score,
     /// TD(λ) over the game's own moves: the λ-return of the network's own values of the
     /// positions that follow, the result at the end; recomputed every epoch.
@@ -44,6 +48,67 @@ impl Target {
             .into_iter()
             .find(|t| t.name() == name)
     }
+
+    /// λ when the run gives none: 0 for [`Target::Score`] (the score alone), 0.7 for the
+    /// TD targets (the outcome takes none).
+    pub fn default_lambda(self) -> f64 {
+        match self {
+            Target::Score => 0.0,
+            _ => 0.7,
+        }
+    }
+}
+
+/// What the positions are read as: a dense network's inputs, or a sparse network's views.
+pub(crate) enum Reader<A: GameAdapter> {
+    /// The observation (and the terms).
+    Dense(Inputs<A>),
+    /// The views' features, as this evaluation reads them.
+    Sparse(SparseEval<A>),
+}
+
+/// The positions read, one sample each.
+pub(crate) enum Data {
+    /// A dense network's.
+    Dense(Dataset),
+    /// A sparse network's.
+    Sparse(SparseDataset),
+}
+
+impl Data {
+    /// The number of samples.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Data::Dense(d) => d.len(),
+            Data::Sparse(d) => d.len(),
+        }
+    }
+
+    /// Sets sample `i`'s targets.
+    pub(crate) fn set_target(&mut self, i: usize, target: &[f32]) {
+        match self {
+            Data::Dense(d) => d.set_target(i, target),
+            Data::Sparse(d) => d.set_target(i, target),
+        }
+    }
+
+    /// Sample `i`'s targets.
+    #[cfg(test)]
+    pub(crate) fn target(&self, i: usize) -> &[f32] {
+        match self {
+            Data::Dense(d) => d.target(i),
+            Data::Sparse(d) => d.target(i),
+        }
+    }
+}
+
+/// The network being trained, as TD(λ) reads its values of the samples.
+#[derive(Clone, Copy)]
+pub(crate) enum Values<'a> {
+    /// A dense one.
+    Dense(&'a Net),
+    /// A sparse one.
+    Sparse(&'a SparseNet),
 }
 
 /// A game's positions in the data set.
@@ -52,9 +117,8 @@ pub(crate) struct Span {
     pub(crate) first: usize,
     /// The player to move at each position.
     pub(crate) movers: Vec<Player>,
-    /// Each position's searched value for the mover (`tanh(score / scale)`), if a search
-    /// chose its move.
-    pub(crate) searched: Vec<Option<f32>>,
+    /// Each position's searched score for the mover, if a search chose its move.
+    pub(crate) searched: Vec<Option<i32>>,
     /// The result, per player (−1 … 1).
     pub(crate) result: [f32; MAX_PLAYERS],
     /// Whether the game is held out.
@@ -63,8 +127,10 @@ pub(crate) struct Span {
 
 /// The samples of a run: the data set and each game's span.
 pub(crate) struct Samples {
-    pub(crate) data: Dataset,
+    pub(crate) data: Data,
     pub(crate) spans: Vec<Span>,
+    /// Evaluation points per unit of `tanh` of the searched scores.
+    pub(crate) scale: f32,
 }
 
 /// A game to learn from: a record, with the search's scores of its moves where known.
@@ -74,18 +140,27 @@ pub(crate) struct Source {
     pub(crate) held: bool,
 }
 
-/// The samples of `sources`, each position read as `inputs` say.
+/// The samples of `sources`, each position read as `reader` says.
 pub(crate) fn samples<A: GameAdapter>(
-    inputs: &Inputs<A>,
+    reader: &Reader<A>,
     sources: &[Source],
     scale: f64,
     draw: f64,
 ) -> Result<Samples, Error> {
     let n = A::PLAYERS;
-    let size = inputs.size();
-    let mut data = Dataset::new(size, n);
+    let mut data = match reader {
+        Reader::Dense(inputs) => Data::Dense(Dataset::new(inputs.size(), n)),
+        Reader::Sparse(eval) => Data::Sparse(SparseDataset::new(eval.net().shape())),
+    };
     let mut spans = Vec::new();
-    let mut x = vec![0.0; size];
+    let mut x = match reader {
+        Reader::Dense(inputs) => vec![0.0; inputs.size()],
+        Reader::Sparse(_) => Vec::new(),
+    };
+    let mut views: Vec<Vec<u32>> = match reader {
+        Reader::Dense(_) => Vec::new(),
+        Reader::Sparse(eval) => vec![Vec::new(); eval.perspectives()],
+    };
     let zero = vec![0.0; n];
     for s in sources {
         let g = &s.game;
@@ -115,21 +190,33 @@ pub(crate) fn samples<A: GameAdapter>(
         let mut fault = None;
         replay::<A>(g, |ply, pos, _| {
             let mover = pos.to_move();
-            inputs.write(pos, mover, &mut x);
-            if let Err(err) = data.push(&x, &zero) {
+            let pushed = match (reader, &mut data) {
+                (Reader::Dense(inputs), Data::Dense(d)) => {
+                    inputs.write(pos, mover, &mut x);
+                    d.push(&x, &zero)
+                }
+                (Reader::Sparse(eval), Data::Sparse(d)) => {
+                    eval.write_views(pos, &mut views);
+                    d.push(&views, &zero)
+                }
+                _ => unreachable!("the data is the reader's kind"),
+            };
+            if let Err(err) = pushed {
                 fault.get_or_insert(err);
             }
             span.movers.push(mover);
-            let score = s.scores.get(ply).copied().flatten();
-            span.searched
-                .push(score.map(|v| (f64::from(v) / scale).tanh() as f32));
+            span.searched.push(s.scores.get(ply).copied().flatten());
         })?;
         if let Some(err) = fault {
             return Err(g.fault(err));
         }
         spans.push(span);
     }
-    Ok(Samples { data, spans })
+    Ok(Samples {
+        data,
+        spans,
+        scale: scale as f32,
+    })
 }
 
 /// A value per player, relative to `mover`: entry `k` is player `(mover + k) % n`'s.
@@ -141,18 +228,21 @@ fn relative(abs: &[f32; MAX_PLAYERS], mover: Player, n: usize) -> [f32; MAX_PLAY
     out
 }
 
-/// The searched value of a position as a value per player: the mover's, its negation for
-/// the other of two players, the result for the others of three.
+/// The searched score `score` of a position (the mover's) as a value per player, each
+/// mixed with the result by λ ([`blend_target`]): the mover's of its score, the other of
+/// two players' of the negated score, the result for the others of three.
 fn searched_abs(
-    v: f32,
+    score: i32,
     mover: Player,
     n: usize,
     result: &[f32; MAX_PLAYERS],
+    scale: f32,
+    lambda: f32,
 ) -> [f32; MAX_PLAYERS] {
     let mut out = *result;
-    out[mover] = v;
+    out[mover] = blend_target(result[mover], score as f32, scale, lambda);
     if n == 2 {
-        out[1 - mover] = -v;
+        out[1 - mover] = blend_target(result[1 - mover], -score as f32, scale, lambda);
     }
     out
 }
@@ -160,49 +250,71 @@ fn searched_abs(
 /// Each position's value per player (absolute) as TD bootstraps from it: the network's
 /// ([`Target::Td`]) or the searched value (else; the result where there is none).
 fn bootstrap(
-    data: &Dataset,
+    s: &Samples,
     span: &Span,
     target: Target,
-    net: Option<&Net>,
+    net: Option<Values<'_>>,
 ) -> Vec<[f32; MAX_PLAYERS]> {
-    let n = data.outputs();
-    let mut work = net.map(|net| vec![0.0; net.work_len()]).unwrap_or_default();
+    let n = s.outputs();
+    let mut work = match net {
+        Some(Values::Dense(net)) => vec![0.0; net.work_len()],
+        _ => Vec::new(),
+    };
     let mut out = vec![0.0; n];
     (0..span.movers.len())
         .map(|i| {
             let mover = span.movers[i];
-            match (target, net) {
-                (Target::Td, Some(net)) => {
-                    net.forward(data.input(span.first + i), &mut work, &mut out);
+            let sample = span.first + i;
+            let values = match (target, net, &s.data) {
+                (Target::Td, Some(Values::Dense(net)), Data::Dense(d)) => {
+                    net.forward(d.input(sample), &mut work, &mut out);
+                    Some(&out[..])
+                }
+                (Target::Td, Some(Values::Sparse(net)), Data::Sparse(d)) => {
+                    let p = d.shape().perspectives;
+                    let views: Vec<&[u32]> = (0..p).map(|v| d.features(sample, v)).collect();
+                    out = net
+                        .evaluate(&views)
+                        .expect("the data's features are the network's");
+                    Some(&out[..])
+                }
+                _ => None,
+            };
+            match values {
+                Some(values) => {
                     let mut abs = [0.0; MAX_PLAYERS];
                     for k in 0..n {
-                        abs[(mover + k) % n] = out[k];
+                        abs[(mover + k) % n] = values[k];
                     }
                     abs
                 }
-                _ => span.searched[i]
-                    .map_or(span.result, |v| searched_abs(v, mover, n, &span.result)),
+                None => span.searched[i].map_or(span.result, |v| {
+                    searched_abs(v, mover, n, &span.result, s.scale, 0.0)
+                }),
             }
         })
         .collect()
 }
 
 /// Sets every sample's target by `target` (for [`Target::Td`], with `net`'s values).
-pub(crate) fn set_targets(s: &mut Samples, target: Target, lambda: f32, net: Option<&Net>) {
-    let n = s.data.outputs();
-    for span in &s.spans {
+pub(crate) fn set_targets(s: &mut Samples, target: Target, lambda: f32, net: Option<Values<'_>>) {
+    let n = s.outputs();
+    for k in 0..s.spans.len() {
+        let span = &s.spans[k];
         let len = span.movers.len();
         let values = match target {
-            Target::Td | Target::TdLeaf => bootstrap(&s.data, span, target, net),
+            Target::Td | Target::TdLeaf => bootstrap(s, span, target, net),
             _ => Vec::new(),
         };
         let mut ret = span.result;
+        let mut targets = Vec::with_capacity(len);
         for i in (0..len).rev() {
             let mover = span.movers[i];
             let abs = match target {
                 Target::Outcome => span.result,
-                Target::Score => span.searched[i]
-                    .map_or(span.result, |v| searched_abs(v, mover, n, &span.result)),
+                Target::Score => span.searched[i].map_or(span.result, |v| {
+                    searched_abs(v, mover, n, &span.result, s.scale, lambda)
+                }),
                 Target::Td | Target::TdLeaf => {
                     if i + 1 < len {
                         for p in 0..n {
@@ -212,8 +324,20 @@ pub(crate) fn set_targets(s: &mut Samples, target: Target, lambda: f32, net: Opt
                     ret
                 }
             };
-            let rel = relative(&abs, mover, n);
-            s.data.set_target(span.first + i, &rel[..n]);
+            targets.push((span.first + i, relative(&abs, mover, n)));
+        }
+        for (i, rel) in targets {
+            s.data.set_target(i, &rel[..n]);
+        }
+    }
+}
+
+impl Samples {
+    /// The outputs of a sample (one per player).
+    fn outputs(&self) -> usize {
+        match &self.data {
+            Data::Dense(d) => d.outputs(),
+            Data::Sparse(d) => d.shape().outputs,
         }
     }
 }
@@ -232,13 +356,16 @@ pub(crate) fn split(s: &Samples, skip: usize) -> (Vec<usize>, Vec<usize>) {
 mod tests {
     use super::*;
 
-    fn span(movers: Vec<Player>, searched: Vec<Option<f32>>, result: [f32; 3]) -> Samples {
+    /// Scores of this many points are worth tanh(0.5493) = 0.5 at the tests' scale.
+    const HALF: i32 = 549;
+
+    fn span(movers: Vec<Player>, searched: Vec<Option<i32>>, result: [f32; 3]) -> Samples {
         let mut data = Dataset::new(1, 2);
         for _ in &movers {
             data.push(&[0.0], &[0.0, 0.0]).unwrap();
         }
         Samples {
-            data,
+            data: Data::Dense(data),
             spans: vec![Span {
                 first: 0,
                 movers,
@@ -246,7 +373,15 @@ mod tests {
                 result,
                 held: false,
             }],
+            scale: 1000.0,
         }
+    }
+
+    fn near(got: &[f32], want: [f32; 2]) {
+        assert!(
+            (got[0] - want[0]).abs() < 1e-3 && (got[1] - want[1]).abs() < 1e-3,
+            "{got:?} vs {want:?}"
+        );
     }
 
     #[test]
@@ -259,7 +394,7 @@ mod tests {
 
     #[test]
     fn a_drawn_game_is_worth_the_draw_value_to_everybody() {
-        let e = Inputs::<plyforge::games::Jumpy3>::new(false).unwrap();
+        let e = Reader::Dense(Inputs::<plyforge::games::Jumpy3>::new(false).unwrap());
         let game = |result: &str| Source {
             game: RecordGame {
                 start: "start".into(),
@@ -288,22 +423,27 @@ mod tests {
         // White (0) wins; positions 1 and 2 were searched at -0.5 (Black's view) and 0.5.
         let mut s = span(
             vec![0, 1, 0],
-            vec![None, Some(-0.5), Some(0.5)],
+            vec![None, Some(-HALF), Some(HALF)],
             [1.0, -1.0, 0.0],
         );
         set_targets(&mut s, Target::TdLeaf, 0.5, None);
         // G2 = result = 1 (White); G1 = 0.5 · v2 + 0.5 · G2 = 0.5 · 0.5 + 0.5 = 0.75 for White,
         // so -0.75 for Black to move at 1; G0 = 0.5 · v1 + 0.5 · G1 = 0.5 · 0.5 + 0.375 = 0.625.
+        near(s.data.target(2), [1.0, -1.0]);
+        near(s.data.target(1), [-0.75, 0.75]);
+        near(s.data.target(0), [0.625, -0.625]);
+    }
+
+    #[test]
+    fn score_targets_mix_the_result_by_lambda() {
+        let searched = vec![None, Some(-HALF), None];
+        let mut s = span(vec![0, 1, 0], searched.clone(), [1.0, -1.0, 0.0]);
+        set_targets(&mut s, Target::Score, 0.0, None);
+        near(s.data.target(1), [-0.5, 0.5]);
         assert_eq!(s.data.target(2), [1.0, -1.0]);
-        assert_eq!(s.data.target(1), [-0.75, 0.75]);
-        assert_eq!(s.data.target(0), [0.625, -0.625]);
-        let mut s = span(
-            vec![0, 1, 0],
-            vec![None, Some(-0.5), None],
-            [1.0, -1.0, 0.0],
-        );
+        // λ 0.5: half the result (Black lost: -1), half the score (-0.5): -0.75.
+        let mut s = span(vec![0, 1, 0], searched, [1.0, -1.0, 0.0]);
         set_targets(&mut s, Target::Score, 0.5, None);
-        assert_eq!(s.data.target(1), [-0.5, 0.5]);
-        assert_eq!(s.data.target(2), [1.0, -1.0]);
+        near(s.data.target(1), [-0.75, 0.75]);
     }
 }

@@ -1,7 +1,9 @@
 //! Generations (`arena train GAME --generations N`): the engine with the best network so far
 //! plays itself, a new network is trained on every generation's games, and it is kept only
-//! if it wins an SPRT match against the best so far (the first against the game's own
-//! evaluation) at equal time per move.
+//! if it wins an SPRT match against the best so far at equal time per move. The first
+//! generation plays with the evaluation its engine names, and its network is judged
+//! against that one: the game's own by default, or none at all (`eval=zero`: a game
+//! learned from its rules alone).
 //!
 //! **Files** (with `OUT` the run's [`TrainSettings::out`]): generation `g`'s training run is
 //! a run of its own at `OUT.genG` (its network, games, state and curve: each resumable),
@@ -40,8 +42,9 @@ use crate::summary::Figures;
 /// How generations are played, trained and judged.
 #[derive(Clone, Debug)]
 pub struct GenerationSettings {
-    /// Each generation's training (its `engine` without `eval=`: the generation adds the
-    /// best network's; its `out` the run's `OUT`; its `games` per generation).
+    /// Each generation's training (its `engine`'s evaluation is the first generation's,
+    /// the later ones play with the best network; its `out` the run's `OUT`; its `games`
+    /// per generation).
     pub train: TrainSettings,
     /// Generations to run in all.
     pub generations: u64,
@@ -134,15 +137,7 @@ pub fn run<A: GameAdapter>(
         .out
         .clone()
         .ok_or_else(|| Error::settings("--generations needs --out (the run's files)"))?;
-    if s.train
-        .engine
-        .as_deref()
-        .is_some_and(|e| e.contains("eval="))
-    {
-        return Err(Error::settings(
-            "--engine: no eval= with --generations (each generation plays with the best network)",
-        ));
-    }
+    let start = starting_eval::<A>(&s.train)?;
     let log_path = beside(&out, ".generations.jsonl");
     let mut done = if s.train.resume {
         read_log(&log_path)?
@@ -174,7 +169,15 @@ pub fn run<A: GameAdapter>(
         if !net.exists() {
             Training::<A>::new(&t)?.run(observer)?;
         }
-        let g = judge::<A>(s, number, &net, best.as_deref(), &out, observer)?;
+        let g = judge::<A>(
+            s,
+            number,
+            &net,
+            best.as_deref(),
+            start.as_deref(),
+            &out,
+            observer,
+        )?;
         let mut log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -190,20 +193,43 @@ pub fn run<A: GameAdapter>(
     Ok(done)
 }
 
-/// The match of generation `number`'s network against the best so far.
+/// The evaluation the first generation plays with, which the first network is judged
+/// against: the one the self-play engine names (`eval=zero`: none; a name of the game's), or
+/// none named (`None`: the game's default). A network there is refused: the generations
+/// play with their own.
+fn starting_eval<A: GameAdapter>(t: &TrainSettings) -> Result<Option<String>, Error> {
+    let spec = Spec::parse::<A>(t.engine_text()).map_err(Error::Plyforge)?;
+    match spec.eval {
+        Some(e) if e.starts_with("net:") => Err(Error::settings(
+            "--engine: no eval=net: with --generations (each generation plays with the best \
+             network so far; the first with the evaluation named, such as eval=zero)",
+        )),
+        other => Ok(other),
+    }
+}
+
+/// The match of generation `number`'s network against the best so far (none yet: the
+/// gate's engine with the starting evaluation `start`).
 fn judge<A: GameAdapter>(
     s: &GenerationSettings,
     number: u64,
     net: &Path,
     best: Option<&Path>,
+    start: Option<&str>,
     out: &Path,
     observer: &mut dyn Observer,
 ) -> Result<Generation, Error> {
     let gate = Spec::parse::<A>(&s.gate_engine).map_err(Error::Plyforge)?;
+    let baseline = match (best, start) {
+        (None, Some(eval)) => {
+            Spec::parse::<A>(&format!("{},eval={eval}", s.gate_engine)).map_err(Error::Plyforge)?
+        }
+        _ => gate.clone(),
+    };
     let settings = MatchSettings {
         specs: vec![
             with_net::<A>(&gate, Some(net))?,
-            with_net::<A>(&gate, best)?,
+            with_net::<A>(&baseline, best)?,
         ],
         games: Some(s.gate_games),
         time: s.gate_time,
@@ -224,7 +250,11 @@ fn judge<A: GameAdapter>(
         number,
         net: net.to_path_buf(),
         games: figures.games,
-        score: figures.tally.first().map_or(0.0, |t| t.score()),
+        // Points over games: the share of the points (the tally counts points).
+        score: figures
+            .tally
+            .first()
+            .map_or(0.0, |t| t.score() / figures.games.max(1) as f64),
         verdict: format!("{verdict:?}"),
         kept: verdict == Verdict::H1,
     })

@@ -18,7 +18,7 @@
 //! let report = Training::<Jumpy3>::new(&settings)?.run(&mut Silent)?;
 //! assert_eq!(report.games, 6);
 //! assert_eq!(report.losses.len(), 2);
-//! assert_eq!(report.net.sizes(), [80, 8, 2]);
+//! assert_eq!(report.net.dense().unwrap().sizes(), [80, 8, 2]);
 //! # Ok::<(), plyforge_lab::Error>(())
 //! ```
 //!
@@ -49,9 +49,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
+use std::sync::Arc;
+
 use plyforge::agent::{Kind, Spec};
+use plyforge::learn::sparse::{SparseNet, SparseShape, SparseTrainer};
 use plyforge::learn::{Net, TrainSettings as NetSettings, Trainer};
-use plyforge::learned::{self, Inputs};
+use plyforge::learned::{self, Inputs, Network, SparseEval};
 use plyforge::GameAdapter;
 
 use crate::error::Error;
@@ -60,7 +63,7 @@ use crate::observe::{waiting, Observer, Progress};
 use crate::records::{read_file, RecordGame};
 use crate::schedule::Shard;
 pub use data::Target;
-use data::{samples, set_targets, split, Source};
+use data::{samples, set_targets, split, Data, Reader, Source, Values};
 use games::{Games, Header, SelfPlay, TrainGame};
 
 /// The engine of the self-play games when the settings name none.
@@ -105,8 +108,10 @@ pub struct TrainSettings {
     pub records: Vec<PathBuf>,
     /// What the values are trained towards.
     pub target: Target,
-    /// λ of the TD targets.
-    pub lambda: f64,
+    /// λ: of the TD targets (the weight of the later returns), and of the score target
+    /// (the weight of the outcome, [`plyforge::learn::sparse::blend_target`]); none: the
+    /// target's default ([`Target::default_lambda`]).
+    pub lambda: Option<f64>,
     /// Evaluation points per unit of `tanh` for search scores as targets.
     pub score_scale: f64,
     /// What a drawn game is worth to every player as a target (−1 … 1; 0 a level result,
@@ -119,6 +124,9 @@ pub struct TrainSettings {
     /// ([`plyforge::encoding::Encoding::terms`]; the network's file says so, and its
     /// searches compute them at every evaluation).
     pub terms: bool,
+    /// A sparse network (NNUE's shape, over the game's features) of this shape instead of
+    /// the dense one of [`hidden`](TrainSettings::hidden).
+    pub sparse: Option<SparseSettings>,
     /// Passes over the training positions.
     pub epochs: u64,
     /// Positions per step.
@@ -158,11 +166,12 @@ impl Default for TrainSettings {
             max_plies: None,
             records: Vec::new(),
             target: Target::Outcome,
-            lambda: 0.7,
+            lambda: None,
             score_scale: 400.0,
             draw: 0.0,
             hidden: vec![64],
             terms: false,
+            sparse: None,
             epochs: 20,
             batch: 256,
             learning_rate: 1e-3,
@@ -178,7 +187,63 @@ impl Default for TrainSettings {
     }
 }
 
+/// The shape of a sparse network to train (`arena train --net sparse`): its features are
+/// the game's ([`plyforge::encoding::Encoding::FEATURES`]), its outputs one per player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SparseSettings {
+    /// The feature transformer's width per view (`--width`).
+    pub width: usize,
+    /// 1 (the player to move's view) or the number of players (`--perspectives`).
+    pub perspectives: usize,
+    /// The second hidden layer's width, if any (`--l2`).
+    pub l2: Option<usize>,
+}
+
+impl Default for SparseSettings {
+    /// Width 64, the mover's view, no second hidden layer: the fastest shape that learns
+    /// (see `docs/training.md`).
+    fn default() -> Self {
+        SparseSettings {
+            width: 64,
+            perspectives: 1,
+            l2: None,
+        }
+    }
+}
+
+impl SparseSettings {
+    /// The shape of game `A`'s network.
+    pub fn shape<A: GameAdapter>(&self) -> Result<SparseShape, Error> {
+        let features = A::encoding().map(|e| e.features).ok_or_else(|| {
+            Error::settings(format!("{} has no encoding, so no features", A::TITLE))
+        })?;
+        if self.perspectives != 1 && self.perspectives != A::PLAYERS {
+            return Err(Error::settings(format!(
+                "--perspectives {}: 1 (the mover's view) or {} (one per player)",
+                self.perspectives,
+                A::PLAYERS
+            )));
+        }
+        let shape = SparseShape {
+            features,
+            width: self.width,
+            perspectives: self.perspectives,
+            l2: self.l2,
+            outputs: A::PLAYERS,
+        };
+        shape
+            .check()
+            .map_err(|e| Error::settings(format!("--net sparse: {e}")))?;
+        Ok(shape)
+    }
+}
+
 impl TrainSettings {
+    /// λ as the run uses it: [`lambda`](TrainSettings::lambda) or the target's default.
+    pub fn lambda(&self) -> f64 {
+        self.lambda.unwrap_or(self.target.default_lambda())
+    }
+
     /// The engine of the self-play games: [`engine`](TrainSettings::engine) or
     /// [`DEFAULT_ENGINE`].
     pub fn engine_text(&self) -> &str {
@@ -218,8 +283,12 @@ pub struct TrainReport {
     /// Each epoch's mean loss on the training positions and on the held-out ones (`None`
     /// when no positions were held out).
     pub losses: Losses,
-    /// The network.
-    pub net: Net,
+    /// The network (dense or sparse, as the settings asked).
+    pub net: Network,
+    /// Positions a second the trainer went through in the epochs this process ran (each
+    /// epoch's training positions over its time, the held-out loss aside); none when no
+    /// epoch ran here (a resumed run already done).
+    pub throughput: Option<f64>,
     /// The files written: the network and the loss curve.
     pub files: Vec<PathBuf>,
     /// Seconds spent playing and training (this process).
@@ -230,7 +299,70 @@ pub struct TrainReport {
 pub struct Training<A: GameAdapter> {
     s: TrainSettings,
     play: SelfPlay,
-    inputs: Inputs<A>,
+    reader: Reader<A>,
+}
+
+/// A trainer of either kind of network (the sparse one boxed: it is the larger).
+enum Learner {
+    Dense(Trainer),
+    Sparse(Box<SparseTrainer>),
+}
+
+impl Learner {
+    fn epoch(&mut self, data: &Data, indices: &[usize], epoch: u64) -> f64 {
+        match (self, data) {
+            (Learner::Dense(t), Data::Dense(d)) => t.epoch(d, indices, epoch),
+            (Learner::Sparse(t), Data::Sparse(d)) => t.epoch(d, indices, epoch),
+            _ => unreachable!("the data is the network's kind"),
+        }
+    }
+
+    fn loss(&self, data: &Data, indices: &[usize]) -> f64 {
+        match (self, data) {
+            (Learner::Dense(t), Data::Dense(d)) => t.loss(d, indices),
+            (Learner::Sparse(t), Data::Sparse(d)) => t.loss(d, indices),
+            _ => unreachable!("the data is the network's kind"),
+        }
+    }
+
+    fn save_state(
+        &self,
+        path: &Path,
+        extra: &BTreeMap<String, String>,
+    ) -> Result<(), plyforge::learn::Error> {
+        match self {
+            Learner::Dense(t) => t.save_state(path, extra),
+            Learner::Sparse(t) => t.save_state(path, extra),
+        }
+    }
+
+    fn values(&self) -> Values<'_> {
+        match self {
+            Learner::Dense(t) => Values::Dense(t.net()),
+            Learner::Sparse(t) => Values::Sparse(t.net()),
+        }
+    }
+
+    /// The network, with `notes` set.
+    fn network(&self, notes: &[(&str, String)]) -> Network {
+        match self {
+            Learner::Dense(t) => {
+                let mut net = t.net().clone();
+                for (k, v) in notes {
+                    net.set_note(k, v.clone());
+                }
+                Network::Dense(Arc::new(net))
+            }
+            Learner::Sparse(t) => {
+                let mut net = t.net().clone();
+                for (k, v) in notes {
+                    net.set_note(k, v.clone());
+                }
+                let quant = Arc::new(net.quantize().0);
+                Network::Sparse(Arc::new(net), quant)
+            }
+        }
+    }
 }
 
 /// `OUT` with `suffix` added to its name.
@@ -250,7 +382,21 @@ fn mix(seed: u64, i: u64) -> u64 {
 impl<A: GameAdapter> Training<A> {
     /// Checks the settings against the game.
     pub fn new(s: &TrainSettings) -> Result<Self, Error> {
-        let inputs = Inputs::<A>::new(s.terms).map_err(|e| Error::settings(e.to_string()))?;
+        let reader = match &s.sparse {
+            None => Reader::Dense(
+                Inputs::<A>::new(s.terms).map_err(|e| Error::settings(e.to_string()))?,
+            ),
+            Some(sparse) => {
+                if s.terms {
+                    return Err(Error::settings(
+                        "--terms: a sparse network reads the game's features alone",
+                    ));
+                }
+                let net = SparseNet::new(A::NAME, sparse.shape::<A>()?, s.seed)
+                    .map_err(|e| Error::settings(format!("--net sparse: {e}")))?;
+                Reader::Sparse(SparseEval::new(net).map_err(|e| Error::settings(e.to_string()))?)
+            }
+        };
         let text = s.engine_text();
         let mut spec = Spec::parse::<A>(text).map_err(Error::Plyforge)?;
         if let Some(path) = &s.net {
@@ -280,7 +426,7 @@ impl<A: GameAdapter> Training<A> {
         Ok(Training {
             s: s.clone(),
             play,
-            inputs,
+            reader,
         })
     }
 
@@ -302,10 +448,15 @@ impl<A: GameAdapter> Training<A> {
     /// more).
     fn train_settings(&self) -> String {
         let s = &self.s;
-        let terms = if s.terms {
-            format!(" terms={}", self.inputs.terms())
-        } else {
-            String::new()
+        let terms = match (&self.reader, &s.sparse) {
+            (Reader::Dense(inputs), _) if s.terms => format!(" terms={}", inputs.terms()),
+            (_, Some(sp)) => format!(
+                " net=sparse width={} perspectives={} l2={}",
+                sp.width,
+                sp.perspectives,
+                sp.l2.unwrap_or(0)
+            ),
+            _ => String::new(),
         };
         format!(
             "{} games={} records={:?} target={} lambda={} score_scale={} draw={} hidden={:?} batch={} lr={} wd={} holdout={} skip={}{}",
@@ -313,7 +464,7 @@ impl<A: GameAdapter> Training<A> {
             s.games,
             s.records,
             s.target.name(),
-            s.lambda,
+            s.lambda(),
             s.score_scale,
             s.draw,
             s.hidden,
@@ -344,7 +495,7 @@ impl<A: GameAdapter> Training<A> {
             let scores = g.scores.clone();
             sources.push(self.source(g, scores, sources.len()));
         }
-        let mut samples = samples::<A>(&self.inputs, &sources, self.s.score_scale, self.s.draw)?;
+        let mut samples = samples::<A>(&self.reader, &sources, self.s.score_scale, self.s.draw)?;
         let (train, held) = split(&samples, self.s.skip);
         if train.is_empty() {
             return Err(Error::settings(
@@ -352,10 +503,9 @@ impl<A: GameAdapter> Training<A> {
             ));
         }
         let begun = Instant::now();
-        let (trainer, losses) = self.train(&mut samples, &train, &held, observer)?;
+        let (trainer, losses, throughput) = self.train(&mut samples, &train, &held, observer)?;
         let training = begun.elapsed().as_secs_f64();
-        let mut net = trainer.net().clone();
-        self.annotate(&mut net, &losses, (train.len(), held.len()));
+        let net = trainer.network(&self.notes(&losses, (train.len(), held.len())));
         let files = self.write(&net, &losses)?;
         Ok(TrainReport {
             games: played.len() as u64,
@@ -363,6 +513,7 @@ impl<A: GameAdapter> Training<A> {
             positions: (train.len(), held.len()),
             losses,
             net,
+            throughput,
             files,
             seconds: (playing, training),
         })
@@ -518,40 +669,40 @@ impl<A: GameAdapter> Training<A> {
     }
 
     /// Trains, from the saved state when resuming; saves the state after each epoch.
+    /// Returns the trainer, every epoch's losses and the positions a second of the epochs
+    /// run here.
     fn train(
         &self,
         samples: &mut data::Samples,
         train: &[usize],
         held: &[usize],
         observer: &mut dyn Observer,
-    ) -> Result<(Trainer, Losses), Error> {
+    ) -> Result<(Learner, Losses, Option<f64>), Error> {
         let s = &self.s;
         let net_settings = s.net_settings();
         let id = format!("{:016x}", fnv1a(self.train_settings().as_bytes()));
         let state = s.out.as_ref().map(|o| beside(o, STATE_FILE));
         let (mut trainer, mut losses) = match state.as_ref().filter(|p| s.resume && p.exists()) {
-            Some(path) => resume_state(path, net_settings, &id)?,
-            None => {
-                let mut sizes = vec![self.inputs.size()];
-                sizes.extend(&s.hidden);
-                sizes.push(A::PLAYERS);
-                let net = Net::new(A::NAME, &sizes, s.seed)
-                    .map_err(|e| Error::settings(format!("--hidden: {e}")))?;
-                (Trainer::new(net, net_settings), Vec::new())
-            }
+            Some(path) => resume_state(path, net_settings, &id, s.sparse.is_some())?,
+            None => (self.new_learner(net_settings)?, Vec::new()),
         };
         observer.progress(Progress::Begin {
             total: s.epochs,
             unit: "epochs",
         });
+        let lambda = s.lambda() as f32;
         if s.target != Target::Td {
-            set_targets(samples, s.target, s.lambda as f32, None);
+            set_targets(samples, s.target, lambda, None);
         }
+        let (mut trained, mut seconds) = (0usize, 0.0f64);
         for epoch in losses.len() as u64..s.epochs {
             if s.target == Target::Td {
-                set_targets(samples, s.target, s.lambda as f32, Some(trainer.net()));
+                set_targets(samples, s.target, lambda, Some(trainer.values()));
             }
+            let began = Instant::now();
             let t = trainer.epoch(&samples.data, train, epoch);
+            seconds += began.elapsed().as_secs_f64();
+            trained += train.len();
             let h = (!held.is_empty()).then(|| trainer.loss(&samples.data, held));
             losses.push((t, h));
             if let Some(path) = &state {
@@ -573,29 +724,58 @@ impl<A: GameAdapter> Training<A> {
             });
         }
         observer.progress(Progress::End);
-        Ok((trainer, losses))
+        let throughput = (trained > 0).then(|| trained as f64 / seconds.max(1e-9));
+        Ok((trainer, losses, throughput))
     }
 
-    /// The notes the network's file keeps: how it was made and what it reached.
-    fn annotate(&self, net: &mut Net, losses: &[(f64, Option<f64>)], positions: (usize, usize)) {
-        net.set_note("made-by", "arena train");
-        self.inputs.annotate(net);
-        net.set_note(plyforge::learned::DRAW_NOTE, self.s.draw.to_string());
-        net.set_note("settings", self.train_settings());
-        net.set_note("epochs", losses.len().to_string());
-        net.set_note(
+    /// A new network's trainer, its first weights from the seed.
+    fn new_learner(&self, settings: NetSettings) -> Result<Learner, Error> {
+        let s = &self.s;
+        Ok(match &self.reader {
+            Reader::Dense(inputs) => {
+                let mut sizes = vec![inputs.size()];
+                sizes.extend(&s.hidden);
+                sizes.push(A::PLAYERS);
+                let net = Net::new(A::NAME, &sizes, s.seed)
+                    .map_err(|e| Error::settings(format!("--hidden: {e}")))?;
+                Learner::Dense(Trainer::new(net, settings))
+            }
+            Reader::Sparse(eval) => {
+                Learner::Sparse(Box::new(SparseTrainer::new(eval.net().clone(), settings)))
+            }
+        })
+    }
+
+    /// The notes the network's file keeps: how it was made, what it reads and what it
+    /// reached.
+    fn notes(
+        &self,
+        losses: &[(f64, Option<f64>)],
+        positions: (usize, usize),
+    ) -> Vec<(&str, String)> {
+        let mut notes = vec![("made-by", "arena train".to_string())];
+        if let Reader::Dense(inputs) = &self.reader {
+            if inputs.terms() > 0 {
+                notes.push((plyforge::learned::TERMS_NOTE, inputs.terms().to_string()));
+            }
+        }
+        notes.push((plyforge::learned::DRAW_NOTE, self.s.draw.to_string()));
+        notes.push(("settings", self.train_settings()));
+        notes.push(("epochs", losses.len().to_string()));
+        notes.push((
             "positions",
             format!("{} trained, {} held out", positions.0, positions.1),
-        );
+        ));
         match losses.last() {
-            Some((t, Some(h))) => net.set_note("loss", format!("{t:.5} trained, {h:.5} held out")),
-            Some((t, None)) => net.set_note("loss", format!("{t:.5} trained, none held out")),
+            Some((t, Some(h))) => notes.push(("loss", format!("{t:.5} trained, {h:.5} held out"))),
+            Some((t, None)) => notes.push(("loss", format!("{t:.5} trained, none held out"))),
             None => {}
         }
+        notes
     }
 
     /// Writes the network and the loss curve.
-    fn write(&self, net: &Net, losses: &[(f64, Option<f64>)]) -> Result<Vec<PathBuf>, Error> {
+    fn write(&self, net: &Network, losses: &[(f64, Option<f64>)]) -> Result<Vec<PathBuf>, Error> {
         let Some(out) = &self.s.out else {
             return Ok(Vec::new());
         };
@@ -612,11 +792,24 @@ impl<A: GameAdapter> Training<A> {
     }
 }
 
-/// A trainer from its state file, which must be this run's.
-fn resume_state(path: &Path, settings: NetSettings, id: &str) -> Result<(Trainer, Losses), Error> {
+/// A trainer from its state file, which must be this run's (of a sparse network when
+/// `sparse`).
+fn resume_state(
+    path: &Path,
+    settings: NetSettings,
+    id: &str,
+    sparse: bool,
+) -> Result<(Learner, Losses), Error> {
     let file = format!("--resume: {}", path.display());
-    let (trainer, extra) =
-        Trainer::load_state(path, settings).map_err(|e| Error::input(&file, None, e))?;
+    let (trainer, extra) = if sparse {
+        let (t, extra) =
+            SparseTrainer::load_state(path, settings).map_err(|e| Error::input(&file, None, e))?;
+        (Learner::Sparse(Box::new(t)), extra)
+    } else {
+        let (t, extra) =
+            Trainer::load_state(path, settings).map_err(|e| Error::input(&file, None, e))?;
+        (Learner::Dense(t), extra)
+    };
     if extra.get("id").map(String::as_str) != Some(id) {
         return Err(Error::input(
             &file,
@@ -646,8 +839,8 @@ fn check_settings(s: &TrainSettings) -> Result<(), Error> {
     if !(-1.0..=1.0).contains(&s.draw) {
         return bad(&format!("--draw-value {}: -1 to 1", s.draw));
     }
-    if !(0.0..=1.0).contains(&s.lambda) {
-        return bad(&format!("--lambda {}: 0 to 1", s.lambda));
+    if !(0.0..=1.0).contains(&s.lambda()) {
+        return bad(&format!("--lambda {}: 0 to 1", s.lambda()));
     }
     if !(s.score_scale.is_finite() && s.score_scale > 0.0) {
         return bad(&format!(

@@ -36,8 +36,9 @@ use crate::Error;
 
 /// The format of a sparse network file.
 pub const SPARSE_FORMAT: &str = "plyforge-sparse-1";
-/// The kind a sparse network file names.
-pub const SPARSE_KIND: &str = "sparse";
+/// The kind a sparse network file names (defined beside [`crate::file::kind_of`], which
+/// reads it, so that the files of either kind are told apart below both).
+pub use crate::file::SPARSE_KIND;
 
 /// The tensors of `net`'s layers, each name with `prefix`.
 pub(crate) fn tensors(net: &SparseNet, prefix: &str) -> Vec<Tensor> {

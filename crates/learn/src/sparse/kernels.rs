@@ -69,7 +69,7 @@ macro_rules! dispatch {
                 #[inline]
                 pub(crate) fn $name(self, $($arg: $ty),*) $(-> $ret)? {
                     match self {
-                        Simd::Portable => portable::$name($($arg),*),
+                        Simd::Portable => baseline::$name($($arg),*),
                         #[cfg(target_arch = "x86_64")]
                         // SAFETY: an `Avx2Token` is made only after
                         // `is_x86_feature_detected!("avx2")` said yes, so the processor
@@ -77,6 +77,20 @@ macro_rules! dispatch {
                         #[allow(unsafe_code)]
                         Simd::Avx2(_) => unsafe { avx2::$name($($arg),*) },
                     }
+                }
+            )*
+        }
+
+        /// The loops as compiled for the target's baseline, each a function of its own:
+        /// [`portable`]'s are `#[inline(always)]` (so that [`avx2`]'s copies are compiled
+        /// with AVX2), and inlined into the dispatch as well they made every caller a large
+        /// function with a costly entry (a fifth of an evaluation's instructions, callgrind).
+        mod baseline {
+            $(
+                /// [`super::portable`]'s loop of the same name, not inlined.
+                #[inline(never)]
+                pub(super) fn $name($($arg: $ty),*) $(-> $ret)? {
+                    super::portable::$name($($arg),*)
                 }
             )*
         }
@@ -129,7 +143,7 @@ impl Simd {
     #[inline]
     pub(crate) fn dense(self, x: &[i16], weights: &[i16], bias: &[i32], out: &mut [i32]) {
         match self {
-            Simd::Portable => portable::dense(x, weights, bias, out),
+            Simd::Portable => baseline_dense(x, weights, bias, out),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: an `Avx2Token` is made only after `is_x86_feature_detected!("avx2")`
             // said yes, so the processor running this has AVX2.
@@ -144,7 +158,7 @@ impl Simd {
     #[inline]
     pub(crate) fn update_dot(self, sums: &mut [i16], view: Fused<'_>, out: &mut [i32]) {
         match self {
-            Simd::Portable => portable::update_dot(sums, view, out),
+            Simd::Portable => baseline_update_dot(sums, view, out),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: an `Avx2Token` is made only after `is_x86_feature_detected!("avx2")`
             // said yes, so the processor running this has AVX2.
@@ -152,6 +166,18 @@ impl Simd {
             Simd::Avx2(_) => unsafe { fused::update_dot(sums, view, out) },
         }
     }
+}
+
+/// [`portable::dense`], not inlined (see the dispatch's `baseline`).
+#[inline(never)]
+fn baseline_dense(x: &[i16], weights: &[i16], bias: &[i32], out: &mut [i32]) {
+    portable::dense(x, weights, bias, out)
+}
+
+/// [`portable::update_dot`], not inlined (see the dispatch's `baseline`).
+#[inline(never)]
+fn baseline_update_dot(sums: &mut [i16], view: Fused<'_>, out: &mut [i32]) {
+    portable::update_dot(sums, view, out)
 }
 
 /// [`Simd::update_dot`] in AVX2's instructions: the compiler's own vectorisation of the
@@ -284,6 +310,12 @@ mod fused {
             // checked above.
             unsafe { chunk::<4>(sums, lo, view, out) };
             lo += 64;
+        }
+        if lo + 32 <= width {
+            // SAFETY: as above, with lo + 32 ≤ width: a width of 32 (or what a multiple of
+            // 64 leaves) in one pass, each output's sum made once.
+            unsafe { chunk::<2>(sums, lo, view, out) };
+            lo += 32;
         }
         while lo < width {
             // SAFETY: as above, with lo + 16 ≤ width (width is a multiple of 16).

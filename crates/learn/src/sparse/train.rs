@@ -130,6 +130,20 @@ impl SparseDataset {
         let o = self.shape.outputs;
         &self.targets[i * o..(i + 1) * o]
     }
+
+    /// Sets sample `i`'s targets (targets that change between epochs: TD(λ)), each
+    /// clamped to −1 … 1, as [`Dataset::set_target`](crate::Dataset::set_target) does.
+    ///
+    /// # Panics
+    /// When `i` is not a sample's index, or `target` not one value per output (a caller's
+    /// bug).
+    pub fn set_target(&mut self, i: usize, target: &[f32]) {
+        let o = self.shape.outputs;
+        assert_eq!(target.len(), o, "one target per output");
+        for (dst, &v) in self.targets[i * o..(i + 1) * o].iter_mut().zip(target) {
+            *dst = v.clamp(-1.0, 1.0);
+        }
+    }
 }
 
 /// A chunk's gradient: the feature transformer's touched rows (sorted by feature), the

@@ -128,6 +128,16 @@ pub(crate) fn seen_terms<A: GameAdapter>(
     Ok(out)
 }
 
+pub(crate) fn seen_features<A: GameAdapter>(
+    record: &Record<A::Pos>,
+    player: usize,
+) -> Result<Vec<u32>, Error> {
+    let e = seen_by::<A>(player)?;
+    let mut out = Vec::new();
+    e.write_features(record.position(), player, &mut out);
+    Ok(out)
+}
+
 /// Fills plane `plane` of a `[planes, n]` tensor (n = `plane_len`) with `value`.
 #[cfg(any(
     feature = "jumpy3",

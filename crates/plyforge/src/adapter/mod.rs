@@ -12,7 +12,8 @@ pub(crate) mod picture;
 mod play;
 
 pub(crate) use actions::{
-    action_of, decode, find_action, history_actions, legal_actions, observe, seen_terms,
+    action_of, decode, find_action, history_actions, legal_actions, observe, seen_features,
+    seen_terms,
 };
 pub use board::board_of;
 pub use play::{
@@ -557,6 +558,255 @@ pub trait Encoding: GameAdapter {
     {
         default_terms::<Self>(pos, player, out);
     }
+
+    /// The number of sparse features ([`Encoding::features`]): every active feature is
+    /// below it. By default one per entry of the observation tensor.
+    const FEATURES: usize = shape_size(Self::SHAPE);
+
+    /// Whether the sparse features are the observation's entries equal to 1 (true, the
+    /// default: feature `i` is active where entry `i` of [`Encoding::observe`]'s tensor is
+    /// 1, for observations of 0s and 1s), or the game's own (false: any features below
+    /// [`Encoding::FEATURES`]). [`crate::checks::features`] checks the first against the
+    /// observation, so that a game may write fast features of its own that are exactly the
+    /// observation's.
+    const OBSERVED_FEATURES: bool = true;
+
+    /// Appends the sparse features of `pos` as `player` sees it to `out` (cleared by the
+    /// caller): the indices, sorted and without repeats, each below
+    /// [`Encoding::FEATURES`], of the features that are active (worth 1; every other is
+    /// 0). What a sparse network reads (`plyforge_learn::sparse`, NNUE's shape): usually a
+    /// piece of a player on a cell, both counted from `player`'s side, so that one network
+    /// serves every seat.
+    ///
+    /// By default the observation's entries equal to 1 (see
+    /// [`Encoding::OBSERVED_FEATURES`]), made through a tensor: correct for every game
+    /// whose observation is 0s and 1s, but slow for a search; a game overrides it with
+    /// features read from its position directly.
+    fn features(pos: &Self::Pos, player: Player, out: &mut Vec<u32>)
+    where
+        Self: Sized,
+    {
+        observed_features::<Self>(pos, player, out);
+    }
+
+    /// The features that differ between `before` and `after` as `player` sees them: adds to
+    /// `changes` ([`FeatureChanges::add`], [`FeatureChanges::remove`], or a bitboard's
+    /// [`FeatureChanges::bits`]) those active in `after` only and those active in `before`
+    /// only (in any order, without repeats), and returns true; or returns false (the
+    /// default) when the game cannot say cheaply, and `changes` is then not read.
+    ///
+    /// A search evaluates leaves a few moves apart, one after another; a game whose
+    /// position holds its pieces as bitboards finds what changed between two of them in a
+    /// few instructions (the xor of the boards), which saves building and comparing the
+    /// two lists of [`Encoding::features`]. The positions are any two of the game (often
+    /// one move apart: then the features a move adds and removes); the answer must be
+    /// exactly the difference of their lists ([`crate::checks::features`] checks it).
+    fn feature_changes(
+        before: &Self::Pos,
+        after: &Self::Pos,
+        player: Player,
+        changes: &mut FeatureChanges,
+    ) -> bool
+    where
+        Self: Sized,
+    {
+        let _ = (before, after, player, changes);
+        false
+    }
+}
+
+/// The most features [`FeatureChanges`] holds of each kind (added, removed): more changes
+/// than that make a network read the lists of features instead.
+pub const MOST_CHANGES: usize = 32;
+
+/// The features that changed between two positions ([`Encoding::feature_changes`]): those
+/// added and those removed, at most [`MOST_CHANGES`] of each (beyond, it says it
+/// [`overflowed`](FeatureChanges::overflowed), and its lists are not to be read). Kept in
+/// place, so that a search's leaves cost no allocation and no indirection.
+///
+/// ```
+/// use plyforge::encoding::FeatureChanges;
+/// let mut c = FeatureChanges::new();
+/// c.add(7);
+/// c.bits(0b0110, 0b0011, 100); // bit 0 came, bit 2 went: features 100 and 102
+/// assert_eq!((c.added(), c.removed()), (&[7, 100][..], &[102][..]));
+/// c.clear();
+/// assert!(c.added().is_empty());
+/// ```
+#[derive(Clone, Debug)]
+pub struct FeatureChanges {
+    added: [u32; MOST_CHANGES],
+    removed: [u32; MOST_CHANGES],
+    n_added: usize,
+    n_removed: usize,
+    overflowed: bool,
+}
+
+impl Default for FeatureChanges {
+    fn default() -> Self {
+        FeatureChanges::new()
+    }
+}
+
+impl FeatureChanges {
+    /// No changes.
+    pub const fn new() -> FeatureChanges {
+        FeatureChanges {
+            added: [0; MOST_CHANGES],
+            removed: [0; MOST_CHANGES],
+            n_added: 0,
+            n_removed: 0,
+            overflowed: false,
+        }
+    }
+
+    /// Forgets every change.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.n_added = 0;
+        self.n_removed = 0;
+        self.overflowed = false;
+    }
+
+    /// Feature `f` became active.
+    #[inline]
+    pub fn add(&mut self, f: u32) {
+        match self.added.get_mut(self.n_added) {
+            Some(slot) => {
+                *slot = f;
+                self.n_added += 1;
+            }
+            None => self.overflowed = true,
+        }
+    }
+
+    /// Feature `f` stopped being active.
+    #[inline]
+    pub fn remove(&mut self, f: u32) {
+        match self.removed.get_mut(self.n_removed) {
+            Some(slot) => {
+                *slot = f;
+                self.n_removed += 1;
+            }
+            None => self.overflowed = true,
+        }
+    }
+
+    /// A plane of features held as a bitboard (bit `i` is feature `base + i`) went from
+    /// `before` to `after`: the bits set in `after` only are added, those set in `before`
+    /// only removed.
+    #[inline]
+    pub fn bits(&mut self, before: u128, after: u128, base: u32) {
+        let mut b = after & !before;
+        while b != 0 {
+            self.add(base + b.trailing_zeros());
+            b &= b - 1;
+        }
+        let mut b = before & !after;
+        while b != 0 {
+            self.remove(base + b.trailing_zeros());
+            b &= b - 1;
+        }
+    }
+
+    /// The features added.
+    #[inline]
+    pub fn added(&self) -> &[u32] {
+        &self.added[..self.n_added]
+    }
+
+    /// The features removed.
+    #[inline]
+    pub fn removed(&self) -> &[u32] {
+        &self.removed[..self.n_removed]
+    }
+
+    /// How many changes it holds, added and removed.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.n_added + self.n_removed
+    }
+
+    /// True when it holds no change.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// True when more than [`MOST_CHANGES`] of a kind were given: the lists are incomplete.
+    #[inline]
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+}
+
+/// The number of entries of a tensor of this shape (the product of its sizes).
+pub const fn shape_size(shape: &[usize]) -> usize {
+    let mut n = 1;
+    let mut i = 0;
+    while i < shape.len() {
+        n *= shape[i];
+        i += 1;
+    }
+    n
+}
+
+thread_local! {
+    /// The tensor of [`observed_features`], grown once per thread.
+    static OBSERVED: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`Encoding::features`]' default: the indices of the entries of `player`'s observation
+/// tensor of `pos` that are 1, appended to `out` in order.
+pub fn observed_features<E: Encoding>(pos: &E::Pos, player: Player, out: &mut Vec<u32>) {
+    OBSERVED.with(|cell| {
+        let mut x = cell.borrow_mut();
+        x.clear();
+        x.resize(E::observation_size(), 0.0);
+        E::observe(pos, player, &mut x);
+        out.extend(
+            x.iter()
+                .enumerate()
+                .filter(|(_, &v)| v == 1.0)
+                .map(|(i, _)| i as u32),
+        );
+    });
+}
+
+/// Appends to `out` the set bits of `bits`, each as `base` plus its index, in order: a
+/// plane of features from a bitboard ([`Encoding::features`]).
+#[inline]
+pub fn push_bits(out: &mut Vec<u32>, bits: u128, base: u32) {
+    let mut b = bits;
+    while b != 0 {
+        out.push(base + b.trailing_zeros());
+        b &= b - 1;
+    }
+}
+
+/// Appends to `added` and `removed` the difference of two sorted lists of features (in
+/// `new` only, in `old` only): what [`Encoding::feature_changes`] answers, from the lists
+/// (for tests and tools).
+pub fn list_changes(old: &[u32], new: &[u32], added: &mut Vec<u32>, removed: &mut Vec<u32>) {
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() && j < new.len() {
+        match old[i].cmp(&new[j]) {
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
+            std::cmp::Ordering::Less => {
+                removed.push(old[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                added.push(new[j]);
+                j += 1;
+            }
+        }
+    }
+    removed.extend_from_slice(&old[i..]);
+    added.extend_from_slice(&new[j..]);
 }
 
 /// [`Encoding::terms`]' default: the default evaluation's scores, from `player` round.
@@ -591,7 +841,16 @@ pub struct Encoded<A: GameAdapter> {
     /// [`Encoding::TERMS`].
     pub terms: usize,
     pub(crate) write_terms: fn(&A::Pos, Player, &mut [f32]),
+    /// [`Encoding::FEATURES`].
+    pub features: usize,
+    /// [`Encoding::OBSERVED_FEATURES`].
+    pub observed_features: bool,
+    pub(crate) write_features: fn(&A::Pos, Player, &mut Vec<u32>),
+    pub(crate) changes: Changes<A::Pos>,
 }
+
+/// [`Encoding::feature_changes`]' signature.
+pub(crate) type Changes<P> = fn(&P, &P, Player, &mut FeatureChanges) -> bool;
 
 impl<A: GameAdapter> Clone for Encoded<A> {
     fn clone(&self) -> Self {
@@ -612,6 +871,10 @@ impl<E: Encoding> Encoded<E> {
             observe: E::observe,
             terms: E::TERMS,
             write_terms: E::terms,
+            features: E::FEATURES,
+            observed_features: E::OBSERVED_FEATURES,
+            write_features: E::features,
+            changes: E::feature_changes,
         }
     }
 }
@@ -634,6 +897,29 @@ impl<A: GameAdapter> Encoded<A> {
     pub fn write_terms(&self, pos: &A::Pos, player: Player, out: &mut [f32]) {
         out.fill(0.0);
         (self.write_terms)(pos, player, out);
+    }
+
+    /// Writes the sparse features of `pos` as `player` sees them into `out` (cleared here
+    /// first): [`Encoding::features`].
+    #[inline]
+    pub fn write_features(&self, pos: &A::Pos, player: Player, out: &mut Vec<u32>) {
+        out.clear();
+        (self.write_features)(pos, player, out);
+    }
+
+    /// The features that differ between `before` and `after` as `player` sees them, into
+    /// `changes` (cleared here first), if the game says ([`Encoding::feature_changes`]) and
+    /// they fit; false when it does not, or they overflowed.
+    #[inline]
+    pub fn feature_changes(
+        &self,
+        before: &A::Pos,
+        after: &A::Pos,
+        player: Player,
+        changes: &mut FeatureChanges,
+    ) -> bool {
+        changes.clear();
+        (self.changes)(before, after, player, changes) && !changes.overflowed()
     }
 }
 

@@ -1,7 +1,6 @@
 //! Engine specifications: their syntax, [`SPEC_KEYS`] (every key, written once: the
 //! parser, the help and the errors read it), and what a specification sets.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use search::{Algorithm, Config, Limits, MctsParallel, Parallel, Selectivity};
@@ -9,7 +8,7 @@ use search::{Algorithm, Config, Limits, MctsParallel, Parallel, Selectivity};
 use crate::adapter::GameAdapter;
 use crate::duration::parse_duration;
 use crate::error::Error;
-use crate::learned::{self, Evaluation, LoadedNet, NetEval};
+use crate::learned::{self, Evaluation, LoadedNet};
 use crate::params::{check_declared, Param, SELECTIVE_NUMBERS, SELECTIVE_SWITCHES};
 
 /// What kind of player a specification makes.
@@ -362,7 +361,8 @@ pub const SPEC_KEYS: &[SpecKey] = &[
     search_key(
         &["eval", "e"],
         "NAME",
-        "one of the game's evaluations, or net:FILE, a value network of `arena train`",
+        "one of the game's evaluations; zero, none (the game's ends alone); or net:FILE, a value \
+         network of `arena train` (dense or sparse)",
         |s, _, v| {
             if v == "net" || v == "net:" {
                 return Err(format!(
@@ -672,9 +672,13 @@ impl Spec {
         if let Some(path) = value.strip_prefix("net:") {
             let net = learned::load::<A>(path).map_err(|e| format!("eval={value}: {e}"))?;
             self.net = Some(net);
+        } else if value == learned::ZERO {
+            // Every game's: no knowledge.
         } else if let Err(problem) = A::evaluator(&value) {
             return Err(format!(
-                "eval={value}: {problem}; or net:FILE, a value network that `arena train` wrote"
+                "eval={value}: {problem}; or {}, no knowledge; or net:FILE, a value network that \
+                 `arena train` wrote",
+                learned::ZERO
             ));
         }
         Ok(())
@@ -709,6 +713,13 @@ impl Spec {
             return Err(format!(
                 "{param}: a parameter of the game's own evaluation; eval=net:{} is a network",
                 net.path
+            ));
+        }
+        if let (Some(learned::ZERO), Some((param, _))) = (self.eval.as_deref(), self.params.first())
+        {
+            return Err(format!(
+                "{param}: a parameter of the game's own evaluation; eval={} has none",
+                learned::ZERO
             ));
         }
         if !self.params.is_empty() {
@@ -941,19 +952,24 @@ impl Spec {
     /// network of `eval=net:FILE`.
     pub fn evaluator<A: GameAdapter>(&self) -> Evaluation<A> {
         if let Some(loaded) = &self.net {
-            let eval = NetEval::shared(Arc::clone(&loaded.net))
+            return loaded
+                .net
+                .evaluation::<A>()
                 .expect("a network is checked against its game when the spec is parsed");
-            return Evaluation::Net(eval);
+        }
+        if self.eval.as_deref() == Some(learned::ZERO) {
+            return Evaluation::Zero;
         }
         Evaluation::Own(self.own_evaluator::<A>())
     }
 
     /// The game's own evaluation this spec names (or the game's default), ignoring a
-    /// network.
+    /// network (and `eval=zero`: then the default).
     pub fn own_evaluator<A: GameAdapter>(&self) -> A::Eval {
         let name = self
             .eval
             .as_deref()
+            .filter(|&e| e != learned::ZERO)
             .unwrap_or_else(|| A::evaluator_names()[0]);
         A::evaluator_with(name, &self.params).unwrap_or_else(|e| {
             panic!("evaluations and their parameters are checked when parsed: {e}")

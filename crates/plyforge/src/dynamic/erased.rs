@@ -232,6 +232,9 @@ impl<A: GameAdapter> DynEncoding for StateOf<A> {
     fn terms(&self, player: usize) -> Result<Vec<f32>, Error> {
         adapter::seen_terms::<A>(&self.record, player)
     }
+    fn features(&self, player: usize) -> Result<Vec<u32>, Error> {
+        adapter::seen_features::<A>(&self.record, player)
+    }
 }
 
 /// The encodings of a game in progress, behind one object-safe face (the dynamic layer's
@@ -243,6 +246,7 @@ pub(crate) trait DynEncoding {
     fn history_actions(&self) -> Result<Vec<usize>, Error>;
     fn observe(&self, player: usize, out: &mut [f32]) -> Result<(), Error>;
     fn terms(&self, player: usize) -> Result<Vec<f32>, Error>;
+    fn features(&self, player: usize) -> Result<Vec<u32>, Error>;
 }
 
 /// The object-safe face of an [`Agent`] of any game.

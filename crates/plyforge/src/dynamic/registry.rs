@@ -72,6 +72,8 @@ pub struct GameInfo {
     pub actions: Option<usize>,
     /// The shape of its observation tensors (empty without an encoding).
     pub observation_shape: &'static [usize],
+    /// The number of its sparse features (0 without an encoding).
+    pub features: usize,
     /// It has a picture for graphical front ends ([`GameAdapter::view`]).
     pub has_view: bool,
     /// The bench list of `arena bench` ([`GameAdapter::BENCH`]; empty: none).
@@ -100,6 +102,7 @@ impl GameInfo {
             default_match: A::default_match(),
             actions: encoding.as_ref().map(|e| e.actions),
             observation_shape: encoding.as_ref().map_or(&[], |e| e.shape),
+            features: encoding.as_ref().map_or(0, |e| e.features),
             has_view: A::view().is_some(),
             bench: A::BENCH,
             params: A::params(),

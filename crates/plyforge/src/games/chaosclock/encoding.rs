@@ -27,6 +27,9 @@ use crate::adapter::Encoding;
 ///   losing).
 ///
 /// The history (a repeated position ends the game) is not part of the tensor.
+///
+/// **Features (204):** the observation's entries that are 1 (plane `k`, column `c` is
+/// feature `12 k + c`), read from the position directly.
 impl Encoding for ChaosClock {
     const ACTIONS: usize = 25;
     const SHAPE: &'static [usize] = &[17, 12];
@@ -46,6 +49,38 @@ impl Encoding for ChaosClock {
             12..=23 => Some(Move::Place(action as u8 - 11)),
             24 => Some(Move::Pass),
             _ => None,
+        }
+    }
+
+    fn features(pos: &Position, player: Player, out: &mut Vec<u32>) {
+        const W: u32 = 12;
+        for piece in 1..=12u8 {
+            if let Some(sq) = pos.square_of(piece) {
+                out.push((u32::from(piece) - 1) * W + u32::from(sq) - 1);
+            }
+        }
+        let pieces = || (1..=12u8).map(|p| (p, u32::from(p) - 1));
+        out.extend(
+            pieces()
+                .filter(|&(p, _)| pos.square_of(p).is_none())
+                .map(|(_, c)| 12 * W + c),
+        );
+        out.extend(
+            pieces()
+                .filter(|&(p, _)| owner(p) == player)
+                .map(|(_, c)| 13 * W + c),
+        );
+        let restricted = pos.restriction();
+        out.extend(
+            pieces()
+                .filter(|&(p, _)| p == restricted)
+                .map(|(_, c)| 14 * W + c),
+        );
+        if pos.to_move() == player {
+            out.extend(15 * W..16 * W);
+        }
+        if pos.after_pass() {
+            out.extend(16 * W..17 * W);
         }
     }
 

@@ -1,12 +1,12 @@
 //! Chexers' encodings.
 
 use chexers::board::{CELLS, STEPS};
-use chexers::{DefaultEval, Hex, Move, Position, Terms, PLAYERS};
+use chexers::{DefaultEval, Hex, Move, Position, Terms, PLAYERS, TURN_LIMIT};
 use search::{Evaluator, Game, Player};
 
 use super::Chexers;
 use crate::adapter::actions::fill_plane;
-use crate::adapter::Encoding;
+use crate::adapter::{push_bits, Encoding, FeatureChanges};
 
 /// Hexes of the board, hence `MOVE`s (or `JUMP`s) from a hex in each of the six directions.
 const STEP_ACTIONS: usize = CELLS * 6;
@@ -19,6 +19,75 @@ const TERM_COUNT: usize = 11;
 
 /// Side of the square grid that holds the hexagon.
 const SIDE: usize = 7;
+
+/// The first feature of the exits (after each player's pieces on the 37 hexes).
+const EXIT_FEATURES: u32 = (PLAYERS * CELLS) as u32;
+/// The first feature of the turns played (after three exits for each player).
+const TURN_FEATURES: u32 = EXIT_FEATURES + 3 * PLAYERS as u32;
+/// Turns per feature of the turns played: 768 turns in 13 steps.
+const TURNS_PER_FEATURE: u32 = 64;
+
+/// `SEEN[player][hex]`: the index of the hex that `player` sees at `hex`, the board turned
+/// so that its exits are on the q = 3 edge (as the observation turns it).
+const SEEN: [[u8; CELLS]; PLAYERS] = {
+    let mut t = [[0u8; CELLS]; PLAYERS];
+    let mut i = 0;
+    while i < CELLS {
+        let h = match Hex::from_index(i) {
+            Some(h) => h,
+            None => panic!("indices below CELLS are hexes"),
+        };
+        let (q, r, s) = (h.q(), h.r(), h.s());
+        let turned = [(q, r), (r, s), (s, q)];
+        let mut p = 0;
+        while p < PLAYERS {
+            t[p][i] = match Hex::new(turned[p].0, turned[p].1) {
+                Some(h) => h.index() as u8,
+                None => panic!("a turned hex is a hex"),
+            };
+            p += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The hexes of `bits` as `player` sees them (the board turned, as [`SEEN`]).
+#[inline]
+fn seen_bits(bits: u64, player: Player) -> u64 {
+    if player == 0 {
+        return bits;
+    }
+    let mut out = 0;
+    let mut b = bits;
+    while b != 0 {
+        out |= 1u64 << SEEN[player][b.trailing_zeros() as usize];
+        b &= b - 1;
+    }
+    out
+}
+
+/// The hexes of `before` and `after` as `player` sees them, each plus `base`, into
+/// `changes`: those in `after` only added, those in `before` only removed.
+#[inline]
+fn seen_changes(changes: &mut FeatureChanges, before: u64, after: u64, player: Player, base: u32) {
+    let mut b = after & !before;
+    while b != 0 {
+        changes.add(base + u32::from(SEEN[player][b.trailing_zeros() as usize]));
+        b &= b - 1;
+    }
+    let mut b = before & !after;
+    while b != 0 {
+        changes.remove(base + u32::from(SEEN[player][b.trailing_zeros() as usize]));
+        b &= b - 1;
+    }
+}
+
+/// The exit features of a count of exits: one per exit up to three.
+#[inline]
+fn exit_bits(exits: u32) -> u32 {
+    (1u32 << exits.min(3)) - 1
+}
 
 /// Chexers' encodings.
 ///
@@ -49,6 +118,13 @@ const SIDE: usize = 7;
 /// 10. every entry: the turns played / 768 (the turn limit).
 ///
 /// The repetition count (the fourth occurrence draws) is not part of the tensor.
+///
+/// **Features (133),** own ([`Encoding::OBSERVED_FEATURES`] is false), from the
+/// observer's point of view, the players counted from the observer as above: the pieces
+/// of player `k` on the hex that the observer sees at index `h` (turned as the
+/// observation is) are feature `37 k + h` (0 to 110); player `k` has made at least `e`
+/// exits, `e` from 1 to 3: `111 + 3 k + e − 1`; the turns played, one feature for each 64
+/// turns: `120 + turns / 64` (120 to 132). Changes come from the bitboards' xor.
 ///
 /// **Terms (36),** the default evaluation's measurements ([`chexers::Terms::of`]) for the
 /// observer, the next player and the one after, 11 each: hopeless (1 or 0), work to the
@@ -118,6 +194,45 @@ impl Encoding for Chexers {
             player,
             &mut out[PLAYERS * TERM_COUNT..],
         );
+    }
+
+    const FEATURES: usize = TURN_FEATURES as usize + (TURN_LIMIT / TURNS_PER_FEATURE) as usize + 1;
+    const OBSERVED_FEATURES: bool = false;
+
+    fn features(pos: &Position, player: Player, out: &mut Vec<u32>) {
+        for k in 0..PLAYERS {
+            let seen = seen_bits(pos.pieces((player + k) % PLAYERS), player);
+            push_bits(out, seen.into(), (k * CELLS) as u32);
+        }
+        for k in 0..PLAYERS {
+            let exits = exit_bits(pos.exits((player + k) % PLAYERS));
+            push_bits(out, exits.into(), EXIT_FEATURES + 3 * k as u32);
+        }
+        out.push(TURN_FEATURES + pos.turns() / TURNS_PER_FEATURE);
+    }
+
+    fn feature_changes(
+        before: &Position,
+        after: &Position,
+        player: Player,
+        changes: &mut FeatureChanges,
+    ) -> bool {
+        for k in 0..PLAYERS {
+            let q = (player + k) % PLAYERS;
+            let (a, b) = (before.pieces(q), after.pieces(q));
+            seen_changes(changes, a, b, player, (k * CELLS) as u32);
+            let (a, b) = (exit_bits(before.exits(q)), exit_bits(after.exits(q)));
+            changes.bits(a.into(), b.into(), EXIT_FEATURES + 3 * k as u32);
+        }
+        let (a, b) = (
+            before.turns() / TURNS_PER_FEATURE,
+            after.turns() / TURNS_PER_FEATURE,
+        );
+        if a != b {
+            changes.add(TURN_FEATURES + b);
+            changes.remove(TURN_FEATURES + a);
+        }
+        true
     }
 
     fn observe(pos: &Position, player: Player, out: &mut [f32]) {

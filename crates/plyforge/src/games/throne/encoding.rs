@@ -5,11 +5,50 @@ use throne::{Cell, Move, Piece, Position, BLACK, CELLS, MAX_PLIES};
 
 use super::Throne;
 use crate::adapter::actions::fill_plane;
-use crate::adapter::Encoding;
+use crate::adapter::{push_bits, Encoding, FeatureChanges};
 
 /// Side of the square grid that holds the hexagon.
 const SIDE: usize = 11;
 const PASS: usize = CELLS * CELLS;
+
+/// The first feature of the imprisonments (after the four planes of pieces).
+const TRAP_FEATURES: u32 = 4 * CELLS as u32;
+/// Imprisoned soldiers counted by features, per player (5 points each in the score).
+const PTRAP_STEPS: u32 = 8;
+/// Imprisoned queens counted by features, per player (10 points each).
+const QTRAP_STEPS: u32 = 3;
+/// Features of the imprisonments of one player.
+const TRAPS: u32 = PTRAP_STEPS + QTRAP_STEPS;
+/// The first feature of the plies played.
+const PLY_FEATURES: u32 = TRAP_FEATURES + 2 * TRAPS;
+/// Plies per feature of the plies played: 300 plies in 13 steps.
+const PLIES_PER_FEATURE: u32 = 25;
+
+/// What `player` sees of `pos` as feature planes: its queen, its soldiers, the opponent's
+/// queen and soldiers as bitboards of the cells it sees (White sees the board turned half
+/// round: cell `i` at `90 − i`), each imprisonment counter as the features up to it, and
+/// the plies' step.
+fn planes(pos: &Position, player: Player) -> ([u128; 4], [u32; 2], u32) {
+    let seen = |b: u128| {
+        if player == BLACK {
+            b
+        } else {
+            b.reverse_bits() >> (128 - CELLS)
+        }
+    };
+    let mut boards = [0; 4];
+    let mut traps = [0; 2];
+    for (k, side) in [player, 1 - player].into_iter().enumerate() {
+        let queen = 1u128 << pos.queen(side).index();
+        let all = pos.occupied(side);
+        boards[2 * k] = seen(queen);
+        boards[2 * k + 1] = seen(all & !queen);
+        let p = (1u32 << pos.ptrap(side).min(PTRAP_STEPS)) - 1;
+        let q = (1u32 << pos.qtrap(side).min(QTRAP_STEPS)) - 1;
+        traps[k] = p | q << PTRAP_STEPS;
+    }
+    (boards, traps, pos.ply() / PLIES_PER_FEATURE)
+}
 
 /// Throne's encodings.
 ///
@@ -34,6 +73,14 @@ const PASS: usize = CELLS * CELLS;
 /// 7. to 10. every entry: the counters as they are (not scaled): the observer's Ptrap and
 ///    Qtrap, the opponent's Ptrap and Qtrap (how often each imprisoned enemy soldiers and
 ///    the enemy queen).
+///
+/// **Features (399),** own ([`Encoding::OBSERVED_FEATURES`] is false), from the observer's
+/// point of view (the cells turned as above, cell index `c` in notation order): the
+/// observer's queen `c` (0 to 90), its soldiers `91 + c`, the opponent's queen `182 + c`,
+/// its soldiers `273 + c`; the observer's imprisoned soldiers, at least `n` (1 to 8):
+/// `364 + n − 1`, its imprisoned queens, at least `n` (1 to 3): `372 + n − 1`, the same of
+/// the opponent at `375` and `383`; the plies played, one feature for each 25: `386 + ply /
+/// 25` (386 to 398). Changes come from the bitboards' xor.
 impl Encoding for Throne {
     const ACTIONS: usize = PASS + 1;
     const SHAPE: &'static [usize] = &[11, SIDE, SIDE];
@@ -53,6 +100,41 @@ impl Encoding for Throne {
         let from = Cell::from_index(action / CELLS)?;
         let to = Cell::from_index(action % CELLS)?;
         (from != to && action < PASS).then_some(Move::Step { from, to })
+    }
+
+    const FEATURES: usize = (PLY_FEATURES + MAX_PLIES / PLIES_PER_FEATURE + 1) as usize;
+    const OBSERVED_FEATURES: bool = false;
+
+    fn features(pos: &Position, player: Player, out: &mut Vec<u32>) {
+        let (boards, traps, ply) = planes(pos, player);
+        for (k, b) in boards.into_iter().enumerate() {
+            push_bits(out, b, (k * CELLS) as u32);
+        }
+        for (k, t) in traps.into_iter().enumerate() {
+            push_bits(out, t.into(), TRAP_FEATURES + k as u32 * TRAPS);
+        }
+        out.push(PLY_FEATURES + ply);
+    }
+
+    fn feature_changes(
+        before: &Position,
+        after: &Position,
+        player: Player,
+        changes: &mut FeatureChanges,
+    ) -> bool {
+        let ((a, ta, pa), (b, tb, pb)) = (planes(before, player), planes(after, player));
+        for k in 0..4 {
+            changes.bits(a[k], b[k], (k * CELLS) as u32);
+        }
+        for k in 0..2 {
+            let base = TRAP_FEATURES + k as u32 * TRAPS;
+            changes.bits(ta[k].into(), tb[k].into(), base);
+        }
+        if pa != pb {
+            changes.add(PLY_FEATURES + pb);
+            changes.remove(PLY_FEATURES + pa);
+        }
+        true
     }
 
     fn observe(pos: &Position, player: Player, out: &mut [f32]) {
