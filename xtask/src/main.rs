@@ -19,8 +19,8 @@
 //!   `target/web-screenshots/`.
 //! - `cargo xtask bench [--quick] [--report-only]`: the benchmark suites and
 //!   `target/bench-report.md`.
-//! - `cargo xtask fuzz [--seconds N] [TARGET...]`: every fuzz target of `fuzz/` for N seconds
-//!   (default 30); `ci` runs each for 10 s.
+//! - `cargo xtask fuzz [--seconds N] [--dev] [TARGET...]`: every fuzz target of `fuzz/` for N
+//!   seconds (default 30; `--dev`: built without optimisation); `ci` runs each for 10 s, `--dev`.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -49,7 +49,7 @@ fn main() -> ExitCode {
         Some("example") => example::run(),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci | package | python | web | example | fuzz [--seconds N] [TARGET...] | bench [--quick] [--report-only]"
+                "usage: cargo xtask ci | package | python | web | example | fuzz [--seconds N] [--dev] [TARGET...] | bench [--quick] [--report-only]"
             );
             return ExitCode::from(2);
         }
