@@ -23,8 +23,11 @@ pub use position::{
 pub use race::{race_actions, race_leader, race_move, race_to_win, RACE_PIECES};
 
 /// The recommended engine settings for Chexers: paranoid search, one thread, 32 MiB table,
-/// no quiescence, and max^n's second opinion before a move that repeats a position
-/// ([`search::Config::repetition_check`]). The race leader's race-table move
+/// no quiescence, max^n's second opinion before a move that repeats a position
+/// ([`search::Config::repetition_check`]), and never the move that completes the fourth
+/// occurrence of a position while another move does not lose by force
+/// ([`search::Config::avoid_repetition_end`]: the course counts wins, and a repetition
+/// draw is none). The race leader's race-table move
 /// ([`race_move`]) is played without a search ([`search::Config::table_moves`], on as in
 /// every configuration).
 ///
@@ -43,6 +46,7 @@ pub fn engine_config() -> search::Config {
         .with_tt_mib(32)
         .with_quiescence(false)
         .with_repetition_check(Some(search::Algorithm::MaxN))
+        .with_avoid_repetition_end(true)
 }
 
 /// Moves of thinking time that [`clock_limits`] keeps in reserve: it plans as if this many

@@ -263,3 +263,88 @@ fn the_default_engine_leaves_a_standoff_that_paranoid_search_repeats() {
     assert!(!repeats(default), "{default}");
     assert_eq!(pos.why_illegal(default), None);
 }
+
+/// A standoff from a course-referee game (our Player as Blue against `max` and `flying_solo`,
+/// seed 33, 400,000 nodes an action): at the 51st action Blue, down to 3 pieces against 5
+/// and 4 at no exits, could complete the position's fourth occurrence. Without
+/// [`Config::avoid_repetition_end`](plyforge_chexers::search::Config::avoid_repetition_end)
+/// the search plays it: the draw is worth +341 to a player that far behind (its standing
+/// scores it), and paranoid search sees every way out at about −1,400 (both opponents
+/// converting Blue's pieces). The course counts wins, so the default engine plays on.
+#[test]
+fn the_default_engine_never_completes_the_fourth_occurrence() {
+    const LINE: [&str; 50] = [
+        "MOVE -3 1 -2 1",
+        "MOVE 3 -3 3 -2",
+        "MOVE 2 1 2 0",
+        "JUMP -3 2 -1 0",
+        "MOVE 3 -2 2 -2",
+        "JUMP 3 0 1 0",
+        "JUMP -2 1 0 -1",
+        "MOVE 1 -3 1 -2",
+        "MOVE 0 3 0 2",
+        "MOVE -3 0 -2 0",
+        "MOVE 0 -3 1 -3",
+        "MOVE 2 0 1 1",
+        "JUMP -2 0 0 0",
+        "JUMP 1 -3 3 -3",
+        "MOVE 1 0 0 1",
+        "MOVE -3 3 -2 3",
+        "JUMP 1 -2 3 -2",
+        "MOVE 1 2 0 3",
+        "MOVE -1 0 -1 -1",
+        "JUMP 3 -3 3 -1",
+        "JUMP 1 1 -1 1",
+        "JUMP 0 0 -2 2",
+        "JUMP 2 -3 2 -1",
+        "JUMP 0 1 -2 1",
+        "JUMP -2 2 0 0",
+        "JUMP 2 -2 2 0",
+        "MOVE 0 2 -1 3",
+        "MOVE -2 3 -1 2",
+        "JUMP 3 -2 3 0",
+        "MOVE -2 1 -3 1",
+        "JUMP -1 -1 1 -1",
+        "JUMP 3 0 1 0",
+        "JUMP 0 3 -2 3",
+        "JUMP 1 -1 1 1",
+        "JUMP 2 -1 0 1",
+        "MOVE -3 1 -3 0",
+        "JUMP 1 1 1 -1",
+        "JUMP 0 1 2 -1",
+        "MOVE -3 0 -3 1",
+        "JUMP 1 -1 1 1",
+        "JUMP 2 -1 0 1",
+        "MOVE -3 1 -3 0",
+        "JUMP 1 1 1 -1",
+        "JUMP 0 1 2 -1",
+        "MOVE -3 0 -3 1",
+        "JUMP 1 -1 1 1",
+        "JUMP 2 -1 0 1",
+        "MOVE -3 1 -3 0",
+        "JUMP 1 1 1 -1",
+        "JUMP 0 1 2 -1",
+    ];
+    let mut record = Record::new(Position::start());
+    for text in LINE {
+        let mv: Move = text.parse().unwrap();
+        assert_eq!(record.play(mv).unwrap(), None, "{text}");
+    }
+    let history = record.history_keys().to_vec();
+    let pos = record.position().clone();
+    let ends = |mv: Move| {
+        let mut r = record.clone();
+        r.play(mv).unwrap().is_some()
+    };
+    let best = |config: plyforge_chexers::search::Config| {
+        Search::new(config, DefaultEval::default())
+            .run(&pos, &history, Limits::nodes(50_000), |_| {})
+            .best
+            .expect("a move")
+    };
+    let allowed = best(engine_config().with_avoid_repetition_end(false));
+    assert!(ends(allowed), "{allowed}");
+    let default = best(engine_config());
+    assert!(!ends(default), "{default}");
+    assert_eq!(pos.why_illegal(default), None);
+}

@@ -15,7 +15,7 @@ use crate::iterate::single;
 use crate::maxn::{Maxn, MaxnBounds, Split};
 use crate::mcts::{self, Forest, MctsStats};
 use crate::report::{maxn_report, nps, report, unsearched};
-use crate::score::{end_score, end_scores, MAX_DEPTH};
+use crate::score::{end_score, end_scores, repetition_ends, MAX_DEPTH};
 use crate::selective::Selective;
 use crate::shared::{Iteration, Padded, Shared, NO_SCORE};
 use crate::smp;
@@ -388,6 +388,7 @@ impl<G: Game, E: Evaluator<G>> Search<G, E> {
             hero,
             rule: game.repetition_rule().map(|(_, o)| o),
             history: history.iter().copied().collect(),
+            ends: repetition_ends(game, history, self.config.avoid_repetition_end),
             user_stop: &self.stop,
             abort: Padded(AtomicBool::new(false)),
             nodes: Padded(AtomicU64::new(0)),

@@ -42,7 +42,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::game::{Evaluator, Game, MoveList, Scores};
-use crate::score::{end_scores, masked, MAX_PLY, MAX_QUIESCENCE_PLY};
+use crate::score::{end_scores, masked, MAX_PLY, MAX_QUIESCENCE_PLY, SHUNNED};
 use crate::shared::{Padded, Shared};
 use crate::time::Stability;
 use crate::trace::Visit;
@@ -209,7 +209,12 @@ impl<'a, G: Game, E: Evaluator<G>> Maxn<'a, G, E> {
             let k = pos.repetition_key();
             if ply > 0 && (self.path.contains(&k) || self.sh.history.contains(&k)) {
                 self.reps += 1;
-                return Some(end_scores(self.sh.eval, pos, rule, self.players, ply));
+                let mut s = end_scores(self.sh.eval, pos, rule, self.players, ply);
+                if ply == 1 && self.sh.ends.contains(&k) {
+                    // The root player's move ends the game by the rule, which it avoids.
+                    s[self.sh.root_player] = SHUNNED;
+                }
+                return Some(s);
             }
         }
         pos.outcome()

@@ -12,6 +12,35 @@ pub const HALF_MATE: i32 = MATE / 2;
 
 const _: () = assert!(HALF_MATE - 10_000 > MAX_EVAL && HALF_MATE < MATE_BOUND);
 
+/// The root player's score of its own move that ends the game by the repetition rule, with
+/// [`crate::Config::avoid_repetition_end`]: below every evaluation, above a forced loss.
+pub(crate) const SHUNNED: i32 = -(MAX_EVAL + 1);
+
+/// Repetition keys whose next occurrence ends the game by its repetition rule, given the
+/// game's `history` (its positions' keys, each as often as it occurred); empty unless `on`
+/// and the game has such a rule ([`crate::Config::avoid_repetition_end`]).
+pub(crate) fn repetition_ends<G: Game>(
+    game: &G,
+    history: &[u64],
+    on: bool,
+) -> fxhash::FxHashSet<u64> {
+    let mut ends = fxhash::FxHashSet::default();
+    let Some((limit, _)) = game.repetition_rule().filter(|_| on) else {
+        return ends;
+    };
+    let mut counts: fxhash::FxHashMap<u64, u32> = fxhash::FxHashMap::default();
+    for &k in history {
+        *counts.entry(k).or_insert(0) += 1;
+    }
+    ends.extend(
+        counts
+            .into_iter()
+            .filter(|&(_, c)| c + 1 >= limit)
+            .map(|(k, _)| k),
+    );
+    ends
+}
+
 /// Score, for `player`, of a game that ended with `outcome` `ply` plies from the root.
 ///
 /// | utility ([`Outcome::utility`]) | score |

@@ -58,6 +58,9 @@ pub(crate) struct Shared<'a, G: Game, E> {
     pub hero: Player,
     pub rule: Option<Outcome>,
     pub history: FxHashSet<u64>,
+    /// Keys of [`Shared::history`] whose next occurrence ends the game by the repetition
+    /// rule, when the root player avoids that ([`Config::avoid_repetition_end`]; else empty).
+    pub ends: FxHashSet<u64>,
     pub user_stop: &'a AtomicBool,
     /// Set by the main thread when the search must end (limits reached, or it finished).
     pub abort: Padded<AtomicBool>,

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::game::{Evaluator, Game};
 use crate::history::{Heuristics, History};
-use crate::score::{end_score, MAX_PLY};
+use crate::score::{end_score, MAX_PLY, SHUNNED};
 use crate::shared::{Iteration, Shared};
 use crate::trace::{ThreadTrace, Visit};
 
@@ -465,6 +465,17 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         if let Some(rule) = self.sh.rule {
             rep_key = pos.repetition_key();
             if ply > 0 && self.repeated(rep_key) {
+                if ply == 1 && self.sh.ends.contains(&rep_key) {
+                    // The root player's move ends the game by the rule, which it avoids
+                    // (`Config::avoid_repetition_end`): bad for the root player, from the
+                    // hero's view.
+                    let s = if self.sh.hero == self.sh.root_player {
+                        SHUNNED
+                    } else {
+                        -SHUNNED
+                    };
+                    return (Some(sign * s), rep_key);
+                }
                 let s = end_score(self.sh.eval, pos, rule, self.sh.hero, ply as u32);
                 return (Some(sign * s), rep_key);
             }

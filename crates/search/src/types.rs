@@ -368,6 +368,19 @@ pub struct Config {
     /// Otherwise the first search's move stands. `None` (the default): no check. Only for
     /// games with a repetition rule ([`Game::repetition_rule`](crate::Game::repetition_rule)).
     pub repetition_check: Option<Algorithm>,
+    /// Whether the player to move at the root keeps out of ending the game by the
+    /// repetition rule ([`Game::repetition_rule`](crate::Game::repetition_rule)): a root move
+    /// into a position that the game's history already holds as often as the rule allows
+    /// less one (so that this occurrence ends the game) scores, from the root player's
+    /// view, just below every evaluation ([`MAX_EVAL`](crate::MAX_EVAL)` + 1` below zero)
+    /// and above a forced loss, whatever the rule's outcome and the evaluation's
+    /// [`draw_scores`](crate::Evaluator::draw_scores). So the root player completes the
+    /// repetition only when every other move loses by force. For games where a drawn
+    /// result is worth no more than a loss (a tournament that counts wins). Other
+    /// repetitions, on the search path or deeper in the tree, still score the rule's
+    /// outcome. The alpha-beta family and max^n; Monte Carlo tree search ignores it. Off by
+    /// default.
+    pub avoid_repetition_end: bool,
     /// The *directed offensive* of MP-Mix (Zuckerman, Felner & Kraus 2009): with three
     /// players and [`Algorithm::Paranoid`], when another player leads by at least this
     /// margin, the search turns against it. The leader and its margin are read off the
@@ -448,6 +461,7 @@ impl Default for Config {
             quiescence: true,
             mcts: MctsConfig::default(),
             repetition_check: None,
+            avoid_repetition_end: false,
             offensive: None,
             apart: None,
             table_moves: true,
@@ -511,6 +525,12 @@ impl Config {
     /// [`Config::repetition_check`]; `None`: none).
     pub fn with_repetition_check(mut self, model: Option<Algorithm>) -> Self {
         self.repetition_check = model;
+        self
+    }
+    /// This configuration with the root player keeping out of the repetition rule's end, or
+    /// not (see [`Config::avoid_repetition_end`]).
+    pub fn with_avoid_repetition_end(mut self, on: bool) -> Self {
+        self.avoid_repetition_end = on;
         self
     }
     /// This configuration with the game's table moves played or searched (see

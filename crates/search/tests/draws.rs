@@ -260,3 +260,74 @@ fn the_repetition_check_plays_the_other_models_way_out() {
         "too few repeating moves to test: {repeating} repeating, {changed} changed"
     );
 }
+
+/// [`Config::avoid_repetition_end`]: the root player never plays the move whose position
+/// ends the game by the repetition rule (it occurred as often as the rule allows less one)
+/// while another move does not lose by force: such a move scores just below every
+/// evaluation. Where no move ends the game the search is the same as without it.
+#[test]
+fn the_root_player_keeps_out_of_the_repetition_rules_end() {
+    let (mut ending, mut avoided) = (0, 0);
+    for seed in 0..300 {
+        for players in [2, 3] {
+            let (game, history) = cyclic(seed, players);
+            if game.outcome().is_some() {
+                continue;
+            }
+            let (limit, _) = game.repetition_rule().expect("a repetition rule");
+            let ends = |mv| {
+                let mut child = game;
+                child.play(mv);
+                let k = child.repetition_key();
+                history.iter().filter(|&&h| h == k).count() as u32 + 1 >= limit
+            };
+            let moves = {
+                let mut m = plyforge_search::MoveList::new();
+                game.legal_moves(&mut m);
+                m
+            };
+            let any_end = moves.iter().any(|&m| ends(m));
+            for algorithm in ALGORITHMS {
+                if algorithm == Algorithm::AlphaBeta && players == 3 {
+                    continue;
+                }
+                for threads in [1, 2] {
+                    let run = |avoid: bool| {
+                        let c = config(algorithm, true, threads).with_avoid_repetition_end(avoid);
+                        Search::new(c, DrawAware).run(&game, &history, Limits::depth(4), |_| {})
+                    };
+                    let (on, off) = (run(true), run(false));
+                    let best = on.best.expect("a move");
+                    let own = if algorithm == Algorithm::MaxN {
+                        on.scores[game.to_move()]
+                    } else {
+                        on.score
+                    };
+                    if !any_end {
+                        if threads == 1 {
+                            assert_eq!(
+                                (on.best, on.score, on.scores),
+                                (off.best, off.score, off.scores)
+                            );
+                        }
+                        continue;
+                    }
+                    if ends(best) {
+                        // Only when every other move loses by force.
+                        assert_eq!(own, -(MAX_EVAL + 1), "{:?} {algorithm:?}", game.spec());
+                    } else {
+                        assert!(own > -(MAX_EVAL + 1), "{:?} {algorithm:?}", game.spec());
+                    }
+                    if threads == 1 && off.best.is_some_and(ends) {
+                        ending += 1;
+                        avoided += usize::from(!ends(best));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        ending >= 20 && avoided >= 20,
+        "too few ending moves to test: {ending} chosen without the rule, {avoided} avoided"
+    );
+}

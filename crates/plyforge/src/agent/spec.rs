@@ -42,6 +42,12 @@ pub enum Kind {
 /// assert!(bad.to_string().contains("repetition=often: off, maxn"), "{bad}");
 /// // MCTS is an engine kind, not a second opinion.
 /// assert!(Spec::parse::<Chexers>("engine,repetition=mcts").is_err());
+/// // Chexers' engine never ends a game by repetition while it has a way out; `allow` lets it.
+/// assert!(Spec::parse::<Chexers>("engine").unwrap().config::<Chexers>(None).avoid_repetition_end);
+/// let allow = Spec::parse::<Chexers>("engine,repetition-end=allow").unwrap();
+/// assert!(!allow.config::<Chexers>(None).avoid_repetition_end);
+/// let bad = Spec::parse::<Chexers>("engine,repetition-end=never").unwrap_err();
+/// assert!(bad.to_string().contains("repetition-end=never: avoid or allow"), "{bad}");
 /// // The directed offensive against a leader ahead by 600 points, or none.
 /// let attack = Spec::parse::<Chexers>("engine,offensive=600").unwrap();
 /// assert_eq!(attack.config::<Chexers>(None).offensive, Some(600));
@@ -97,6 +103,9 @@ pub struct Spec {
     /// The second opinion before repeating a position ([`Config::repetition_check`]):
     /// `Some(None)` turns it off.
     pub repetition: Option<Option<Algorithm>>,
+    /// Whether the root player keeps out of ending the game by the repetition rule
+    /// ([`Config::avoid_repetition_end`]).
+    pub repetition_end: Option<bool>,
     /// The directed offensive's margin ([`Config::offensive`]): `Some(None)` turns it off.
     pub offensive: Option<Option<i32>>,
     /// The model of the opponents out of reach ([`Config::apart`]): `Some(None)` turns it
@@ -408,6 +417,20 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         },
     ),
     search_key(
+        &["repetition-end"],
+        "avoid|allow",
+        "avoid: never end the game by the repetition rule with a move of the player to move \
+         while another move does not lose by force (a draw worth no more than a loss)",
+        |s, k, v| {
+            s.repetition_end = Some(match v {
+                "avoid" => true,
+                "allow" => false,
+                _ => return Err(format!("{k}={v}: avoid or allow")),
+            });
+            Ok(())
+        },
+    ),
+    search_key(
         &["offensive"],
         "N|off",
         "three players, paranoid: when another player leads by N evaluation points or more, \
@@ -612,6 +635,7 @@ impl Spec {
             aspiration: None,
             quiescence: None,
             repetition: None,
+            repetition_end: None,
             offensive: None,
             apart: None,
             tables: None,
@@ -886,6 +910,9 @@ impl Spec {
         }
         if let Some(v) = self.repetition {
             c.repetition_check = v;
+        }
+        if let Some(v) = self.repetition_end {
+            c.avoid_repetition_end = v;
         }
         if let Some(v) = self.offensive {
             c.offensive = v;
