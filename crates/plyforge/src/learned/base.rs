@@ -10,6 +10,19 @@ use crate::adapter::{Encoded, GameAdapter};
 /// Evaluation points per unit of the network's value (a value of 1 scores 1000).
 pub const SCALE: f32 = 1000.0;
 
+/// A network's aspiration window, in search points: a 25th of [`SCALE`].
+pub(crate) const ASPIRATION_WINDOW: i32 = (SCALE / 25.0) as i32;
+
+/// A network's futility margin, in search points: a tenth of [`SCALE`].
+pub(crate) const MARGIN: i32 = (SCALE / 10.0) as i32;
+
+/// A network's scores of a draw: `draw` (see [`draw_score`]) for every player of the game.
+pub(crate) fn draw_scores_of<A: GameAdapter>(draw: i32) -> Scores {
+    let mut scores = [0; MAX_PLAYERS];
+    scores[..A::PLAYERS].fill(draw);
+    scores
+}
+
 /// The note of a network's file that gives what a draw is worth to every player (−1 … 1),
 /// as its training valued draws (`arena train --draw-value`); 0 without it. Its searches
 /// score a drawn position so (games of three or more players; with two a draw stays 0, as

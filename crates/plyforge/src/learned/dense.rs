@@ -11,7 +11,8 @@ use learn::{Accumulator, FastNet, Net};
 use search::{DrawKind, Evaluator, Game, Player, Scores, MAX_PLAYERS};
 
 use super::base::{
-    bad_note, draw_score, encoding, in_player_order, scores_of, NetError, SCALE, TERMS_NOTE,
+    bad_note, draw_score, draw_scores_of, encoding, in_player_order, scores_of, NetError,
+    ASPIRATION_WINDOW, MARGIN, TERMS_NOTE,
 };
 use crate::adapter::{Encoded, GameAdapter};
 
@@ -192,11 +193,11 @@ impl<A: GameAdapter> Evaluator<A::Pos> for NetEval<A> {
     }
 
     fn aspiration_window(&self) -> i32 {
-        (SCALE / 25.0) as i32
+        ASPIRATION_WINDOW
     }
 
     fn margin(&self) -> i32 {
-        (SCALE / 10.0) as i32
+        MARGIN
     }
 
     fn move_hint(&self, pos: &A::Pos, mv: A::Move) -> i32 {
@@ -204,8 +205,6 @@ impl<A: GameAdapter> Evaluator<A::Pos> for NetEval<A> {
     }
 
     fn draw_scores(&self, _pos: &A::Pos, _kind: DrawKind) -> Scores {
-        let mut scores = [0; MAX_PLAYERS];
-        scores[..A::PLAYERS].fill(self.draw);
-        scores
+        draw_scores_of::<A>(self.draw)
     }
 }

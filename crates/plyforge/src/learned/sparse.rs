@@ -25,7 +25,10 @@ use std::sync::Arc;
 use learn::sparse::{Delta, QuantNet, SparseAccumulator, SparseNet};
 use search::{DrawKind, Evaluator, Game, Player, Scores, MAX_PLAYERS};
 
-use super::base::{draw_score, encoding, in_player_order, round, scores_of, NetError, SCALE};
+use super::base::{
+    draw_score, draw_scores_of, encoding, in_player_order, round, scores_of, NetError,
+    ASPIRATION_WINDOW, MARGIN, SCALE,
+};
 use crate::adapter::{Encoded, FeatureChanges, GameAdapter};
 
 /// The most rows a view's changes may move its sums by before the lists are read instead
@@ -289,11 +292,11 @@ impl<A: GameAdapter> Evaluator<A::Pos> for SparseEval<A> {
     }
 
     fn aspiration_window(&self) -> i32 {
-        (SCALE / 25.0) as i32
+        ASPIRATION_WINDOW
     }
 
     fn margin(&self) -> i32 {
-        (SCALE / 10.0) as i32
+        MARGIN
     }
 
     fn move_hint(&self, pos: &A::Pos, mv: A::Move) -> i32 {
@@ -301,8 +304,6 @@ impl<A: GameAdapter> Evaluator<A::Pos> for SparseEval<A> {
     }
 
     fn draw_scores(&self, _pos: &A::Pos, _kind: DrawKind) -> Scores {
-        let mut scores = [0; MAX_PLAYERS];
-        scores[..A::PLAYERS].fill(self.draw);
-        scores
+        draw_scores_of::<A>(self.draw)
     }
 }
