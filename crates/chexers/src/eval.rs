@@ -35,9 +35,14 @@ use crate::position::{Position, EXITS_TO_WIN, PLAYERS};
 /// another; in the course referee against two public student agents the default won 41 of
 /// 48 games with it and 28 without (`docs/chexers-strength.md`).
 ///
-/// Draws (the repetition and turn-limit draws) are scored from each player's standing
-/// ([`DefaultEval`]'s [`draw_scores`](Evaluator::draw_scores)): `−draw_standing % ·
-/// standing − contempt`, so a draw is bad for the leader and good for one far behind.
+/// Draws (the repetition and turn-limit draws) are scored
+/// ([`DefaultEval`]'s [`draw_scores`](Evaluator::draw_scores)) `−draw_standing % · standing −
+/// contempt`: with `draw_standing` a draw is bad for the leader and good for one far behind.
+/// The default scores every draw −3000 for every player (`draw_standing` 0, `contempt`
+/// 3000), below what the evaluation gives all but lost positions: the course counts wins,
+/// and a draw is none. Chosen by games against the course's public agents (a player far
+/// behind that valued the draw by its standing shuffled into repetitions; the figures are
+/// in the repository's `docs/chexers-strength.md`, "Repetition draws where only wins count").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// Per step of remaining work: the distances of the pieces closest to the exits (as many
@@ -117,8 +122,8 @@ impl Default for Weights {
             mobility: 3,
             against_best: true,
             relative: true,
-            draw_standing: 50,
-            contempt: 100,
+            draw_standing: 0,
+            contempt: 3000,
             race: 0,
             material: 300,
             material_best: 0,

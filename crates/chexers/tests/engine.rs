@@ -18,6 +18,16 @@ const POSITIONS: [&str; 5] = [
     "g.g./.g.../.grb../....rrb/....../r..b./r... b 0,0,0 14",
 ];
 
+/// The evaluation with draws scored from each player's standing (`draw_standing` 50,
+/// `contempt` 100: the default until draws were scored as no better than a loss).
+fn standing_draws() -> DefaultEval {
+    DefaultEval::with_weights(Weights {
+        draw_standing: 50,
+        contempt: 100,
+        ..Weights::default()
+    })
+}
+
 fn engine(algo: Algorithm) -> Search<Position, DefaultEval> {
     let mut c = engine_config();
     c.algorithm = algo;
@@ -210,8 +220,9 @@ fn evaluation_stays_within_bounds_and_prefers_progress() {
 /// A standoff from a course-referee game (our Player as Blue against `flying_solo` and
 /// `SquareBox`, seed 33): at the 24th action Blue jumps a piece back to where it stood, the
 /// cycle the three players then repeat until the referee's fourth occurrence draws. Paranoid
-/// search repeats (both opponents would convert Blue's pieces if it left); with the default
-/// settings' second opinion (max^n: each opponent plays for itself) Blue leaves the cycle.
+/// search with draws scored by standing repeats (both opponents would convert Blue's pieces
+/// if it left); with the default settings' second opinion (max^n: each opponent plays for
+/// itself) Blue leaves the cycle, and so it does with the default draw scores.
 #[test]
 fn the_default_engine_leaves_a_standoff_that_paranoid_search_repeats() {
     const LINE: [&str; 23] = [
@@ -251,15 +262,20 @@ fn the_default_engine_leaves_a_standoff_that_paranoid_search_repeats() {
         child.play(mv);
         history.contains(&child.repetition_key())
     };
-    let best = |config: plyforge_chexers::search::Config| {
-        Search::new(config, DefaultEval::default())
+    let best = |config: plyforge_chexers::search::Config, eval: DefaultEval| {
+        Search::new(config, eval)
             .run(&pos, &history, Limits::nodes(200_000), |_| {})
             .best
             .expect("a move")
     };
-    let paranoid = best(engine_config().with_repetition_check(None));
+    let paranoid = best(
+        engine_config().with_repetition_check(None),
+        standing_draws(),
+    );
     assert!(repeats(paranoid), "{paranoid}");
-    let default = best(engine_config());
+    let checked = best(engine_config(), standing_draws());
+    assert!(!repeats(checked), "{checked}");
+    let default = best(engine_config(), DefaultEval::default());
     assert!(!repeats(default), "{default}");
     assert_eq!(pos.why_illegal(default), None);
 }
@@ -268,9 +284,11 @@ fn the_default_engine_leaves_a_standoff_that_paranoid_search_repeats() {
 /// seed 33, 400,000 nodes an action): at the 51st action Blue, down to 3 pieces against 5
 /// and 4 at no exits, could complete the position's fourth occurrence. Without
 /// [`Config::avoid_repetition_end`](plyforge_chexers::search::Config::avoid_repetition_end)
-/// the search plays it: the draw is worth +341 to a player that far behind (its standing
-/// scores it), and paranoid search sees every way out at about −1,400 (both opponents
-/// converting Blue's pieces). The course counts wins, so the default engine plays on.
+/// and with draws scored by standing (the default evaluation's until then) the search plays
+/// it: the draw is worth +341 to a player that far behind, and paranoid search sees every
+/// way out at about −1,400 (both opponents converting Blue's pieces). The course counts
+/// wins, so the default engine plays on: the rule alone keeps it out, and so do the default
+/// draw scores (−3000).
 #[test]
 fn the_default_engine_never_completes_the_fourth_occurrence() {
     const LINE: [&str; 50] = [
@@ -336,15 +354,20 @@ fn the_default_engine_never_completes_the_fourth_occurrence() {
         let mut r = record.clone();
         r.play(mv).unwrap().is_some()
     };
-    let best = |config: plyforge_chexers::search::Config| {
-        Search::new(config, DefaultEval::default())
+    let best = |config: plyforge_chexers::search::Config, eval: DefaultEval| {
+        Search::new(config, eval)
             .run(&pos, &history, Limits::nodes(50_000), |_| {})
             .best
             .expect("a move")
     };
-    let allowed = best(engine_config().with_avoid_repetition_end(false));
+    let allowed = best(
+        engine_config().with_avoid_repetition_end(false),
+        standing_draws(),
+    );
     assert!(ends(allowed), "{allowed}");
-    let default = best(engine_config());
+    let avoided = best(engine_config(), standing_draws());
+    assert!(!ends(avoided), "{avoided}");
+    let default = best(engine_config(), DefaultEval::default());
     assert!(!ends(default), "{default}");
     assert_eq!(pos.why_illegal(default), None);
 }

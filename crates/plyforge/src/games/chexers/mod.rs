@@ -82,7 +82,7 @@ impl GameAdapter for Chexers {
             ("short_threat", d.short_threat, 0, 500, 20, "extra per threatened piece while short"),
             ("mobility", d.mobility, 0, 30, 1, "per legal action"),
             ("draw_standing", d.draw_standing, 0, 100, 8, "a draw's value, in percent of the standing, negated"),
-            ("contempt", d.contempt, -1000, 3000, 100, "subtracted from every player's value of a draw"),
+            ("contempt", d.contempt, -1000, 10_000, 100, "subtracted from every player's value of a draw"),
             ("material", d.material, 0, 1500, 40, "per piece of force above the opponents' mean"),
             ("material_best", d.material_best, 0, 1000, 40, "per piece of force above the strongest opponent's"),
             ("cohesion", d.cohesion, 0, 200, 8, "per pair of own pieces side by side"),
