@@ -121,6 +121,13 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         self.cancel.pop();
         let cut = sp.signal.cut.load(Relaxed);
         if self.stopped {
+            if cx.ply == 0 && self.aborted() {
+                // The end of the search at the root: the moves whose searches completed
+                // still make the iteration's best so far (what the report takes from a
+                // stopped iteration), as one thread's completed moves do.
+                let done = sp.done.into_inner().unwrap_or_else(|e| e.into_inner());
+                return self.gather(cx, done, alpha, beta, best);
+            }
             // Stopped by this node's own cut, the search goes on; by the end of the
             // search or a split node above, the node's result is not wanted.
             if self.aborted() || !cut || self.cancel.iter().any(|(s, a)| s.stale(*a)) {
