@@ -120,14 +120,11 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
         sh.working.fetch_add(1, Relaxed);
         self.cancel.pop();
         let cut = sp.signal.cut.load(Relaxed);
-        if self.stopped {
-            if cx.ply == 0 && self.aborted() {
-                // The end of the search at the root: the moves whose searches completed
-                // still make the iteration's best so far (what the report takes from a
-                // stopped iteration), as one thread's completed moves do.
-                let done = sp.done.into_inner().unwrap_or_else(|e| e.into_inner());
-                return self.gather(cx, done, alpha, beta, best);
-            }
+        // At the end of the search the root's moves whose searches completed still make the
+        // iteration's best so far (what the report takes from a stopped iteration), as one
+        // thread's completed moves do.
+        let root_at_end = cx.ply == 0 && self.aborted();
+        if self.stopped && !root_at_end {
             // Stopped by this node's own cut, the search goes on; by the end of the
             // search or a split node above, the node's result is not wanted.
             if self.aborted() || !cut || self.cancel.iter().any(|(s, a)| s.stale(*a)) {
@@ -135,7 +132,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             }
             self.stopped = false;
         }
-        if cut {
+        if cut && !self.stopped {
             self.local.smp.split_cuts += 1;
         }
         let done = sp.done.into_inner().unwrap_or_else(|e| e.into_inner());

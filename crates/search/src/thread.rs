@@ -238,28 +238,9 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         local.smp = SmpStats::default();
         local.trace.visits.clear();
         local.trace.completed = 0;
-        local.filter.iter_mut().for_each(|f| *f = 0);
-        if sh.rule.is_some() {
-            for &k in &sh.history {
-                local.filter[k as usize & FILTER_MASK] += 1;
-            }
-        }
-        Worker {
-            sh,
-            local,
-            id,
-            role: if id == 0 { Role::Main } else { Role::Helper },
-            cancel: Vec::new(),
-            tasks: None,
-            nodes: 0,
-            flushed: 0,
-            poll_at: 1,
-            probes: 0,
-            hits: 0,
-            stopped: false,
-            searching: 0,
-            root_best: None,
-        }
+        fill_filter(sh, local, &[]);
+        let role = if id == 0 { Role::Main } else { Role::Helper };
+        Worker::with(sh, local, id, role, Vec::new(), None, 0)
     }
 
     /// A thread searching moves of a split node ([`crate::split`]) at iteration
@@ -275,23 +256,36 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
         searching: u32,
     ) -> Self {
         local.path.clear();
-        local.filter.iter_mut().for_each(|f| *f = 0);
+        fill_filter(sh, local, path);
         if sh.rule.is_some() {
-            for &k in sh.history.iter().chain(path) {
-                local.filter[k as usize & FILTER_MASK] += 1;
-            }
             local.path.extend_from_slice(path);
         }
         local.made_for.iter_mut().for_each(|m| *m = 0);
         local.smp = SmpStats::default();
         local.trace.visits.clear();
+        let id = rayon::current_thread_index().unwrap_or(0);
+        let cancel = cancel.to_vec();
+        Worker::with(sh, local, id, Role::Task, cancel, Some(tasks), searching)
+    }
+
+    /// A worker with nothing searched yet, its memory prepared by [`Worker::new`] or
+    /// [`Worker::task`].
+    fn with(
+        sh: &'a Shared<'a, G, E>,
+        local: &'b mut Local<G>,
+        id: usize,
+        role: Role,
+        cancel: Vec<(Arc<Signal>, i32)>,
+        tasks: Option<&'a Tasks<G>>,
+        searching: u32,
+    ) -> Self {
         Worker {
             sh,
             local,
-            id: rayon::current_thread_index().unwrap_or(0),
-            role: Role::Task,
-            cancel: cancel.to_vec(),
-            tasks: Some(tasks),
+            id,
+            role,
+            cancel,
+            tasks,
             nodes: 0,
             flushed: 0,
             poll_at: 1,
@@ -484,5 +478,16 @@ impl<'a, 'b, G: Game, E: Evaluator<G>> Worker<'a, 'b, G, E> {
             .outcome()
             .map(|o| sign * end_score(self.sh.eval, pos, o, self.sh.hero, ply as u32));
         (v, rep_key)
+    }
+}
+
+/// Sets `local`'s repetition filter to the game's history and `path` (the repetition keys
+/// above a split node), where the game has a repetition rule; clears it otherwise.
+fn fill_filter<G: Game, E>(sh: &Shared<'_, G, E>, local: &mut Local<G>, path: &[u64]) {
+    local.filter.iter_mut().for_each(|f| *f = 0);
+    if sh.rule.is_some() {
+        for &k in sh.history.iter().chain(path) {
+            local.filter[k as usize & FILTER_MASK] += 1;
+        }
     }
 }
