@@ -28,6 +28,30 @@ fn standing_draws() -> DefaultEval {
     })
 }
 
+/// The game after the moves of `line` (in the referee's notation), none of which ends it.
+fn replay(line: &[&str]) -> Record<Position> {
+    let mut record = Record::new(Position::start());
+    for text in line {
+        let mv: Move = text.parse().unwrap();
+        assert_eq!(record.play(mv).unwrap(), None, "{text}");
+    }
+    record
+}
+
+/// The move of a search of `pos` (after `history`) within `nodes`.
+fn best_move(
+    pos: &Position,
+    history: &[u64],
+    nodes: u64,
+    config: plyforge_chexers::search::Config,
+    eval: DefaultEval,
+) -> Move {
+    Search::new(config, eval)
+        .run(pos, history, Limits::nodes(nodes), |_| {})
+        .best
+        .expect("a move")
+}
+
 fn engine(algo: Algorithm) -> Search<Position, DefaultEval> {
     let mut c = engine_config();
     c.algorithm = algo;
@@ -250,11 +274,7 @@ fn the_default_engine_leaves_a_standoff_that_paranoid_search_repeats() {
         "JUMP 2 -2 0 0",
         "JUMP 2 -3 0 -3",
     ];
-    let mut record = Record::new(Position::start());
-    for text in LINE {
-        let mv: Move = text.parse().unwrap();
-        assert_eq!(record.play(mv).unwrap(), None, "{text}");
-    }
+    let record = replay(&LINE);
     let history = record.history_keys().to_vec();
     let pos = record.position().clone();
     let repeats = |mv: Move| {
@@ -262,12 +282,7 @@ fn the_default_engine_leaves_a_standoff_that_paranoid_search_repeats() {
         child.play(mv);
         history.contains(&child.repetition_key())
     };
-    let best = |config: plyforge_chexers::search::Config, eval: DefaultEval| {
-        Search::new(config, eval)
-            .run(&pos, &history, Limits::nodes(200_000), |_| {})
-            .best
-            .expect("a move")
-    };
+    let best = |config, eval| best_move(&pos, &history, 200_000, config, eval);
     let paranoid = best(
         engine_config().with_repetition_check(None),
         standing_draws(),
@@ -343,23 +358,14 @@ fn the_default_engine_never_completes_the_fourth_occurrence() {
         "JUMP 1 1 1 -1",
         "JUMP 0 1 2 -1",
     ];
-    let mut record = Record::new(Position::start());
-    for text in LINE {
-        let mv: Move = text.parse().unwrap();
-        assert_eq!(record.play(mv).unwrap(), None, "{text}");
-    }
+    let record = replay(&LINE);
     let history = record.history_keys().to_vec();
     let pos = record.position().clone();
     let ends = |mv: Move| {
         let mut r = record.clone();
         r.play(mv).unwrap().is_some()
     };
-    let best = |config: plyforge_chexers::search::Config, eval: DefaultEval| {
-        Search::new(config, eval)
-            .run(&pos, &history, Limits::nodes(50_000), |_| {})
-            .best
-            .expect("a move")
-    };
+    let best = |config, eval| best_move(&pos, &history, 50_000, config, eval);
     let allowed = best(
         engine_config().with_avoid_repetition_end(false),
         standing_draws(),

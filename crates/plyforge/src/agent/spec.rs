@@ -212,6 +212,18 @@ fn on_off(key: &str, v: &str) -> Result<bool, String> {
     }
 }
 
+/// The value of the word `v` among `words` (a key's choices, in the order its error names
+/// them: `KEY=V: A or B`).
+fn one_of<T: Copy>(key: &str, v: &str, words: &[(&str, T)]) -> Result<T, String> {
+    match words.iter().find(|(w, _)| *w == v) {
+        Some(&(_, value)) => Ok(value),
+        None => {
+            let names: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
+            Err(format!("{key}={v}: {}", names.join(" or ")))
+        }
+    }
+}
+
 fn number<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
     v.parse()
         .map_err(|_| format!("{key}={v}: the value must be a whole number"))
@@ -422,11 +434,7 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         "avoid: never end the game by the repetition rule with a move of the player to move \
          while another move does not lose by force (a draw worth no more than a loss)",
         |s, k, v| {
-            s.repetition_end = Some(match v {
-                "avoid" => true,
-                "allow" => false,
-                _ => return Err(format!("{k}={v}: avoid or allow")),
-            });
+            s.repetition_end = Some(one_of(k, v, &[("avoid", true), ("allow", false)])?);
             Ok(())
         },
     ),
@@ -470,11 +478,8 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         "how several threads share an alpha-beta search: a node's moves after the first \
          shared out (the default), or Lazy SMP through the table",
         |s, k, v| {
-            s.smp = Some(match v {
-                "split" => Parallel::Split,
-                "lazy" => Parallel::Lazy,
-                _ => return Err(format!("{k}={v}: split or lazy")),
-            });
+            let modes = [("split", Parallel::Split), ("lazy", Parallel::Lazy)];
+            s.smp = Some(one_of(k, v, &modes)?);
             Ok(())
         },
     ),
@@ -483,12 +488,8 @@ pub const SPEC_KEYS: &[SpecKey] = &[
         "exact|selective",
         "the alpha-beta family: the exact search (minimax's value at a fixed depth) or the \
          selective one (reductions, pruning, extensions)",
-        |s, _, v| {
-            s.selective = Some(match v {
-                "exact" => false,
-                "selective" => true,
-                _ => return Err(format!("mode={v}: exact or selective")),
-            });
+        |s, k, v| {
+            s.selective = Some(one_of(k, v, &[("exact", false), ("selective", true)])?);
             Ok(())
         },
     ),
