@@ -128,7 +128,8 @@ pub(crate) fn analyse<A: GameAdapter>(o: &AnalyseOptions) -> Result<(), Fail> {
         Some(text) => {
             Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {}", e.reason())))?
         }
-        None => Spec::default_engine(),
+        None => Spec::recommended::<A>()
+            .map_err(|e| Fail::usage(format!("the game's engine: {}", e.reason())))?,
     };
     if !matches!(spec.kind, Kind::Search(_)) {
         return Err(Fail::usage(

@@ -144,7 +144,8 @@ fn engines<A: GameAdapter>(
         Some(text) => {
             Spec::parse::<A>(text).map_err(|e| Fail::usage(format!("--engine: {}", e.reason())))?
         }
-        None => Spec::default_engine(),
+        None => Spec::recommended::<A>()
+            .map_err(|e| Fail::usage(format!("the game's engine: {}", e.reason())))?,
     };
     let time = parse_duration(&o.time).map_err(|e| Fail::usage(format!("--time: {e}")))?;
     let limits = match o.depth {

@@ -355,7 +355,8 @@ impl<A: GameAdapter> Session<A> {
         let spec = match spec {
             Some(text) => Spec::parse::<A>(text)
                 .map_err(|e| Error::settings(format!("--engine: {}", e.reason())))?,
-            None => Spec::default_engine(),
+            None => Spec::recommended::<A>()
+                .map_err(|e| Error::settings(format!("the game's engine: {}", e.reason())))?,
         };
         if !matches!(spec.kind, Kind::Search(_)) {
             return Err(Error::settings(

@@ -173,7 +173,8 @@ fn make_brain<A: GameAdapter>(o: &ConnectOptions) -> Result<(Brain<A>, Duration)
     let spec = match &o.engine {
         Some(text) => Spec::parse::<A>(text)
             .map_err(|e| Error::settings(format!("--engine: {}", e.reason())))?,
-        None => Spec::default_engine(),
+        None => Spec::recommended::<A>()
+            .map_err(|e| Error::settings(format!("the game's engine: {}", e.reason())))?,
     };
     let brain: Brain<A> = match spec.kind {
         Kind::Search(_) => Brain::Search(

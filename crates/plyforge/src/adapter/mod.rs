@@ -323,6 +323,19 @@ pub trait GameAdapter: Send + Sync + 'static {
     fn evaluator_names() -> &'static [&'static str] {
         &["default"]
     }
+    /// The value network the game ships (the bytes of a file `arena train` wrote, usually
+    /// `include_bytes!`), or `None` (the default). When a game ships one, it is the
+    /// evaluation of the alpha-beta family's engines (`engine`, `alphabeta`, `paranoid`,
+    /// `brs`, `maxn`) whose specification names none (no `eval=`, no evaluation
+    /// parameters); `eval=default` (or another of
+    /// [`evaluator_names`](GameAdapter::evaluator_names)) keeps the hand-made one, and
+    /// [`default_eval`](GameAdapter::default_eval) stays the hand-made one for the benches
+    /// and proof search. The bytes are checked against the game when a specification is
+    /// parsed (a file of another game is refused with the reason, see
+    /// [`crate::learned::shipped`]).
+    fn network() -> Option<&'static [u8]> {
+        None
+    }
     /// The evaluation of that name (an engine spec's `eval=NAME`), or why there is none.
     /// By default [`default_eval`](GameAdapter::default_eval) for `default`.
     fn evaluator(name: &str) -> Result<Self::Eval, EvalError>

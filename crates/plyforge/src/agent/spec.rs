@@ -90,7 +90,9 @@ pub struct Spec {
     pub threads: Option<usize>,
     /// Evaluation name (`net:FILE` for a value network).
     pub eval: Option<String>,
-    /// The network of `eval=net:FILE`, read and checked when the spec was parsed.
+    /// The network of `eval=net:FILE`, or without `eval=` the game's shipped network
+    /// ([`GameAdapter::network`], path [`learned::SHIPPED`]), read and checked when the spec
+    /// was parsed.
     pub net: Option<LoadedNet>,
     /// Table size in MiB (0: none).
     pub tt_mib: Option<usize>,
@@ -620,7 +622,24 @@ pub fn check_params(params: &[Param]) -> Result<(), String> {
 }
 
 impl Spec {
-    /// The game's recommended engine with no limits of its own.
+    /// The game's recommended engine as `engine` is parsed for game `A`: no limits of its
+    /// own, and the game's shipped network ([`GameAdapter::network`]) where it ships one.
+    /// What a front end plays with when nobody names an engine. An error only when the
+    /// game's shipped network is not a network of the game.
+    ///
+    /// ```
+    /// use plyforge::agent::Spec;
+    /// use plyforge::games::Jumpy3;
+    /// let spec = Spec::recommended::<Jumpy3>().unwrap();
+    /// assert_eq!(spec.identity(), "engine");
+    /// ```
+    pub fn recommended<A: GameAdapter>() -> Result<Spec, Error> {
+        Spec::parse::<A>("engine")
+    }
+
+    /// The game's recommended engine with no limits of its own, whatever the game: its
+    /// hand-made evaluation even where the game ships a network (see
+    /// [`recommended`](Spec::recommended)).
     pub fn default_engine() -> Spec {
         Spec {
             text: "engine".to_string(),
@@ -688,10 +707,23 @@ impl Spec {
         Ok(spec)
     }
 
-    /// Reads `eval=`: a network's file (`net:FILE`), or one of the game's evaluations.
+    /// Reads `eval=`: a network's file (`net:FILE`), or one of the game's evaluations;
+    /// without it, the network the game ships ([`GameAdapter::network`]) for the
+    /// alpha-beta family when no evaluation parameter is set.
     fn read_eval<A: GameAdapter>(&mut self) -> Result<(), String> {
         self.net = None;
         let Some(value) = self.eval.clone() else {
+            let alpha_beta = match self.kind {
+                Kind::Search(Some(a)) => a != Algorithm::Mcts,
+                Kind::Search(None) => A::engine_config().algorithm != Algorithm::Mcts,
+                Kind::Greedy | Kind::Random => false,
+            };
+            if alpha_beta && self.params.is_empty() {
+                if let Some(shipped) = learned::shipped::<A>() {
+                    let net = shipped.map_err(|e| format!("the game's shipped network: {e}"))?;
+                    self.net = Some(net);
+                }
+            }
             return Ok(());
         };
         if let Some(path) = value.strip_prefix("net:") {
@@ -827,7 +859,7 @@ impl Spec {
         let Some(net) = &self.net else {
             return self.text.clone();
         };
-        let words: Vec<String> = self
+        let mut words: Vec<String> = self
             .given
             .iter()
             .map(|(k, v)| match k.as_str() {
@@ -836,6 +868,10 @@ impl Spec {
                 _ => format!("{k}={v}"),
             })
             .collect();
+        if !self.given.iter().any(|(k, _)| k == "eval" || k == "e") {
+            // The game's shipped network, named by its bytes too.
+            words.push(format!("eval=net#{:016x}", net.digest));
+        }
         words.join(",")
     }
 

@@ -250,6 +250,57 @@ pub fn load<A: GameAdapter>(path: &str) -> Result<LoadedNet, NetError> {
     })
 }
 
+/// What a specification shows as the path of a game's shipped network
+/// ([`GameAdapter::network`]).
+pub const SHIPPED: &str = "shipped";
+
+/// The network game `A` ships ([`GameAdapter::network`]), read once and checked against
+/// the game, or `None` when it ships none. An error names the shipped network and the
+/// reason (a game's bug: the bytes are not a network of the game).
+///
+/// ```
+/// use plyforge::games::Jumpy3;
+/// // Jumpy3 ships no network: its engines evaluate with the hand-made evaluation.
+/// assert!(plyforge::learned::shipped::<Jumpy3>().is_none());
+/// ```
+pub fn shipped<A: GameAdapter>() -> Option<Result<LoadedNet, NetError>> {
+    type Shipped = HashMap<(usize, usize), (Network, u64)>;
+    static READ: OnceLock<Mutex<Shipped>> = OnceLock::new();
+    let bytes = A::network()?;
+    let key = (bytes.as_ptr() as usize, bytes.len());
+    let read = READ.get_or_init(|| Mutex::new(HashMap::new()));
+    let found = read
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&key)
+        .cloned();
+    let named = |e: learn::Error| e.in_file(Path::new(SHIPPED));
+    let result = (|| {
+        let (net, digest) = match found {
+            Some(known) => known,
+            None => {
+                base::encoding::<A>()?;
+                let net = Network::from_bytes(bytes).map_err(named)?;
+                let digest = crate::digest::fnv1a(bytes);
+                read.lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(key, (net.clone(), digest));
+                (net, digest)
+            }
+        };
+        net.check_for::<A>().map_err(|err| match err {
+            NetError::File(e) => NetError::File(named(e)),
+            other => other,
+        })?;
+        Ok(LoadedNet {
+            path: SHIPPED.to_string(),
+            net,
+            digest,
+        })
+    })();
+    Some(result)
+}
+
 /// The name of the evaluation of no knowledge in a specification (`eval=zero`).
 pub const ZERO: &str = "zero";
 
