@@ -147,6 +147,14 @@ impl GameAdapter for ConnectFour {
     fn encoding() -> Option<Encoded<Self>> {
         Some(Encoded::new())
     }
+    /// The network its engines evaluate with (`eval=default`: the hand-made evaluation).
+    /// Made by `train connect-four --out network.safetensors --net sparse --width 64
+    /// --engine engine,depth=9,eval=default --games 40000 --explore 0.1 --target score
+    /// --lambda 0.5 --score-scale 50 --epochs 20 --concurrency 2 --seed 1` (the
+    /// repository's `docs/training.md`, "Shipped networks").
+    fn network() -> Option<&'static [u8]> {
+        Some(include_bytes!("network.safetensors"))
+    }
     fn view() -> Option<Viewed<Self>> {
         Some(Viewed::new())
     }

@@ -40,6 +40,14 @@ impl GameAdapter for Breakthrough {
     fn encoding() -> Option<Encoded<Self>> {
         Some(Encoded::new())
     }
+    /// The network its engines evaluate with (`eval=default`: the hand-made evaluation
+    /// above). Made by (`docs/training.md`, "Shipped networks"):
+    /// `train breakthrough --out network.safetensors --net sparse --width 64
+    /// --engine engine,depth=4,eval=default --games 20000 --explore 0.05 --target score --lambda 0.5
+    /// --epochs 20 --concurrency 2 --seed 1`.
+    fn network() -> Option<&'static [u8]> {
+        Some(include_bytes!("network.safetensors"))
+    }
 }
 
 /// Appends to `out` the squares of `bits` as `player` sees them, each plus `base`, in

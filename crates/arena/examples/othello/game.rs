@@ -45,6 +45,14 @@ impl GameAdapter for Othello {
     fn encoding() -> Option<Encoded<Self>> {
         Some(Encoded::new())
     }
+    /// The network its engines evaluate with (`eval=default`: the hand-made evaluation).
+    /// Made by (`docs/training.md`, "Shipped networks"):
+    /// `train othello --out network.safetensors --net sparse --width 64
+    /// --engine engine,depth=6,eval=default --games 40000 --explore 0.05 --target score
+    /// --lambda 0.5 --score-scale 60 --epochs 20 --concurrency 2 --seed 1`.
+    fn network() -> Option<&'static [u8]> {
+        Some(include_bytes!("network.safetensors"))
+    }
 }
 
 /// **Actions (37):** a disc on cell `row * 6 + column` (a1, top left, 0 to f6, 35); the pass
