@@ -29,13 +29,13 @@ use crate::{table, Report};
 
 #[allow(dead_code, missing_docs)]
 #[path = "../../crates/arena/examples/breakthrough/game.rs"]
-mod breakthrough;
+pub(crate) mod breakthrough;
 #[allow(dead_code, missing_docs)]
 #[path = "../../examples/connect-four/src/lib.rs"]
-mod connect_four;
+pub(crate) mod connect_four;
 #[allow(dead_code, missing_docs)]
 #[path = "../../crates/arena/examples/othello/game.rs"]
-mod othello;
+pub(crate) mod othello;
 
 /// The hand-made evaluation, recording every position it is asked about (up to a limit).
 struct Recorder<A: GameAdapter> {
@@ -105,8 +105,23 @@ fn nodes_per_second<A: GameAdapter>(eval: Evaluation<A>, time: Duration) -> f64 
     report.nodes as f64 / report.elapsed.as_secs_f64().max(1e-9)
 }
 
-/// The untrained network of `arena train --net sparse`'s default shape for `A`.
-fn network<A: GameAdapter>() -> Evaluation<A> {
+/// The network `A` ships ([`GameAdapter::network`]), if any.
+pub(crate) fn shipped<A: GameAdapter>() -> Option<Evaluation<A>> {
+    let loaded = plyforge::learned::shipped::<A>()?.expect("the game's shipped network loads");
+    Some(
+        loaded
+            .net
+            .evaluation::<A>()
+            .expect("checked against its game"),
+    )
+}
+
+/// The network `A` ships, else the untrained network of `arena train --net sparse`'s
+/// default shape; and which of the two.
+fn network<A: GameAdapter>() -> (Evaluation<A>, &'static str) {
+    if let Some(net) = shipped::<A>() {
+        return (net, "shipped");
+    }
     let features = A::encoding().expect("a game with an encoding").features;
     let shape = SparseShape {
         features,
@@ -116,7 +131,8 @@ fn network<A: GameAdapter>() -> Evaluation<A> {
         outputs: A::PLAYERS,
     };
     let net = SparseNet::new(A::NAME, shape, 1).expect("the default shape");
-    Evaluation::Sparse(SparseEval::new(net).expect("the game's network"))
+    let eval = Evaluation::Sparse(SparseEval::new(net).expect("the game's network"));
+    (eval, "untrained, width 64")
 }
 
 /// One game's row.
@@ -138,13 +154,14 @@ fn row<A: GameAdapter>(quick: bool) -> Vec<String> {
     };
     let leaves = leaves::<A>(most, record);
     let own = Evaluation::Own(A::default_eval());
-    let net = network::<A>();
+    let (net, kind) = network::<A>();
     let (own_ns, _) = per_leaf(&own, &leaves, passes);
     let (net_ns, _) = per_leaf(&net, &leaves, passes);
     let own_nps = nodes_per_second::<A>(own, search);
     let net_nps = nodes_per_second::<A>(net, search);
     vec![
         A::TITLE.to_string(),
+        kind.to_string(),
         leaves.len().to_string(),
         format!("{own_ns:.1}"),
         format!("{net_ns:.1}"),
@@ -169,13 +186,13 @@ pub(crate) fn section(rep: &mut Report) {
     let _ = writeln!(md, "## Learned evaluation\n");
     let _ = writeln!(
         md,
-        "A sparse network (NNUE's shape: the game's features, width 64, the mover's view, no \
-         second layer; untrained, as `arena train --net sparse` starts) against the game's \
-         hand-made evaluation. **Leaves**: the positions the recommended engine (1 thread) \
+        "A sparse network (NNUE's shape over the game's features, the mover's view: the one \
+         the game ships, else an untrained one of width 64 without a second layer, as `arena \
+         train --net sparse` starts) against the game's hand-made evaluation. **Leaves**: the positions the recommended engine (1 thread) \
          evaluates from the start with the hand-made evaluation ({}), each evaluation over \
          them in their order, nanoseconds a leaf (the fastest of {} passes) and the hand-made \
          one's time over the network's. **Searches**: nodes a second from the start, {} each \
-         (an untrained network grows another tree).\n",
+         (a network grows another tree than the hand-made evaluation).\n",
         if rep.quick {
             "at most 5000, from a search of 20 ms"
         } else {
@@ -188,6 +205,7 @@ pub(crate) fn section(rep: &mut Report) {
         md,
         &[
             "game",
+            "network",
             "leaves",
             "ns a leaf, own",
             "ns a leaf, network",

@@ -1,7 +1,8 @@
 //! The section `peer-games`: games at a clock on the benchmark games a user would write
 //! (`user_duel`): this engine (its selective search) against the `minimax` crate in its
-//! default and in its strongest options for the game, and against its own exact search, at
-//! equal time per move, one thread each, seeded openings played with the colours swapped.
+//! default and in its strongest options for the game, and against its own exact search;
+//! where the game ships a network (`GameAdapter::network`), the network's selective search
+//! against the hand-made evaluation's and against the peer; at equal time per move, one thread each, seeded openings played with the colours swapped.
 //! W/D/L, score, Elo and normalised Elo with their 95% intervals, and the SPRT of
 //! nElo [0, 10] on the game pairs where it decides.
 
@@ -11,8 +12,9 @@ use std::time::Duration;
 use example_games::breakthrough::{Breakthrough, BreakthroughEval};
 use example_games::othello::{Othello, OthelloEval};
 use lab::sprt::{estimate, Sprt, Verdict};
-use plyforge::search::SideToMoveEval;
+use plyforge::search::{Evaluator, SideToMoveEval};
 
+use crate::learned::{self, shipped};
 use crate::user_duel::{duel, openings, our_config, peer_options, Duel, Ours, Peer, Player};
 use crate::user_peer::PeerGame;
 use crate::{table, Report};
@@ -58,42 +60,66 @@ impl PeerGames {
 
 type Boxed<G> = Box<dyn Player<G>>;
 
-/// A player by its name: `minimax:OPTIONS` (the peer) or this engine's configuration.
-fn player<G: PeerGame + 'static, E: SideToMoveEval<G> + Copy + 'static>(
-    spec: &str,
-    eval: E,
-    movetime: Duration,
-) -> Boxed<G> {
-    match spec.strip_prefix("minimax:") {
-        Some(options) => Box::new(Peer::<G>::new(
+/// One game's players: its hand-made evaluation and the network it ships, if any.
+struct Evals<E, N> {
+    own: E,
+    net: Option<N>,
+}
+
+/// A player by its name: `minimax:OPTIONS` (the peer), this engine's configuration with
+/// the hand-made evaluation, or `net+CONFIGURATION` with the game's shipped network.
+fn player<G, E, N>(spec: &str, evals: &Evals<E, N>, movetime: Duration) -> Boxed<G>
+where
+    G: PeerGame + 'static,
+    E: SideToMoveEval<G> + Copy + 'static,
+    N: Evaluator<G> + Clone + 'static,
+{
+    if let Some(options) = spec.strip_prefix("minimax:") {
+        return Box::new(Peer::<G>::new(
             peer_options(options).expect("the report's option sets parse"),
             movetime,
-        )),
-        None => Box::new(Ours::new(
-            our_config(spec).expect("the report's configurations parse"),
-            eval,
-            movetime,
-        )),
+        ));
     }
+    if let Some(config) = spec.strip_prefix("net+") {
+        let config = our_config(config).expect("the report's configurations parse");
+        let net = evals.net.clone().expect("a game that ships a network");
+        return Box::new(Ours::with_config(config.with_threads(1), net, movetime));
+    }
+    Box::new(Ours::new(
+        our_config(spec).expect("the report's configurations parse"),
+        evals.own,
+        movetime,
+    ))
 }
 
 /// One pairing of one game: `first` against `second` from `pairs` openings.
-fn pairing<G: PeerGame + PartialEq + 'static, E: SideToMoveEval<G> + Copy + 'static>(
+fn pairing<G, E, N>(
     start: G,
-    eval: E,
+    evals: &Evals<E, N>,
     plies: usize,
     run: &PeerGames,
     first: &str,
     second: &str,
-) -> Duel {
+) -> Duel
+where
+    G: PeerGame + PartialEq + 'static,
+    E: SideToMoveEval<G> + Copy + 'static,
+    N: Evaluator<G> + Clone + 'static,
+{
     let list = openings(&start, plies, run.games / 2, 1);
-    let mut a = player::<G, E>(first, eval, run.movetime);
-    let mut b = player::<G, E>(second, eval, run.movetime);
+    let mut a = player::<G, E, N>(first, evals, run.movetime);
+    let mut b = player::<G, E, N>(second, evals, run.movetime);
     duel(&mut *a, &mut *b, &list, |_, _, _| {})
 }
 
 /// The row of a pairing, and whether its Elo reached `target`.
-fn row(game: &str, opponent: &str, d: &Duel, target: f64) -> (Vec<String>, Option<f64>) {
+fn row(
+    game: &str,
+    ours: &str,
+    opponent: &str,
+    d: &Duel,
+    target: f64,
+) -> (Vec<String>, Option<f64>) {
     let counts = d.pentanomial().map(u64::from);
     let est = estimate(&counts);
     let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).expect("valid bounds");
@@ -110,6 +136,7 @@ fn row(game: &str, opponent: &str, d: &Duel, target: f64) -> (Vec<String>, Optio
     };
     let cells = vec![
         game.to_string(),
+        ours.to_string(),
         opponent.to_string(),
         format!("{} / {} / {}", d.wdl[0], d.wdl[1], d.wdl[2]),
         format!("{:.1}%", 100.0 * d.score()),
@@ -127,41 +154,66 @@ fn row(game: &str, opponent: &str, d: &Duel, target: f64) -> (Vec<String>, Optio
     (cells, elo.filter(|e| e.is_finite()))
 }
 
-/// The pairings of one game: against the peer's default and strongest options, and the
-/// exact search; the rows and the targets.
-fn game_rows<G: PeerGame + PartialEq + 'static, E: SideToMoveEval<G> + Copy + 'static>(
+/// The pairings of one game: the selective search with the hand-made evaluation against
+/// the peer's default and strongest options and against the exact search; where the game
+/// ships a network, the network's selective search against the hand-made evaluation's and
+/// against the peer's two. The rows and the targets.
+fn game_rows<G, E, N>(
     rep: &mut Report,
     run: &PeerGames,
     name: &str,
     start: G,
-    eval: E,
+    evals: &Evals<E, N>,
     plies: usize,
-) -> Vec<Vec<String>> {
+) -> Vec<Vec<String>>
+where
+    G: PeerGame + PartialEq + 'static,
+    E: SideToMoveEval<G> + Copy + 'static,
+    N: Evaluator<G> + Clone + 'static,
+{
     let strongest = STRONGEST
         .iter()
         .find(|(g, ..)| *g == name)
         .map_or("default", |s| s.1);
-    let against_peer = if name == "connect_four" { 50.0 } else { 150.0 };
-    let opponents = [
-        (format!("minimax:{strongest}"), against_peer),
-        ("minimax:default".to_string(), against_peer),
-        ("exact".to_string(), 50.0),
+    let c4 = name == "connect_four";
+    let against_peer = if c4 { 50.0 } else { 150.0 };
+    let mut pairings = vec![
+        ("selective", format!("minimax:{strongest}"), against_peer),
+        ("selective", "minimax:default".to_string(), against_peer),
+        ("selective", "exact".to_string(), 50.0),
     ];
+    if evals.net.is_some() {
+        let net_against_peer = if c4 { 100.0 } else { 200.0 };
+        pairings.extend([
+            ("net+selective", "selective".to_string(), 100.0),
+            (
+                "net+selective",
+                format!("minimax:{strongest}"),
+                net_against_peer,
+            ),
+            (
+                "net+selective",
+                "minimax:default".to_string(),
+                net_against_peer,
+            ),
+        ]);
+    }
     let mut rows = Vec::new();
-    for (opponent, target) in opponents {
-        let d = pairing(start, eval, plies, run, "selective", &opponent);
-        let (cells, elo) = row(name, &opponent, &d, target);
+    for (ours, opponent, target) in pairings {
+        let d = pairing(start, evals, plies, run, ours, &opponent);
+        let (cells, elo) = row(name, ours, &opponent, &d, target);
         rep.targets.user_games.push((
             format!(
-                "{name}: selective against {opponent}, {} games at {} ms",
+                "{name}: {ours} against {opponent}, {} games at {} ms",
                 d.games(),
                 run.movetime.as_millis()
             ),
             elo.map_or("-".to_string(), |e| format!("{e:+.0} Elo")),
-            if target >= 100.0 {
-                "≥ +150 Elo"
-            } else {
-                "≥ +50 Elo"
+            match target {
+                t if t >= 200.0 => "≥ +200 Elo",
+                t if t >= 150.0 => "≥ +150 Elo",
+                t if t >= 100.0 => "≥ +100 Elo",
+                _ => "≥ +50 Elo",
             },
             elo.is_some_and(|e| e >= target),
         ));
@@ -173,28 +225,26 @@ fn game_rows<G: PeerGame + PartialEq + 'static, E: SideToMoveEval<G> + Copy + 's
 /// The section.
 pub(crate) fn peer_games_section(rep: &mut Report, games: Option<usize>) {
     let run = PeerGames::new(rep.quick, games);
-    let mut rows = game_rows(
-        rep,
-        &run,
-        "breakthrough",
-        Breakthrough::start(),
-        BreakthroughEval,
-        4,
-    );
-    rows.extend(game_rows(
-        rep,
-        &run,
-        "othello",
-        Othello::start(),
-        OthelloEval,
-        6,
-    ));
+    let evals = Evals {
+        own: BreakthroughEval,
+        net: shipped::<learned::breakthrough::Breakthrough>(),
+    };
+    let mut rows = game_rows(rep, &run, "breakthrough", Breakthrough::start(), &evals, 4);
+    let evals = Evals {
+        own: OthelloEval,
+        net: shipped::<learned::othello::Othello>(),
+    };
+    rows.extend(game_rows(rep, &run, "othello", Othello::start(), &evals, 6));
+    let evals = Evals {
+        own: connect_four::DefaultEval,
+        net: shipped::<learned::connect_four::ConnectFour>(),
+    };
     rows.extend(game_rows(
         rep,
         &run,
         "connect_four",
         connect_four::Position::start(),
-        connect_four::DefaultEval,
+        &evals,
         4,
     ));
     let md = &mut rep.md;
@@ -202,7 +252,9 @@ pub(crate) fn peer_games_section(rep: &mut Report, games: Option<usize>) {
     let _ = writeln!(
         md,
         "This engine with its selective search (`Config::selective`) against the `minimax` \
-         crate 0.6 (`IterativeSearch`, a 64 MiB table each) and against its own exact search: \
+         crate 0.6 (`IterativeSearch`, a 64 MiB table each) and against its own exact search; \
+         where the game ships a network (`net+selective`), the same search with it against the \
+         hand-made evaluation's and against the peer: \
          {} games a pairing at {} ms a move, one thread each, openings of random plies (4; \
          Othello 6) from seed 1, each played twice with the colours swapped (`--peer-games N` \
          for more). The peer's strongest options for each game were chosen by games:\n",
@@ -217,6 +269,7 @@ pub(crate) fn peer_games_section(rep: &mut Report, games: Option<usize>) {
         md,
         &[
             "game",
+            "ours",
             "opponent",
             "W / D / L",
             "score",
