@@ -128,10 +128,16 @@ fn row(
         Some(Verdict::H0) => "H0 (nElo ≤ 0)",
         _ => "undecided",
     };
-    let elo = est.map(|e| e.elo);
+    // Every game won: no finite Elo, and above any target (shown as +∞).
+    let swept = d.games() > 0 && d.wdl[1] == 0 && d.wdl[2] == 0;
+    let elo = est
+        .map(|e| e.elo)
+        .filter(|e| e.is_finite())
+        .or(swept.then_some(f64::INFINITY));
     let show = |v: Option<f64>, pm: Option<f64>| match (v, pm) {
         (Some(v), Some(pm)) if v.is_finite() => format!("{:+.0} ± {pm:.0}", v + 0.0),
         (Some(v), None) if v.is_finite() => format!("{:+.0}", v + 0.0),
+        (Some(v), _) if v == f64::INFINITY => "+∞ (every game won)".to_string(),
         _ => "-".to_string(),
     };
     let cells = vec![
@@ -151,7 +157,7 @@ fn row(
         ),
         format!("{target:+.0}"),
     ];
-    (cells, elo.filter(|e| e.is_finite()))
+    (cells, elo)
 }
 
 /// The pairings of one game: the selective search with the hand-made evaluation against
@@ -208,7 +214,10 @@ where
                 d.games(),
                 run.movetime.as_millis()
             ),
-            elo.map_or("-".to_string(), |e| format!("{e:+.0} Elo")),
+            elo.map_or("-".to_string(), |e| match e.is_finite() {
+                true => format!("{e:+.0} Elo"),
+                false => "+∞ Elo (every game won)".to_string(),
+            }),
             match target {
                 t if t >= 200.0 => "≥ +200 Elo",
                 t if t >= 150.0 => "≥ +150 Elo",
