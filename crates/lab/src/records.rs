@@ -204,18 +204,32 @@ pub(crate) fn replay<A: GameAdapter>(
     Ok(())
 }
 
-/// The target of a result: the winner 1, or an even split.
+/// The player a result names: by its letter (`r`, as `arena match` writes) or its name in
+/// any case (`green`, as the course referee harness writes, which adds the agent in
+/// brackets: `green (flying_solo)`; that and anything after a `:` is left out).
+fn named<A: GameAdapter>(who: &str) -> Option<usize> {
+    let who = who.split([' ', ':']).next().unwrap_or("").trim();
+    (0..A::PLAYERS)
+        .find(|&p| A::player_letter(p) == who || A::player_name(p).eq_ignore_ascii_case(who))
+}
+
+/// The target of a result: the winner 1, or an even split. Results as `arena match`
+/// writes them (`winner r`, `loss g`, `draw …`) and as the course referee harness's
+/// `--record` does (`winner green (flying_solo)`; a forfeit, `timeout blue (agent): …`,
+/// `illegal …` or `error …`, is a loss of that player).
 pub(crate) fn target<A: GameAdapter>(result: &str) -> Option<[f64; 3]> {
     let n = A::PLAYERS;
     let mut t = [0.0; 3];
-    if let Some(letter) = result.strip_prefix("winner ") {
-        let p = (0..n).find(|&p| A::player_letter(p) == letter.trim())?;
-        t[p] = 1.0;
+    if let Some(who) = result.strip_prefix("winner ") {
+        t[named::<A>(who)?] = 1.0;
         return Some(t);
     }
-    if let Some(letter) = result.strip_prefix("loss ") {
+    let lost = ["loss ", "timeout ", "illegal ", "error "]
+        .iter()
+        .find_map(|kind| result.strip_prefix(kind));
+    if let Some(who) = lost {
         // The others share the win.
-        let p = (0..n).find(|&p| A::player_letter(p) == letter.trim())?;
+        let p = named::<A>(who)?;
         for (q, x) in t.iter_mut().enumerate().take(n) {
             *x = if q == p { 0.0 } else { 1.0 / (n - 1) as f64 };
         }
@@ -228,4 +242,53 @@ pub(crate) fn target<A: GameAdapter>(result: &str) -> Option<[f64; 3]> {
         return Some(t);
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plyforge::games::{Chexers, Jumpy3};
+
+    #[test]
+    fn results_read_as_arena_match_and_the_referee_harness_write_them() {
+        let third = 1.0 / 3.0;
+        for (result, want) in [
+            ("winner g", Some([0.0, 1.0, 0.0])),
+            ("winner green (flying_solo)", Some([0.0, 1.0, 0.0])),
+            ("winner Blue", Some([0.0, 0.0, 1.0])),
+            ("loss r", Some([0.0, 0.5, 0.5])),
+            (
+                "timeout blue (flying_solo): blue player exceeded available time",
+                Some([0.5, 0.5, 0.0]),
+            ),
+            (
+                "illegal red (max): an action off the board",
+                Some([0.0, 0.5, 0.5]),
+            ),
+            ("draw repetition", Some([third, third, third])),
+            // Nobody named, or nobody of this game.
+            ("timeout  (nobody known): the referee stopped", None),
+            ("winner purple (someone)", None),
+            ("resigned", None),
+        ] {
+            assert_eq!(target::<Chexers>(result), want, "{result:?}");
+        }
+        assert_eq!(target::<Jumpy3>("winner w"), Some([1.0, 0.0, 0.0]));
+    }
+
+    #[test]
+    fn a_referee_harness_record_replays_with_its_seats_and_result() {
+        let text = "# game 1 | pair flying_solo + max | r=arena_player g=flying_solo b=max | \
+                    seed 33 opening 3 | exits 0,4,2 | 218 turns | result: winner green (flying_solo)\n\
+                    MOVE -3 1 -2 1\n";
+        let mut games = Vec::new();
+        read_text("games.txt", text, &mut games).unwrap();
+        assert_eq!(games.len(), 1);
+        let g = &games[0];
+        assert_eq!(g.seats, ["arena_player", "flying_solo", "max"]);
+        assert_eq!(target::<Chexers>(&g.result), Some([0.0, 1.0, 0.0]));
+        let mut plies = 0;
+        replay::<Chexers>(g, |_, _, _| plies += 1).unwrap();
+        assert_eq!(plies, 1);
+    }
 }
