@@ -707,17 +707,23 @@ impl Spec {
         Ok(spec)
     }
 
+    /// The search algorithm of a search spec (the game's recommended one for `engine`);
+    /// `None` for the players that do not search.
+    fn algorithm<A: GameAdapter>(&self) -> Option<Algorithm> {
+        match self.kind {
+            Kind::Search(Some(a)) => Some(a),
+            Kind::Search(None) => Some(A::engine_config().algorithm),
+            Kind::Greedy | Kind::Random => None,
+        }
+    }
+
     /// Reads `eval=`: a network's file (`net:FILE`), or one of the game's evaluations;
     /// without it, the network the game ships ([`GameAdapter::network`]) for the
     /// alpha-beta family when no evaluation parameter is set.
     fn read_eval<A: GameAdapter>(&mut self) -> Result<(), String> {
         self.net = None;
         let Some(value) = self.eval.clone() else {
-            let alpha_beta = match self.kind {
-                Kind::Search(Some(a)) => a != Algorithm::Mcts,
-                Kind::Search(None) => A::engine_config().algorithm != Algorithm::Mcts,
-                Kind::Greedy | Kind::Random => false,
-            };
+            let alpha_beta = self.algorithm::<A>().is_some_and(|a| a != Algorithm::Mcts);
             if alpha_beta && self.params.is_empty() {
                 if let Some(shipped) = learned::shipped::<A>() {
                     let net = shipped.map_err(|e| format!("the game's shipped network: {e}"))?;
@@ -795,11 +801,7 @@ impl Spec {
             || self.parallel.is_some()
             || self.reuse.is_some()
             || self.tree_mib.is_some();
-        let algorithm = match self.kind {
-            Kind::Search(Some(a)) => Some(a),
-            Kind::Search(None) => Some(A::engine_config().algorithm),
-            _ => None,
-        };
+        let algorithm = self.algorithm::<A>();
         let selective = self
             .selective
             .unwrap_or(A::engine_config().selective.is_some());

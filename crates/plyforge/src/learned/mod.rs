@@ -232,15 +232,26 @@ pub fn load<A: GameAdapter>(path: &str) -> Result<LoadedNet, NetError> {
                 path: file.to_path_buf(),
                 source,
             })?;
-            let net = Network::from_bytes(&bytes).map_err(|e| e.in_file(file))?;
-            let digest = crate::digest::fnv1a(&bytes);
+            let (net, digest) = read_net(&bytes, file)?;
             let mut map = cache().lock().unwrap_or_else(|p| p.into_inner());
             map.insert(key, (modified, len, net.clone(), digest));
             (net, digest)
         }
     };
+    checked::<A>(net, digest, path)
+}
+
+/// The network in `bytes` (a file's, named `file` in errors) and the digest of the bytes
+/// ([`LoadedNet::digest`]).
+fn read_net(bytes: &[u8], file: &Path) -> Result<(Network, u64), learn::Error> {
+    let net = Network::from_bytes(bytes).map_err(|e| e.in_file(file))?;
+    Ok((net, crate::digest::fnv1a(bytes)))
+}
+
+/// `net`, read from `path`, checked to be a network of game `A` (errors name `path`).
+fn checked<A: GameAdapter>(net: Network, digest: u64, path: &str) -> Result<LoadedNet, NetError> {
     net.check_for::<A>().map_err(|err| match err {
-        NetError::File(e) => NetError::File(e.in_file(file)),
+        NetError::File(e) => NetError::File(e.in_file(path)),
         other => other,
     })?;
     Ok(LoadedNet {
@@ -264,9 +275,14 @@ pub const SHIPPED: &str = "shipped";
 /// assert!(plyforge::learned::shipped::<Jumpy3>().is_none());
 /// ```
 pub fn shipped<A: GameAdapter>() -> Option<Result<LoadedNet, NetError>> {
+    A::network().map(read_shipped::<A>)
+}
+
+/// [`shipped`]'s network of `bytes`: parsed once (kept by the bytes' address and
+/// length), checked against `A` each time.
+fn read_shipped<A: GameAdapter>(bytes: &'static [u8]) -> Result<LoadedNet, NetError> {
     type Shipped = HashMap<(usize, usize), (Network, u64)>;
     static READ: OnceLock<Mutex<Shipped>> = OnceLock::new();
-    let bytes = A::network()?;
     let key = (bytes.as_ptr() as usize, bytes.len());
     let read = READ.get_or_init(|| Mutex::new(HashMap::new()));
     let found = read
@@ -274,31 +290,17 @@ pub fn shipped<A: GameAdapter>() -> Option<Result<LoadedNet, NetError>> {
         .unwrap_or_else(|p| p.into_inner())
         .get(&key)
         .cloned();
-    let named = |e: learn::Error| e.in_file(Path::new(SHIPPED));
-    let result = (|| {
-        let (net, digest) = match found {
-            Some(known) => known,
-            None => {
-                base::encoding::<A>()?;
-                let net = Network::from_bytes(bytes).map_err(named)?;
-                let digest = crate::digest::fnv1a(bytes);
-                read.lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .insert(key, (net.clone(), digest));
-                (net, digest)
-            }
-        };
-        net.check_for::<A>().map_err(|err| match err {
-            NetError::File(e) => NetError::File(named(e)),
-            other => other,
-        })?;
-        Ok(LoadedNet {
-            path: SHIPPED.to_string(),
-            net,
-            digest,
-        })
-    })();
-    Some(result)
+    let (net, digest) = match found {
+        Some(known) => known,
+        None => {
+            base::encoding::<A>()?;
+            let known = read_net(bytes, Path::new(SHIPPED))?;
+            let mut map = read.lock().unwrap_or_else(|p| p.into_inner());
+            map.insert(key, known.clone());
+            known
+        }
+    };
+    checked::<A>(net, digest, SHIPPED)
 }
 
 /// The name of the evaluation of no knowledge in a specification (`eval=zero`).
