@@ -84,9 +84,9 @@ fn bad_lists_are_errors_naming_the_line() {
     );
 }
 
-/// The fixed benches of `arena bench` (each game crate's `BENCH`, `connect_four::BENCH`) parse,
-/// and a bench at one thread repeats its node count exactly (the signature), here at
-/// smaller depths.
+/// The fixed benches of `arena bench` (each game crate's `BENCH`, `connect_four::BENCH`, the
+/// example programs' `bench.txt`) parse, and a bench at one thread repeats its node count
+/// exactly (the signature), here at smaller depths.
 #[test]
 fn the_bench_lists_parse_and_repeat() {
     use search::bench::{parse_list, run, BenchPosition};
@@ -104,6 +104,15 @@ fn the_bench_lists_parse_and_repeat() {
     check::<chexers::Position>("chexers", chexers::BENCH);
     check::<throne::Position>("throne", throne::BENCH);
     check::<chaosclock::Position>("chaosclock", chaosclock::BENCH);
+    // The example games registered in `plyforge-arena`'s examples.
+    check::<example_games::breakthrough::Breakthrough>(
+        "breakthrough",
+        include_str!("../../crates/arena/examples/breakthrough/bench.txt"),
+    );
+    check::<example_games::othello::Othello>(
+        "othello",
+        include_str!("../../crates/arena/examples/othello/bench.txt"),
+    );
     let c4: Vec<_> = check::<connect_four::Position>("connect_four", connect_four::BENCH)
         .into_iter()
         .map(|p| BenchPosition {

@@ -478,7 +478,9 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, '_, G, E> {
             static_eval: e.static_eval,
             tt_move: e.tt_move,
             singular: usize::MAX,
-            split: self.sh.split && depth >= SPLIT_DEPTH,
+            // Not the root: its moves are taken one after another, the threads sharing out
+            // the nodes below ([`crate::split`], "Not the root").
+            split: self.sh.split && depth >= SPLIT_DEPTH && ply > 0,
         };
         let best = self.node_moves::<BRS>(cx, &e, share);
         if self.sh.rule.is_some() {

@@ -17,8 +17,9 @@ use crate::tt::Table;
 use crate::types::Config;
 use crate::vectors::VectorTable;
 
-/// Nodes of the alpha-beta family with at least this remaining depth share out their moves
-/// after the first ([`crate::split`]): here, below both the node's search and the split.
+/// Nodes of the alpha-beta family below the root with at least this remaining depth share
+/// out their moves after the first ([`crate::split`]); here, below both the node's search
+/// and the split.
 pub(crate) const SPLIT_DEPTH: i32 = 4;
 
 /// [`Shared::main_score`] before the main thread completed an iteration.

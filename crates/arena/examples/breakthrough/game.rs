@@ -22,6 +22,9 @@ impl GameAdapter for Breakthrough {
     const TITLE: &'static str = "Breakthrough";
     const ABOUT: &'static str = "6×6 Breakthrough: pawns race to the far rank";
     const PLAYERS: usize = 2;
+    /// Fixed positions at fixed depths (`bench.txt`): `arena bench`'s node count and nodes
+    /// a second, and `--scaling`'s threads against one thread.
+    const BENCH: &'static str = include_str!("bench.txt");
     fn start() -> Position {
         Position::start()
     }

@@ -27,6 +27,9 @@ impl GameAdapter for Othello {
     const TITLE: &'static str = "Othello";
     const ABOUT: &'static str = "6×6 Othello: discs that flip, the most discs wins";
     const PLAYERS: usize = 2;
+    /// Fixed positions at fixed depths (`bench.txt`): `arena bench`'s node count and nodes
+    /// a second, and `--scaling`'s threads against one thread.
+    const BENCH: &'static str = include_str!("bench.txt");
     fn start() -> Position {
         Position::start()
     }
