@@ -1,14 +1,15 @@
 //! Young Brothers Wait (Feldmann 1993) for the alpha-beta family on rayon
 //! ([`Parallel::Split`](crate::Parallel::Split)): a node below the root of at least
-//! [`SPLIT_DEPTH`](crate::shared::SPLIT_DEPTH) searches its first move alone; if that does not refute it, the node's other moves are
-//! shared out. The node's own thread and up to `threads − 1` tasks (which idle threads take
-//! from it, work stealing) take the moves one after another in the node's order, each
-//! searched with a null window at the node's best score so far (shared between them) and
-//! again with the full window where it beats it, as principal-variation search does; a move
-//! that refutes the node (reaching beta) raises the node's cut flag, and every search below
-//! it stops (the flags of the split nodes above a search are in its worker's `cancel`). A
-//! task's thread memory (killers, history, buffers, the path) is a spare one of the
-//! engine's ([`Tasks`]); its path is the node's, so repetitions are seen as on one thread.
+//! [`SPLIT_DEPTH`](crate::shared::SPLIT_DEPTH) searches its first move alone; if that does
+//! not refute it, the node's other moves are shared out. The node's own thread and up to
+//! `threads − 1` tasks (which idle threads take from it, work stealing) take the moves one
+//! after another in the node's order, each searched with a null window at the node's best
+//! score so far (shared between them) and again with the full window where it beats it, as
+//! principal-variation search does; a move that refutes the node (reaching beta) raises the
+//! node's cut flag, and every search below it stops (the flags of the split nodes above a
+//! search are in its worker's `cancel`). A task's thread memory (killers, history, buffers,
+//! the path) is a spare one of the engine's ([`Tasks`]); its path is the node's, so
+//! repetitions are seen as on one thread.
 //!
 //! **Values.** The node's result is made afterwards from the moves' results in the order
 //! they were taken: a move searched with a bound `a` that fails low returns at most `a`, and
@@ -23,8 +24,8 @@
 //! one thread takes them (a stopped iteration's best so far is then one thread's too); the
 //! threads share out the nodes below. Root moves searched side by side each lost the
 //! table entries the one before would have left the next (transpositions between the
-//! moves' trees): on the bench lists at 2 threads 1.10-1.25x one thread's nodes on Throne,
-//! Chexers and Connect Four, against 1.03-1.07x now.
+//! moves' trees): on the bench lists at 2 threads 1.07-1.25x one thread's nodes on Throne,
+//! Chexers and Connect Four, against 1.00-1.07x now.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
