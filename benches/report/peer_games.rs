@@ -2,7 +2,10 @@
 //! (`user_duel`): this engine (its selective search) against the `minimax` crate in its
 //! default and in its strongest options for the game, and against its own exact search;
 //! where the game ships a network (`GameAdapter::network`), the network's selective search
-//! against the hand-made evaluation's and against the peer; at equal time per move, one thread each, seeded openings played with the colours swapped.
+//! against the hand-made evaluation's and against the peer; and where Throne or Chaos Clock
+//! ships one, its recommended engine with it against the same engine with the hand-made
+//! evaluation. At equal time per move, one thread each, seeded openings
+//! played with the colours swapped.
 //! W/D/L, score, Elo and normalised Elo with their 95% intervals, and the SPRT of
 //! nElo [0, 10] on the game pairs where it decides.
 
@@ -12,7 +15,9 @@ use std::time::Duration;
 use example_games::breakthrough::{Breakthrough, BreakthroughEval};
 use example_games::othello::{Othello, OthelloEval};
 use lab::sprt::{estimate, Sprt, Verdict};
+use plyforge::games::{ChaosClock, Throne};
 use plyforge::search::{Evaluator, SideToMoveEval};
+use plyforge::GameAdapter;
 
 use crate::learned::{self, shipped};
 use crate::user_duel::{duel, openings, our_config, peer_options, Duel, Ours, Peer, Player};
@@ -218,17 +223,55 @@ where
                 true => format!("{e:+.0} Elo"),
                 false => "+∞ Elo (every game won)".to_string(),
             }),
-            match target {
-                t if t >= 200.0 => "≥ +200 Elo",
-                t if t >= 150.0 => "≥ +150 Elo",
-                t if t >= 100.0 => "≥ +100 Elo",
-                _ => "≥ +50 Elo",
-            },
+            target_text(target),
             elo.is_some_and(|e| e >= target),
         ));
         rows.push(cells);
     }
     rows
+}
+
+/// A target's words in the targets table.
+fn target_text(target: f64) -> &'static str {
+    match target {
+        t if t >= 200.0 => "≥ +200 Elo",
+        t if t >= 150.0 => "≥ +150 Elo",
+        t if t >= 100.0 => "≥ +100 Elo",
+        t if t >= 50.0 => "≥ +50 Elo",
+        _ => "≥ +0 Elo",
+    }
+}
+
+/// Where our game `A` ships a network: its recommended engine (one thread) with the
+/// network against the same engine with the hand-made evaluation, from openings of `plies`
+/// random plies. No `minimax` here: it plays the example games alone. The row, if any.
+fn shipped_row<A: GameAdapter>(
+    rep: &mut Report,
+    run: &PeerGames,
+    plies: usize,
+) -> Option<Vec<String>>
+where
+    A::Pos: PartialEq,
+{
+    let net = shipped::<A>()?;
+    let config = A::engine_config().with_threads(1);
+    let list = openings(&A::start(), plies, run.games / 2, 1);
+    let mut with_net = Ours::with_config(config.clone(), net, run.movetime);
+    let mut own = Ours::with_config(config, A::default_eval(), run.movetime);
+    let d = duel(&mut with_net, &mut own, &list, |_, _, _| {});
+    let (cells, elo) = row(A::NAME, "net (engine)", "engine, hand-made", &d, 0.0);
+    rep.targets.user_games.push((
+        format!(
+            "{}: its shipped network against its hand-made evaluation, {} games at {} ms",
+            A::NAME,
+            d.games(),
+            run.movetime.as_millis()
+        ),
+        elo.map_or("-".to_string(), |e| format!("{e:+.0} Elo")),
+        target_text(0.0),
+        elo.is_some_and(|e| e >= 0.0),
+    ));
+    Some(cells)
 }
 
 /// The section.
@@ -256,6 +299,8 @@ pub(crate) fn peer_games_section(rep: &mut Report, games: Option<usize>) {
         &evals,
         4,
     ));
+    rows.extend(shipped_row::<Throne>(rep, &run, 4));
+    rows.extend(shipped_row::<ChaosClock>(rep, &run, 4));
     let md = &mut rep.md;
     let _ = writeln!(md, "## Games at a clock against the peer\n");
     let _ = writeln!(
@@ -263,7 +308,9 @@ pub(crate) fn peer_games_section(rep: &mut Report, games: Option<usize>) {
         "This engine with its selective search (`Config::selective`) against the `minimax` \
          crate 0.6 (`IterativeSearch`, a 64 MiB table each) and against its own exact search; \
          where the game ships a network (`net+selective`), the same search with it against the \
-         hand-made evaluation's and against the peer: \
+         hand-made evaluation's and against the peer; Throne and Chaos Clock where they ship \
+         one (`net (engine)`: Chaos Clock does), their recommended engine with it against the \
+         same engine with the hand-made evaluation (no peer plays them): \
          {} games a pairing at {} ms a move, one thread each, openings of random plies (4; \
          Othello 6) from seed 1, each played twice with the colours swapped (`--peer-games N` \
          for more). The peer's strongest options for each game were chosen by games:\n",

@@ -174,3 +174,37 @@ fn a_shipped_network_of_another_game_is_refused_with_the_reason() {
     assert!(Spec::parse::<Shipping<true>>("engine,eval=default").is_ok());
     assert!(learned::shipped::<Shipping<true>>().unwrap().is_err());
 }
+
+#[test]
+fn our_games_that_ship_a_network_load_it_and_search_with_it() {
+    use plyforge::games::ChaosClock;
+    use plyforge::search::Game;
+    // Chaos Clock ships one: it loads against its game and is what `engine` and `maxn`
+    // search with; `eval=default` keeps the hand-made evaluation.
+    let loaded = learned::shipped::<ChaosClock>().expect("Chaos Clock ships a network");
+    assert!(loaded.is_ok(), "{:?}", loaded.err());
+    for text in ["engine", "maxn"] {
+        let spec = Spec::parse::<ChaosClock>(text).unwrap();
+        assert_eq!(
+            spec.net.map(|n| n.path),
+            Some(SHIPPED.to_string()),
+            "{text}"
+        );
+    }
+    assert!(Spec::parse::<ChaosClock>("engine,eval=default")
+        .unwrap()
+        .net
+        .is_none());
+    // Its search from the start gives a legal move, and other values than the hand-made
+    // evaluation's (max^n's tree does not depend on the values: the same nodes).
+    let record = Record::new(ChaosClock::start());
+    let search = |text: &str| {
+        let spec = Spec::parse::<ChaosClock>(text).unwrap();
+        let mut agent = Agent::<ChaosClock>::new(&spec, Limits::depth(6), Some(1), 1);
+        let (best, report) = agent.choose(&record, |_| {});
+        (best, report.expect("a search").score)
+    };
+    let (best, score) = search("engine");
+    assert!(ChaosClock::start().moves().contains(&best.expect("a move")));
+    assert_ne!(score, search("engine,eval=default").1);
+}

@@ -185,6 +185,15 @@ impl GameAdapter for ChaosClock {
     fn view() -> Option<Viewed<Self>> {
         Some(Viewed::new())
     }
+    /// The network the engines evaluate with (`eval=default`: the hand-made [`Weights`]):
+    /// accepted over the hand-made evaluation by an SPRT at 100 ms a move (+109 Elo,
+    /// `docs/training.md`, "Shipped networks"). Made by `arena train chaosclock --out
+    /// network.safetensors --net sparse --width 64 --engine engine,depth=6,eval=default
+    /// --games 5000 --explore 0.05 --target score --lambda 0.5 --score-scale 10000 --epochs 20
+    /// --concurrency 2 --seed 1`.
+    fn network() -> Option<&'static [u8]> {
+        Some(include_bytes!("network.safetensors"))
+    }
 }
 
 /// The most random starts a fair start looks at.
