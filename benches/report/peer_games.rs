@@ -4,8 +4,8 @@
 //! where the game ships a network (`GameAdapter::network`), the network's selective search
 //! against the hand-made evaluation's and against the peer; and where Throne or Chaos Clock
 //! ships one, its recommended engine with it against the same engine with the hand-made
-//! evaluation. At equal time per move, one thread each, seeded openings
-//! played with the colours swapped.
+//! evaluation. At equal time per move, one thread each, seeded openings played with the
+//! colours swapped.
 //! W/D/L, score, Elo and normalised Elo with their 95% intervals, and the SPRT of
 //! nElo [0, 10] on the game pairs where it decides.
 
@@ -213,33 +213,40 @@ where
     for (ours, opponent, target) in pairings {
         let d = pairing(start, evals, plies, run, ours, &opponent);
         let (cells, elo) = row(name, ours, &opponent, &d, target);
-        rep.targets.user_games.push((
+        push_target(
+            rep,
             format!(
                 "{name}: {ours} against {opponent}, {} games at {} ms",
                 d.games(),
                 run.movetime.as_millis()
             ),
-            elo.map_or("-".to_string(), |e| match e.is_finite() {
-                true => format!("{e:+.0} Elo"),
-                false => "+∞ Elo (every game won)".to_string(),
-            }),
-            target_text(target),
-            elo.is_some_and(|e| e >= target),
-        ));
+            elo,
+            target,
+        );
         rows.push(cells);
     }
     rows
 }
 
-/// A target's words in the targets table.
-fn target_text(target: f64) -> &'static str {
-    match target {
+/// Adds a pairing's line to the targets table: its Elo (`+∞` where every game was won)
+/// against `target`.
+fn push_target(rep: &mut Report, what: String, elo: Option<f64>, target: f64) {
+    let words = match target {
         t if t >= 200.0 => "≥ +200 Elo",
         t if t >= 150.0 => "≥ +150 Elo",
         t if t >= 100.0 => "≥ +100 Elo",
         t if t >= 50.0 => "≥ +50 Elo",
         _ => "≥ +0 Elo",
-    }
+    };
+    rep.targets.user_games.push((
+        what,
+        elo.map_or("-".to_string(), |e| match e.is_finite() {
+            true => format!("{e:+.0} Elo"),
+            false => "+∞ Elo (every game won)".to_string(),
+        }),
+        words,
+        elo.is_some_and(|e| e >= target),
+    ));
 }
 
 /// Where our game `A` ships a network: its recommended engine (one thread) with the
@@ -260,17 +267,17 @@ where
     let mut own = Ours::with_config(config, A::default_eval(), run.movetime);
     let d = duel(&mut with_net, &mut own, &list, |_, _, _| {});
     let (cells, elo) = row(A::NAME, "net (engine)", "engine, hand-made", &d, 0.0);
-    rep.targets.user_games.push((
+    push_target(
+        rep,
         format!(
             "{}: its shipped network against its hand-made evaluation, {} games at {} ms",
             A::NAME,
             d.games(),
             run.movetime.as_millis()
         ),
-        elo.map_or("-".to_string(), |e| format!("{e:+.0} Elo")),
-        target_text(0.0),
-        elo.is_some_and(|e| e >= 0.0),
-    ));
+        elo,
+        0.0,
+    );
     Some(cells)
 }
 
