@@ -1,7 +1,9 @@
 //! Young Brothers Wait (Feldmann 1993) for the alpha-beta family on rayon
 //! ([`Parallel::Split`](crate::Parallel::Split)): a node below the root of at least
-//! [`SPLIT_DEPTH`](crate::shared::SPLIT_DEPTH) searches its first move alone; if that does
-//! not refute it, the node's other moves are shared out. The node's own thread and up to
+//! [`SPLIT_DEPTH`](crate::shared::SPLIT_DEPTH) searches its first move alone (with more
+//! than two threads its first two outside the principal variation where it has eight
+//! moves or more: the alpha-beta module's `brothers_first`); if that does not refute it,
+//! the node's other moves are shared out. The node's own thread and up to
 //! `threads − 1` tasks (which idle threads take from it, work stealing) take the moves one
 //! after another in the node's order, each searched with a null window at the node's best
 //! score so far (shared between them) and again with the full window where it beats it, as
