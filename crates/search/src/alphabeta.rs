@@ -42,13 +42,14 @@ use crate::types::{MATE, MATE_BOUND};
 /// principal variation that has at least [`WAIT_MORE_MOVES`] moves. Where the first move
 /// does not refute such a node a later one often does, and each thread that took a brother
 /// beside it by then searched a subtree in vain: up to one with two threads, up to fifteen
-/// with sixteen. Measured with `arena bench --scaling` (three runs each, nodes over one
-/// thread's): the Breakthrough example's 16 threads 1.58-1.85x before, 1.31-1.49x with
-/// this, 4 threads 1.43-1.48x before, 1.24-1.28x with it. Waiting costs idle threads where
-/// a node's moves are few or a later move seldom refutes: at 2 threads it took Othello's
-/// bench 1.54-1.74x the speed of one thread against 1.94-2.06x without (nodes equal),
-/// Connect Four's (seven moves) 1.76-1.82x against 1.84-1.92x, Jumpy3's (four) 1.1-1.5x
-/// against 1.6-1.7x; hence not at 2 threads, and not below eight moves.
+/// with sixteen. Measured with `arena bench --scaling` (six runs each, the two builds
+/// alternated, nodes over one thread's): the Breakthrough example's 16 threads 1.43-1.79x
+/// before, 1.20-1.41x with this, 4 threads 1.24-1.38x before, 1.14-1.33x with it. Waiting
+/// costs idle threads where a node's moves are few or a later move seldom refutes (three
+/// runs each, speed over one thread's at 2 threads): Othello's bench 1.54-1.74x against
+/// 1.94-2.06x without (nodes equal), Connect Four's (seven moves) 1.76-1.82x against
+/// 1.84-1.92x, Jumpy3's (four) 1.08-1.53x against 1.64-1.72x; hence not at 2 threads, and
+/// not below eight moves.
 const fn brothers_first(pv_node: bool, moves: usize, threads: usize) -> usize {
     if pv_node || moves < WAIT_MORE_MOVES || threads <= 2 {
         1
