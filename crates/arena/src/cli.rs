@@ -230,7 +230,8 @@ struct TuneArgs {
     /// Start every game here (`random` or `fair`: a new seeded one per opening).
     #[arg(long, value_name = "P", allow_hyphen_values = true)]
     position: Option<String>,
-    /// Random plies played at the start of each opening (default per game).
+    /// Random plies played at the start of each opening (default per game); more where the
+    /// shorter openings are used up: no two openings end alike.
     #[arg(long, value_name = "PLIES")]
     opening: Option<usize>,
     /// Opening book: one position per line, walked in a seeded random order.
@@ -412,7 +413,7 @@ struct MatchArgs {
     #[arg(long, value_name = "P", allow_hyphen_values = true)]
     position: Option<String>,
     /// Random plies played at the start of each opening (default per game; 0 with a book or
-    /// a position).
+    /// a position); more where the shorter openings are used up: no two openings end alike.
     #[arg(long, value_name = "PLIES")]
     opening: Option<usize>,
     /// Seed of openings, book order, random starts and random players.

@@ -161,7 +161,10 @@ each plays every seat, in the majority and in the minority; three specs rotate t
 six orders. Each opening is its own start (--book: the book's next position; --position: that
 one; a game that starts at random without either: its random start of seed + opening
 number; `--position fair`: the fair start of seed + opening number) followed by --opening
-random plies (seeded).
+random plies (seeded). Where the openings share their start, no opening ends where an
+earlier one did: a repeat is drawn again, and once the short openings are used up the next
+ones are a ply longer (6x6 Othello has 12 positions two plies in, Connect Four 49: games
+from one opening are not independent, and would narrow the intervals falsely).
 
 Openings and books: --book FILE has one position per line in the game's notation (or
 `start`, `random:SEED`, `fair:SEED`; blank lines and # comments skipped), used in file order

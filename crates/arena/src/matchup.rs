@@ -50,7 +50,9 @@ fn announce<A: GameAdapter>(m: &Match<A>) {
     if o.engines.is_empty() && o.specs.is_empty() {
         outln!("  (the game's default match; --engine SPEC, twice, chooses the engines)");
     }
-    if let (Some(path), lab::book::Starts::Book { positions, .. }) = (&o.book, &plan.starts) {
+    if let (Some(path), lab::book::Starts::Book { positions, .. }) =
+        (&o.book, plan.openings.starts())
+    {
         outln!(
             "  openings: {} ({} positions, {} order){}",
             path.display(),

@@ -1,6 +1,7 @@
 //! Where each opening starts: an opening book, a fixed position, or the game's start (a
 //! seeded random or fair start per opening for games that start at random), followed by
-//! seeded random plies.
+//! seeded random plies, drawn so that no two openings that share a start end alike
+//! ([`Openings`]).
 //!
 //! A book file holds one position per line in the game's notation (or any start text:
 //! `start`, `random:SEED`, and a solved `fair:SEED` where the game has fair starts); blank
@@ -9,7 +10,9 @@
 //! next seed) each time it is used up. Either way the position of an opening follows from
 //! its index, the book and `--seed`, so shards agree on it.
 
+use std::collections::HashSet;
 use std::path::Path;
+use std::sync::Mutex;
 
 use plyforge::search::rng::{splitmix64, XorShift64Star as Rng};
 use plyforge::search::Record;
@@ -123,6 +126,17 @@ impl<A: GameAdapter> Starts<A> {
         matches!(self, Starts::Book { .. })
     }
 
+    /// True when openings share their starts (a fixed position, a book's positions, the
+    /// start of a game not dealt at random), so that random plies are all that tell them
+    /// apart.
+    pub fn is_shared(&self) -> bool {
+        match self {
+            Starts::Book { .. } | Starts::Fixed(_) => true,
+            Starts::Random(_) | Starts::Fair(_) => false,
+            Starts::Default(_) => !A::RANDOM_START,
+        }
+    }
+
     /// The start of opening `o`: an error only for a fair start that the game does not find
     /// within its bound.
     pub fn start(&self, o: u64) -> Result<A::Pos, Error> {
@@ -166,6 +180,128 @@ fn book_order(len: usize, order: Order, seed: u64, openings: u64) -> Vec<u32> {
     out
 }
 
+/// The openings of a match or a tuning run, built once each, in order, as games need them.
+///
+/// Opening `o` is its start ([`Starts::start`]) followed by seeded random plies. Where the
+/// openings share their start (a fixed position, a book's position, the game's own start),
+/// each differs from every earlier one: a draw that ends in a position an earlier opening
+/// reached is drawn again (up to [`ATTEMPTS`] times), and when that finds nothing new the
+/// openings from there on are a ply longer. Without this a short opening repeats: 6×6
+/// Othello has 12 positions two plies from its start, Connect Four 49, and games from one
+/// opening are not independent samples, so a match's error bars would be too narrow.
+/// Every opening follows from its index, the start and the seed alone, so shards and
+/// resumed runs agree on it. With no random plies, or starts that vary per opening
+/// (`random`, `fair`, games dealt at random), the openings are built independently.
+pub struct Openings<A: GameAdapter> {
+    starts: Starts<A>,
+    plies: usize,
+    seed: u64,
+    built: Mutex<Built<A>>,
+}
+
+/// The openings built so far (in order), the positions they reached, and the plies added
+/// to the length asked for once every short opening had been used.
+struct Built<A: GameAdapter> {
+    records: Vec<Result<Record<A::Pos>, String>>,
+    seen: HashSet<A::Pos>,
+    extra: usize,
+    repeats: u64,
+}
+
+/// Draws of an opening's random plies before the openings grow a ply.
+pub const ATTEMPTS: u64 = 32;
+
+/// The most plies the openings grow by before an opening may repeat an earlier one.
+const MAX_EXTRA: usize = 16;
+
+impl<A: GameAdapter> Openings<A> {
+    /// The openings from `starts`, `plies` random plies each (at least), seeded by `seed`.
+    pub fn new(starts: Starts<A>, plies: usize, seed: u64) -> Self {
+        Openings {
+            starts,
+            plies,
+            seed,
+            built: Mutex::new(Built {
+                records: Vec::new(),
+                seen: HashSet::new(),
+                extra: 0,
+                repeats: 0,
+            }),
+        }
+    }
+
+    /// Where the openings start.
+    pub fn starts(&self) -> &Starts<A> {
+        &self.starts
+    }
+
+    /// The random plies asked for (an opening has more once the shorter ones are used up).
+    pub fn plies(&self) -> usize {
+        self.plies
+    }
+
+    /// Whether the openings are drawn distinct (they share a start and have random plies).
+    pub fn distinct(&self) -> bool {
+        self.plies > 0 && self.starts.is_shared()
+    }
+
+    /// Opening `o`: its start and random plies (an error only where its start cannot be
+    /// made: a fair start not found).
+    pub fn get(&self, o: u64) -> Result<Record<A::Pos>, Error> {
+        if !self.distinct() {
+            let mut record = Record::<A::Pos>::new(self.starts.start(o)?);
+            play_opening::<A>(&mut record, self.plies, &mut self.rng(o, 0));
+            return Ok(record);
+        }
+        let mut b = self.built.lock().unwrap_or_else(|e| e.into_inner());
+        while b.records.len() as u64 <= o {
+            let next = b.records.len() as u64;
+            let record = self.build(next, &mut b);
+            b.records.push(record);
+        }
+        b.records[o as usize].clone().map_err(Error::Settings)
+    }
+
+    /// How many of the openings built so far repeat an earlier one (the game had no new
+    /// position within [`MAX_EXTRA`] more plies).
+    pub fn repeats(&self) -> u64 {
+        self.built.lock().unwrap_or_else(|e| e.into_inner()).repeats
+    }
+
+    /// The random plies of opening `o`, draw `attempt`: the first draw is the one every
+    /// opening had before openings were drawn distinct.
+    fn rng(&self, o: u64, attempt: u64) -> Rng {
+        let base = self.seed.wrapping_mul(1_000_003).wrapping_add(o);
+        if attempt == 0 {
+            Rng::seeded(base)
+        } else {
+            Rng::seeded(splitmix64(base ^ splitmix64(attempt)))
+        }
+    }
+
+    /// Opening `o`, given the openings before it.
+    fn build(&self, o: u64, b: &mut Built<A>) -> Result<Record<A::Pos>, String> {
+        let start = self.starts.start(o).map_err(|e| e.to_string())?;
+        let mut first: Option<Record<A::Pos>> = None;
+        loop {
+            for attempt in 0..ATTEMPTS {
+                let mut record = Record::<A::Pos>::new(start.clone());
+                play_opening::<A>(&mut record, self.plies + b.extra, &mut self.rng(o, attempt));
+                if b.seen.insert(record.position().clone()) {
+                    return Ok(record);
+                }
+                first.get_or_insert(record);
+            }
+            if b.extra >= MAX_EXTRA {
+                b.repeats += 1;
+                return Ok(first.expect("at least one attempt"));
+            }
+            b.extra += 1;
+            first = None;
+        }
+    }
+}
+
 /// The opening: `plies` seeded random moves from `start` that do not end the game.
 pub fn play_opening<A: GameAdapter>(record: &mut Record<A::Pos>, plies: usize, rng: &mut Rng) {
     for _ in 0..plies {
@@ -189,6 +325,60 @@ pub fn play_opening<A: GameAdapter>(record: &mut Record<A::Pos>, plies: usize, r
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plyforge::games::{ChaosClock, Jumpy3};
+
+    /// The openings `0..n`, each as its position and the plies that made it.
+    fn first<A: GameAdapter>(o: &Openings<A>, n: u64) -> Vec<(A::Pos, usize)> {
+        (0..n)
+            .map(|i| {
+                let r = o.get(i).unwrap();
+                (r.position().clone(), r.moves().len())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shared_starts_give_distinct_openings_that_grow_when_short_ones_run_out() {
+        let o = Openings::<Jumpy3>::new(Starts::Default(7), 2, 7);
+        assert!(o.distinct());
+        let all = first(&o, 300);
+        let distinct: HashSet<_> = all.iter().map(|(p, _)| *p).collect();
+        assert_eq!(distinct.len(), 300, "no opening repeats an earlier one");
+        assert_eq!(o.repeats(), 0);
+        assert_eq!(all[0].1, 2, "the first openings have the plies asked for");
+        let lengths: Vec<usize> = all.iter().map(|&(_, n)| n).collect();
+        assert!(lengths.windows(2).all(|w| w[0] <= w[1]), "{lengths:?}");
+        assert!(
+            lengths[299] > 2,
+            "Jumpy3 has fewer than 300 positions two plies in: {lengths:?}"
+        );
+        // The first draw is the one each opening had when openings were drawn independently.
+        let mut old = Record::<<Jumpy3 as GameAdapter>::Pos>::new(Jumpy3::start());
+        play_opening::<Jumpy3>(&mut old, 2, &mut Rng::seeded(7 * 1_000_003));
+        assert_eq!(o.get(0).unwrap().moves(), old.moves());
+    }
+
+    #[test]
+    fn an_opening_follows_from_its_index_and_seed_alone() {
+        let a = Openings::<Jumpy3>::new(Starts::Default(3), 2, 3);
+        let b = Openings::<Jumpy3>::new(Starts::Default(3), 2, 3);
+        // A shard or a resumed run asks for a late opening first.
+        let late = b.get(120).unwrap();
+        assert_eq!(a.get(120).unwrap().moves(), late.moves());
+        assert_eq!(first(&a, 121), first(&b, 121));
+        let c = Openings::<Jumpy3>::new(Starts::Default(4), 2, 4);
+        assert_ne!(first(&a, 10), first(&c, 10), "the seed matters");
+    }
+
+    #[test]
+    fn starts_dealt_per_opening_or_no_plies_are_not_redrawn() {
+        let dealt = Openings::<ChaosClock>::new(Starts::Default(5), 2, 5);
+        assert!(!dealt.distinct());
+        let fixed = Openings::<Jumpy3>::new(Starts::Fixed(Jumpy3::start()), 0, 5);
+        assert!(!fixed.distinct());
+        let all = first(&fixed, 3);
+        assert!(all.iter().all(|(p, n)| *p == Jumpy3::start() && *n == 0));
+    }
 
     #[test]
     fn orders_cover_the_book_each_pass() {

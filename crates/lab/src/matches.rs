@@ -8,20 +8,18 @@
 //! (specifications, schedule, starts, the match file's header) and opens the files;
 //! [`Match::run`] plays.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use plyforge::agent::Spec;
-use plyforge::search::rng::XorShift64Star as Rng;
-use plyforge::search::{Limits, Record};
+use plyforge::search::Limits;
 use plyforge::GameAdapter;
 
-use crate::book::{self, Starts};
+use crate::book::{self, Openings, Starts};
 use crate::error::Error;
 use crate::game::{self, Adjudication};
 use crate::jsonl::{self, fnv1a, Journal, Opened, Siblings};
@@ -157,9 +155,10 @@ fn settings_text<A: GameAdapter>(
     opening: usize,
     book_hash: Option<u64>,
     sprt: Option<Sprt>,
+    distinct: bool,
 ) -> String {
     let mut s = format!(
-        "game={} engines={:?} games={} time={}us threads={} seed={} opening={}",
+        "game={} engines={:?} games={} time={}us threads={} seed={} opening={}{}",
         A::NAME,
         specs.iter().map(Spec::identity).collect::<Vec<_>>(),
         games,
@@ -167,6 +166,10 @@ fn settings_text<A: GameAdapter>(
         o.threads,
         o.seed,
         opening,
+        // Openings drawn distinct differ from those the same settings drew independently
+        // once (which repeated short openings): the word keeps such a file from being
+        // resumed as this match.
+        if distinct { " distinct" } else { "" },
     );
     if let Some(p) = &o.position {
         s.push_str(&format!(" position={:?}", p.trim()));
@@ -235,9 +238,10 @@ pub struct MatchPlan<A: GameAdapter> {
     pub fallback: Limits,
     /// Which games, in which seats.
     pub schedule: Schedule,
-    /// Where each opening starts.
-    pub starts: Starts<A>,
-    /// Random plies of each opening.
+    /// Each opening: where it starts and its random plies (distinct where they share a
+    /// start).
+    pub openings: Openings<A>,
+    /// Random plies of each opening (at least: see [`Openings`]).
     pub opening: usize,
     /// The match file's header (with the match id).
     pub header: Header,
@@ -352,7 +356,8 @@ impl<A: GameAdapter> MatchPlan<A> {
             schedule.openings(),
             o.opening,
         )?;
-        let settings = settings_text::<A>(o, &specs, games, opening, book_hash, sprt);
+        let distinct = opening > 0 && starts.is_shared();
+        let settings = settings_text::<A>(o, &specs, games, opening, book_hash, sprt, distinct);
         let header = Header {
             match_id: format!("{:016x}", fnv1a(settings.as_bytes())),
             game: A::NAME.to_string(),
@@ -369,15 +374,12 @@ impl<A: GameAdapter> MatchPlan<A> {
             games,
             fallback,
             schedule,
-            starts,
+            openings: Openings::new(starts, opening, o.seed),
             opening,
             header,
         })
     }
 }
-
-/// An opening's record, built once by the first game that needs it (or why it cannot be).
-type Opening<P> = Result<Record<P>, String>;
 
 /// A match ready to play: its plan, its files open, the games of a resumed file read.
 pub struct Match<A: GameAdapter> {
@@ -444,20 +446,6 @@ impl<A: GameAdapter> Match<A> {
     pub fn run(mut self, observer: &mut dyn Observer) -> Result<MatchReport, Error> {
         let (o, plan) = (&self.settings, &self.plan);
         let schedule = &plan.schedule;
-        // The openings of the games to play, built once per opening (by whichever game needs
-        // it first: fair starts are solved, so this is work worth sharing).
-        let openings: HashMap<u64, OnceLock<Opening<A::Pos>>> = self
-            .jobs
-            .iter()
-            .map(|&g| (schedule.opening_of(g), OnceLock::new()))
-            .collect();
-        let build_opening = |o_index: u64| -> Result<Record<A::Pos>, String> {
-            let start = plan.starts.start(o_index).map_err(|e| e.to_string())?;
-            let mut record = Record::<A::Pos>::new(start);
-            let mut rng = Rng::seeded(o.seed.wrapping_mul(1_000_003).wrapping_add(o_index));
-            book::play_opening::<A>(&mut record, plan.opening, &mut rng);
-            Ok(record)
-        };
         let setup = game::Setup {
             match_id: &plan.header.match_id,
             specs: &plan.specs,
@@ -475,11 +463,8 @@ impl<A: GameAdapter> Match<A> {
         let stop = AtomicBool::new(self.state.decided);
         let play_one = |engines: &mut game::Engines<A>, g: u64| {
             let op = schedule.opening_of(g);
-            let from = openings[&op]
-                .get_or_init(|| build_opening(op))
-                .as_ref()
-                .map_err(|e| Error::Settings(e.clone()))?;
-            game::play::<A>(&setup, engines, g, op, schedule.seats_of(g), from)
+            let from = plan.openings.get(op)?;
+            game::play::<A>(&setup, engines, g, op, schedule.seats_of(g), &from)
         };
         let state = &mut self.state;
         play_jobs::<A>(

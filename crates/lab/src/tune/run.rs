@@ -20,14 +20,13 @@ use std::time::{Duration, Instant};
 
 use plyforge::agent::{Kind, Spec};
 use plyforge::params::Param;
-use plyforge::search::rng::XorShift64Star as Rng;
-use plyforge::search::{Limits, Record};
+use plyforge::search::Limits;
 use plyforge::GameAdapter;
 
 use super::params::{choose_params, spec_text, without_keys};
 use super::spsa::{self, ParamPlan, Points, Schedule, Spsa};
 use super::tunefile::{self, Header, TuneFile, TuneGame};
-use crate::book::{self, Starts};
+use crate::book::{self, Openings, Starts};
 use crate::error::Error;
 use crate::game::{self, Adjudication, Engines, Setup};
 use crate::jsonl::{fnv1a, Journal, Opened, Siblings};
@@ -124,9 +123,10 @@ pub struct TunePlan<A: GameAdapter> {
     pub cycle: Vec<Vec<usize>>,
     /// Limits of specs without their own.
     pub fallback: Limits,
-    /// Where openings start.
-    pub starts: Starts<A>,
-    /// Random opening plies.
+    /// Each opening: where it starts and its random plies (distinct where they share a
+    /// start).
+    pub openings: Openings<A>,
+    /// Random opening plies (at least: see [`Openings`]).
     pub opening: usize,
     /// The header of the tune file.
     pub header: Header,
@@ -243,9 +243,10 @@ fn settings_text<A: GameAdapter>(
     opening: usize,
     plans: &[ParamPlan],
     book_hash: Option<u64>,
+    distinct: bool,
 ) -> String {
     let mut settings = format!(
-        "game={} engine={:?} opponent={:?} iterations={} pairs={} time={}us threads={} seed={} opening={} alpha={} gamma={} a_ratio={}",
+        "game={} engine={:?} opponent={:?} iterations={} pairs={} time={}us threads={} seed={} opening={}{} alpha={} gamma={} a_ratio={}",
         A::NAME,
         base,
         opponent.map(|s| s.text.clone()),
@@ -255,6 +256,8 @@ fn settings_text<A: GameAdapter>(
         o.threads,
         o.seed,
         opening,
+        // Openings drawn distinct: see the match's settings.
+        if distinct { " distinct" } else { "" },
         o.alpha,
         o.gamma,
         o.a_ratio,
@@ -309,6 +312,7 @@ impl<A: GameAdapter> TunePlan<A> {
             opening,
             &plans,
             book_hash,
+            opening > 0 && starts.is_shared(),
         );
         let header = Header {
             tune_id: format!("{:016x}", fnv1a(settings.as_bytes())),
@@ -328,7 +332,7 @@ impl<A: GameAdapter> TunePlan<A> {
             cycle: cycle(A::PLAYERS, opponent.is_some()),
             opponent,
             fallback,
-            starts,
+            openings: Openings::new(starts, opening, o.seed),
             opening,
             header,
         })
@@ -534,9 +538,7 @@ impl<A: GameAdapter> Tuning<A> {
         };
         let play_one = |engines: &mut Engines<A>, i: u64| {
             let opening = k * pairs + i / cycle_len;
-            let mut record = Record::<A::Pos>::new(plan.starts.start(opening)?);
-            let mut rng = Rng::seeded(o.seed.wrapping_mul(1_000_003).wrapping_add(opening));
-            book::play_opening::<A>(&mut record, plan.opening, &mut rng);
+            let record = plan.openings.get(opening)?;
             let seats = &plan.cycle[(i % cycle_len) as usize];
             game::play::<A>(
                 &setup,
