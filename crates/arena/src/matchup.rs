@@ -68,6 +68,13 @@ fn announce<A: GameAdapter>(m: &Match<A>) {
             }
         );
     }
+    if o.book.is_none() && plan.openings.distinct() {
+        outln!(
+            "  openings: {} seeded random plies from the start, no two alike (longer once the \
+             shorter are used up)",
+            plan.opening
+        );
+    }
     if let Some(s) = o.shard {
         outln!(
             "  shard {s}: {} of the {} games",
