@@ -212,7 +212,7 @@ struct Built<A: GameAdapter> {
 pub const ATTEMPTS: u64 = 32;
 
 /// The most plies the openings grow by before an opening may repeat an earlier one.
-const MAX_EXTRA: usize = 16;
+pub const MAX_EXTRA: usize = 16;
 
 impl<A: GameAdapter> Openings<A> {
     /// The openings from `starts`, `plies` random plies each (at least), seeded by `seed`.
