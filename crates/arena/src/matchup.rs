@@ -61,8 +61,8 @@ fn announce<A: GameAdapter>(m: &Match<A>) {
                 lab::book::Order::Sequential => "sequential",
                 lab::book::Order::Random => "random",
             },
-            if plan.opening > 0 {
-                format!(", then {} random plies", plan.opening)
+            if plan.openings.plies() > 0 {
+                format!(", then {} random plies", plan.openings.plies())
             } else {
                 String::new()
             }
@@ -72,7 +72,7 @@ fn announce<A: GameAdapter>(m: &Match<A>) {
         outln!(
             "  openings: {} seeded random plies from the start, no two alike (longer once the \
              shorter are used up)",
-            plan.opening
+            plan.openings.plies()
         );
     }
     if let Some(s) = o.shard {

@@ -8,15 +8,16 @@
 //! (specifications, schedule, starts, the match file's header) and opens the files;
 //! [`Match::run`] plays.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use plyforge::agent::Spec;
-use plyforge::search::Limits;
+use plyforge::search::{Limits, Record};
 use plyforge::GameAdapter;
 
 use crate::book::{self, Openings, Starts};
@@ -152,10 +153,9 @@ fn settings_text<A: GameAdapter>(
     o: &MatchSettings,
     specs: &[Spec],
     games: u64,
-    opening: usize,
+    openings: &Openings<A>,
     book_hash: Option<u64>,
     sprt: Option<Sprt>,
-    distinct: bool,
 ) -> String {
     let mut s = format!(
         "game={} engines={:?} games={} time={}us threads={} seed={} opening={}{}",
@@ -165,11 +165,11 @@ fn settings_text<A: GameAdapter>(
         o.time.as_micros(),
         o.threads,
         o.seed,
-        opening,
+        openings.plies(),
         // Openings drawn distinct differ from those the same settings drew independently
         // once (which repeated short openings): the word keeps such a file from being
         // resumed as this match.
-        if distinct { " distinct" } else { "" },
+        if openings.distinct() { " distinct" } else { "" },
     );
     if let Some(p) = &o.position {
         s.push_str(&format!(" position={:?}", p.trim()));
@@ -241,8 +241,6 @@ pub struct MatchPlan<A: GameAdapter> {
     /// Each opening: where it starts and its random plies (distinct where they share a
     /// start).
     pub openings: Openings<A>,
-    /// Random plies of each opening (at least: see [`Openings`]).
-    pub opening: usize,
     /// The match file's header (with the match id).
     pub header: Header,
 }
@@ -356,8 +354,8 @@ impl<A: GameAdapter> MatchPlan<A> {
             schedule.openings(),
             o.opening,
         )?;
-        let distinct = opening > 0 && starts.is_shared();
-        let settings = settings_text::<A>(o, &specs, games, opening, book_hash, sprt, distinct);
+        let openings = Openings::new(starts, opening, o.seed);
+        let settings = settings_text(o, &specs, games, &openings, book_hash, sprt);
         let header = Header {
             match_id: format!("{:016x}", fnv1a(settings.as_bytes())),
             game: A::NAME.to_string(),
@@ -374,12 +372,14 @@ impl<A: GameAdapter> MatchPlan<A> {
             games,
             fallback,
             schedule,
-            openings: Openings::new(starts, opening, o.seed),
-            opening,
+            openings,
             header,
         })
     }
 }
+
+/// An opening's record, made once by the first game that needs it (or why it cannot be).
+type Opening<P> = Result<Record<P>, String>;
 
 /// A match ready to play: its plan, its files open, the games of a resumed file read.
 pub struct Match<A: GameAdapter> {
@@ -446,6 +446,13 @@ impl<A: GameAdapter> Match<A> {
     pub fn run(mut self, observer: &mut dyn Observer) -> Result<MatchReport, Error> {
         let (o, plan) = (&self.settings, &self.plan);
         let schedule = &plan.schedule;
+        // Each opening of the games to play, made once (by whichever game needs it first:
+        // fair starts are solved, so this is work worth sharing).
+        let openings: HashMap<u64, OnceLock<Opening<A::Pos>>> = self
+            .jobs
+            .iter()
+            .map(|&g| (schedule.opening_of(g), OnceLock::new()))
+            .collect();
         let setup = game::Setup {
             match_id: &plan.header.match_id,
             specs: &plan.specs,
@@ -463,8 +470,11 @@ impl<A: GameAdapter> Match<A> {
         let stop = AtomicBool::new(self.state.decided);
         let play_one = |engines: &mut game::Engines<A>, g: u64| {
             let op = schedule.opening_of(g);
-            let from = plan.openings.get(op)?;
-            game::play::<A>(&setup, engines, g, op, schedule.seats_of(g), &from)
+            let from = openings[&op]
+                .get_or_init(|| plan.openings.get(op).map_err(|e| e.to_string()))
+                .as_ref()
+                .map_err(|e| Error::Settings(e.clone()))?;
+            game::play::<A>(&setup, engines, g, op, schedule.seats_of(g), from)
         };
         let state = &mut self.state;
         play_jobs::<A>(

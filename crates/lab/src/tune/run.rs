@@ -126,8 +126,6 @@ pub struct TunePlan<A: GameAdapter> {
     /// Each opening: where it starts and its random plies (distinct where they share a
     /// start).
     pub openings: Openings<A>,
-    /// Random opening plies (at least: see [`Openings`]).
-    pub opening: usize,
     /// The header of the tune file.
     pub header: Header,
 }
@@ -240,10 +238,9 @@ fn settings_text<A: GameAdapter>(
     o: &TuneSettings,
     base: &str,
     opponent: Option<&Spec>,
-    opening: usize,
+    openings: &Openings<A>,
     plans: &[ParamPlan],
     book_hash: Option<u64>,
-    distinct: bool,
 ) -> String {
     let mut settings = format!(
         "game={} engine={:?} opponent={:?} iterations={} pairs={} time={}us threads={} seed={} opening={}{} alpha={} gamma={} a_ratio={}",
@@ -255,9 +252,9 @@ fn settings_text<A: GameAdapter>(
         o.time.as_micros(),
         o.threads,
         o.seed,
-        opening,
+        openings.plies(),
         // Openings drawn distinct: see the match's settings.
-        if distinct { " distinct" } else { "" },
+        if openings.distinct() { " distinct" } else { "" },
         o.alpha,
         o.gamma,
         o.a_ratio,
@@ -287,6 +284,7 @@ impl<A: GameAdapter> TunePlan<A> {
         check(o)?;
         let fallback = Limits::movetime(o.time);
         let (starts, book_hash, opening) = openings::<A>(o)?;
+        let openings = Openings::new(starts, opening, o.seed);
         let schedule = Schedule {
             iterations: o.iterations,
             alpha: o.alpha,
@@ -309,10 +307,9 @@ impl<A: GameAdapter> TunePlan<A> {
             o,
             &base_clean,
             opponent.as_ref(),
-            opening,
+            &openings,
             &plans,
             book_hash,
-            opening > 0 && starts.is_shared(),
         );
         let header = Header {
             tune_id: format!("{:016x}", fnv1a(settings.as_bytes())),
@@ -332,8 +329,7 @@ impl<A: GameAdapter> TunePlan<A> {
             cycle: cycle(A::PLAYERS, opponent.is_some()),
             opponent,
             fallback,
-            openings: Openings::new(starts, opening, o.seed),
-            opening,
+            openings,
             header,
         })
     }
