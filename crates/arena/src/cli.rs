@@ -83,6 +83,13 @@ struct TrainArgs {
     /// The chance that a self-play move after the opening is a random one.
     #[arg(long, value_name = "P", default_value_t = 0.05)]
     explore: f64,
+    /// Draw each self-play game's opening on its own, so that openings (and whole games)
+    /// may repeat, as arena train did before it drew them distinct (the runs that made the
+    /// networks shipped before then, and their files, need it to reproduce or resume).
+    /// Without it the openings of a game that starts from one position differ, longer once
+    /// the short ones are used up, as arena match's do.
+    #[arg(long)]
+    independent_openings: bool,
     /// Plies after which a self-play game ends with the game's limit result.
     #[arg(long, value_name = "N")]
     max_plies: Option<usize>,
@@ -1075,6 +1082,7 @@ fn train_settings(a: TrainArgs) -> Result<lab::train::TrainSettings, Fail> {
         games: a.games,
         random_plies: a.opening,
         explore: a.explore,
+        independent_openings: a.independent_openings,
         max_plies: a.max_plies,
         records: a.records,
         target,

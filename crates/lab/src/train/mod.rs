@@ -51,6 +51,7 @@ use std::time::Instant;
 
 use std::sync::Arc;
 
+use crate::book::Openings;
 use plyforge::agent::{Kind, Spec};
 use plyforge::learn::sparse::{SparseNet, SparseShape, SparseTrainer};
 use plyforge::learn::{Net, TrainSettings as NetSettings, Trainer};
@@ -100,6 +101,13 @@ pub struct TrainSettings {
     pub random_plies: Option<usize>,
     /// The chance that a self-play move after the opening is random.
     pub explore: f64,
+    /// Whether each self-play game's opening is drawn on its own, so that openings (and,
+    /// with an engine that plays the same move in the same position, whole games) may
+    /// repeat, as every run did before openings were drawn distinct. By default (false) the
+    /// openings of a game that starts from one position differ from one another, as a
+    /// match's do ([`crate::book::Openings`]: once the short ones are used up, they grow a
+    /// ply). Games that start at random (a dealt start) draw theirs on their own either way.
+    pub independent_openings: bool,
     /// Plies after which a self-play game ends with the game's limit result (default
     /// 1000).
     pub max_plies: Option<usize>,
@@ -163,6 +171,7 @@ impl Default for TrainSettings {
             games: 200,
             random_plies: None,
             explore: 0.05,
+            independent_openings: false,
             max_plies: None,
             records: Vec::new(),
             target: Target::Outcome,
@@ -299,6 +308,8 @@ pub struct TrainReport {
 pub struct Training<A: GameAdapter> {
     s: TrainSettings,
     play: SelfPlay,
+    /// The self-play games' distinct openings (none: each game draws its own).
+    openings: Option<Openings<A>>,
     reader: Reader<A>,
 }
 
@@ -425,6 +436,7 @@ impl<A: GameAdapter> Training<A> {
         };
         Ok(Training {
             s: s.clone(),
+            openings: games::openings::<A>(&play, s.independent_openings),
             play,
             reader,
         })
@@ -434,10 +446,17 @@ impl<A: GameAdapter> Training<A> {
     /// ask for more).
     fn games_settings(&self) -> String {
         format!(
-            "game={} engine={} random_plies={} explore={} max_plies={} seed={}",
+            "game={} engine={} random_plies={}{} explore={} max_plies={} seed={}",
             A::NAME,
             self.play.spec.identity(),
             self.play.random_plies,
+            // Runs before distinct openings said nothing here: their files still resume
+            // with independent openings, and a distinct run refuses them.
+            if self.openings.is_some() {
+                " distinct"
+            } else {
+                ""
+            },
             self.play.explore,
             self.play.max_plies,
             self.play.seed
@@ -644,7 +663,13 @@ impl<A: GameAdapter> Training<A> {
                     while !stop.load(Ordering::Relaxed) {
                         let k = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&index) = missing.get(k) else { break };
-                        let r = games::play::<A>(&self.play, id, index, &mut players);
+                        let r = games::play::<A>(
+                            &self.play,
+                            self.openings.as_ref(),
+                            id,
+                            index,
+                            &mut players,
+                        );
                         if tx.send((k, r)).is_err() {
                             break;
                         }
