@@ -228,7 +228,7 @@ pub enum Shape {
 ///     &SyntheticEval,
 ///     &RandomPlay::new(20, 1),
 /// );
-/// assert_eq!((shape, stats.games), (Shape::Any, 20));
+/// assert_eq!((shape, stats.games), (Shape::ZeroSum, 20));
 /// ```
 ///
 /// # Panics

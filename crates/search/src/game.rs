@@ -273,9 +273,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn noisy_moves(&self, _out: &mut MoveList<Self::Move>) {}
 
     /// Whether the game is a two-player zero-sum game: every finished game is a win for one
-    /// side or a draw, and what one side gains the other loses. Only checks read it
+    /// side or a draw, and what one side gains the other loses. Checks read it
     /// ([`crate::conformance::check_evaluator`] then requires every evaluation to be
-    /// `[v, -v, ..]`); the searches do not. Default: `false` (nothing declared).
+    /// `[v, -v, ..]`), and so does Monte Carlo tree search, whose nodes then keep the first
+    /// player's sum of values alone (the second's is the rest); the alpha-beta searches do
+    /// not. Default: `false` (nothing declared).
     fn zero_sum(&self) -> bool {
         false
     }

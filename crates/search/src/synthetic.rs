@@ -300,6 +300,10 @@ impl Game for Synthetic {
         self.spec.skip
     }
 
+    fn zero_sum(&self) -> bool {
+        self.spec.players == 2 && self.spec.payoffs == Payoffs::ZeroSum
+    }
+
     fn noisy_moves(&self, out: &mut MoveList<SyntheticMove>) {
         if self.outcome().is_some() {
             return;

@@ -31,7 +31,13 @@
 //!   from that subtree, its statistics and proofs included.
 //! - **Threads** on rayon: tree parallelism with virtual loss (every thread grows one tree;
 //!   a visit in progress counts as a loss), or root parallelism (a tree per thread, each
-//!   with selection noise; the root's statistics are summed at the end).
+//!   with selection noise; the root's statistics are summed at the end). The threads of one
+//!   tree write as few shared words as they can: a node's visits and virtual losses are one
+//!   word (a backup counts the visit and ends its virtual loss in one atomic add), a
+//!   two-player zero-sum game's nodes keep the first player's sum of values alone, and each
+//!   thread counts its iterations and its nodes' bytes on its own, adding them to the run's
+//!   counts in batches (and claiming a node limit's iterations in batches: the limit is
+//!   still exact).
 //! - **Limits.** `nodes` counts iterations; time limits stop after any iteration (a move
 //!   time less its margin, or the clock's target share), and earlier when the most visited
 //!   move can no longer be overtaken.
@@ -52,7 +58,7 @@ use crate::score::{masked, MAX_PLY};
 use crate::time::TimeManager;
 use crate::types::{Config, Limits, MctsParallel, Report, MATE_BOUND};
 use node::{exact_value, logit, Node, ONE};
-use worker::{Run, TreeWorker};
+use worker::{Run, TreeWorker, BATCH};
 
 /// Plies below the last search's root searched for the new root when reusing the tree.
 const REUSE_PLIES: usize = 8;
@@ -89,6 +95,8 @@ pub(crate) struct Forest<G: Game> {
     config: Config,
     /// Whether the trees may be reused (made without a depth limit, with reuse on).
     reusable: bool,
+    /// The sums of values the trees' nodes keep ([`Node::add`]).
+    kept: usize,
     pub stats: MctsStats,
 }
 
@@ -99,6 +107,7 @@ impl<G: Game> Forest<G> {
             trees: Vec::new(),
             config: config.clone(),
             reusable: false,
+            kept: 3,
             stats: MctsStats::default(),
         }
     }
@@ -107,7 +116,7 @@ impl<G: Game> Forest<G> {
     pub fn root(&self) -> Vec<(G::Move, u64, [f64; 3])> {
         let roots: Vec<&Node<G::Move>> = self.trees.iter().map(|t| &t.root).collect();
         let players = self.trees.first().map_or(0, |t| t.pos.players());
-        root_moves(&roots, players)
+        root_moves(&roots, players, self.kept)
             .into_iter()
             .map(|m| {
                 let mut mean = [0.0; 3];
@@ -217,7 +226,8 @@ fn tree_bytes<M>(root: &Node<M>) -> usize {
 }
 
 /// The root's moves with their statistics summed over `roots` (none if no root is expanded).
-fn root_moves<M: Copy>(roots: &[&Node<M>], players: usize) -> Vec<RootMove<M>> {
+/// Nodes keep `kept` sums ([`Node::add`]).
+fn root_moves<M: Copy>(roots: &[&Node<M>], players: usize, kept: usize) -> Vec<RootMove<M>> {
     let Some(edges) = roots.iter().find_map(|r| r.edges.get()) else {
         return Vec::new();
     };
@@ -236,9 +246,9 @@ fn root_moves<M: Copy>(roots: &[&Node<M>], players: usize) -> Vec<RootMove<M>> {
         };
         for (m, e) in out.iter_mut().zip(edges.iter()) {
             if let Some(c) = e.child.get() {
-                m.visits += u64::from(c.visits.load(Relaxed));
+                m.visits += u64::from(c.visits());
                 for p in 0..players {
-                    m.sum[p] += c.sum[p].load(Relaxed);
+                    m.sum[p] += c.stats(p, kept).0;
                 }
                 if m.proven.is_none() {
                     m.proven = c.proven_from_parent();
@@ -331,15 +341,11 @@ fn line<M: Copy>(node: &Node<M>, out: &mut Vec<M>) {
                 best = Some((i, c));
                 break;
             }
-            if best.map_or(true, |(_, b)| {
-                c.visits.load(Relaxed) > b.visits.load(Relaxed)
-            }) {
+            if best.map_or(true, |(_, b)| c.visits() > b.visits()) {
                 best = Some((i, c));
             }
         }
-        let Some((i, c)) =
-            best.filter(|(_, c)| c.visits.load(Relaxed) > 0 || c.proven.get().is_some())
-        else {
+        let Some((i, c)) = best.filter(|(_, c)| c.visits() > 0 || c.proven.get().is_some()) else {
             return;
         };
         out.push(edges[i].mv);
@@ -357,7 +363,7 @@ fn report<G: Game, E: Evaluator<G>>(
     let players = run.players;
     let p = game.to_move();
     let scale = run.cfg.scale;
-    let moves = root_moves(roots, players);
+    let moves = root_moves(roots, players, run.kept);
     let i = choose(&moves, p, scale)?;
     let m = &moves[i];
     let root_proven = roots.iter().find_map(|r| r.proven.get().copied());
@@ -385,7 +391,7 @@ fn report<G: Game, E: Evaluator<G>>(
                 .and_then(|e| e.get(i))
                 .and_then(|e| e.child.get())
         })
-        .max_by_key(|c| c.visits.load(Relaxed));
+        .max_by_key(|c| c.visits());
     if let Some(c) = richest {
         line(c, &mut pv);
     }
@@ -419,10 +425,7 @@ fn decided<M: Copy>(
     };
     let (mut first, mut second) = (0u64, 0u64);
     for e in edges.iter() {
-        let v = e
-            .child
-            .get()
-            .map_or(0, |c| u64::from(c.visits.load(Relaxed)));
+        let v = e.child.get().map_or(0, |c| u64::from(c.visits()));
         if v > first {
             second = first;
             first = v;
@@ -442,12 +445,16 @@ fn kept_roots<G: Game>(
     config: &Config,
     game: &G,
     seen: &FxHashSet<u64>,
-    n_trees: usize,
+    (n_trees, sums): (usize, usize),
     limits: &Limits,
 ) -> (Forest<G>, Vec<Node<G::Move>>) {
     let mut forest = match kept.take() {
         Some(f)
-            if f.reusable && f.config == *config && config.mcts.reuse && limits.depth.is_none() =>
+            if f.reusable
+                && f.config == *config
+                && f.kept == sums
+                && config.mcts.reuse
+                && limits.depth.is_none() =>
         {
             f
         }
@@ -518,6 +525,7 @@ fn keep_forest<G: Game, E: Evaluator<G>>(
         proven: roots.iter().any(|r| r.proven.get().is_some()),
     };
     forest.reusable = config.mcts.reuse && limits.depth.is_none();
+    forest.kept = run.kept;
     forest.config = config.clone();
     forest.trees = roots
         .into_iter()
@@ -528,6 +536,17 @@ fn keep_forest<G: Game, E: Evaluator<G>>(
         })
         .collect();
     forest
+}
+
+/// The sums of values a node keeps in `game`: one in a two-player zero-sum game
+/// ([`Game::zero_sum`]: its values add up to 1, a win 1 and a loss 0, and an evaluation
+/// `[v, −v]` gives `logistic(v)` and `1 − logistic(v)`), else one per player.
+fn kept_sums<G: Game>(game: &G) -> usize {
+    if game.zero_sum() && game.players() == 2 {
+        1
+    } else {
+        game.players()
+    }
 }
 
 /// The shared state of one run: the settings, the limits, the counters.
@@ -547,6 +566,7 @@ fn new_run<'a, G: Game, E: Evaluator<G>>(
         eval,
         cfg,
         players: game.players(),
+        kept: kept_sums(game),
         rule: game.repetition_rule().map(|(_, o)| o),
         history: history_set,
         cap: limits
@@ -556,6 +576,7 @@ fn new_run<'a, G: Game, E: Evaluator<G>>(
         time: TimeManager::new(limits, start),
         node_limit: limits.nodes,
         iterations: AtomicU64::new(0),
+        claimed: AtomicU64::new(0),
         user_stop,
         abort: AtomicBool::new(false),
         memory: AtomicUsize::new(memory),
@@ -571,15 +592,23 @@ fn new_run<'a, G: Game, E: Evaluator<G>>(
 
 /// One thread's iterations on `root` until the run stops, the root is proven or a limit is
 /// reached; the main thread (`id` 0) polls `main` now and then, which ends the run when it
-/// says so. The thread's iteration count.
+/// says so. The thread's iteration count, and whether the thread ended because the node
+/// limit's iterations were all claimed (then the other threads finish the ones they hold).
+///
+/// The thread adds its iterations to the run's count [`BATCH`] at a time and claims as
+/// many at once under a node limit (never more than the limit leaves): the run's counters
+/// are not written at every iteration by every thread.
 fn work<G: Game, E: Evaluator<G>>(
     run: &Run<'_, G, E>,
     game: &G,
     (id, root_parallel): (usize, bool),
     root: &Node<G::Move>,
     main: &mut dyn FnMut(&Run<'_, G, E>) -> bool,
-) -> u64 {
+) -> (u64, bool) {
     let mut w = TreeWorker::new(run, game, id, root_parallel && id > 0);
+    // Iterations claimed under the node limit and not yet made; made and not yet counted.
+    let (mut held, mut uncounted) = (0u64, 0u64);
+    let mut exhausted = false;
     loop {
         if run.stopped() {
             break;
@@ -591,20 +620,31 @@ fn work<G: Game, E: Evaluator<G>>(
         if root.proven.get().is_some() {
             break;
         }
-        w.iterate(root, game);
-        let total = run.iterations.fetch_add(1, Relaxed) + 1;
         if let Some(limit) = run.node_limit {
-            if total >= limit {
-                run.abort.store(true, Relaxed);
-                break;
+            if held == 0 {
+                let before = run.claimed.fetch_add(BATCH, Relaxed);
+                if before >= limit {
+                    exhausted = true;
+                    break;
+                }
+                held = BATCH.min(limit - before);
             }
+            held -= 1;
         }
-        if id == 0 && (w.iterations % POLL == 0 || total.is_power_of_two()) && main(run) {
+        w.iterate(root, game);
+        uncounted += 1;
+        if uncounted == BATCH {
+            run.iterations.fetch_add(uncounted, Relaxed);
+            uncounted = 0;
+        }
+        if id == 0 && (w.iterations % POLL == 0 || w.iterations.is_power_of_two()) && main(run) {
             run.abort.store(true, Relaxed);
             break;
         }
     }
-    w.iterations
+    run.iterations.fetch_add(uncounted, Relaxed);
+    w.flush_memory();
+    (w.iterations, exhausted)
 }
 
 /// One Monte Carlo tree search from `game` (see the module documentation): the kept trees
@@ -631,8 +671,9 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
     let history_set: FxHashSet<u64> = history.iter().copied().collect();
     let mut seen = history_set.clone();
     seen.insert(game.repetition_key());
-    let (forest, roots) = kept_roots(kept, config, game, &seen, n_trees, &limits);
-    let reused_visits = u64::from(roots[0].visits.load(Relaxed));
+    let sums = (n_trees, kept_sums(game));
+    let (forest, roots) = kept_roots(kept, config, game, &seen, sums, &limits);
+    let reused_visits = u64::from(roots[0].visits());
     let memory: usize = roots.iter().map(tree_bytes).sum();
     let run = new_run(
         eval,
@@ -688,9 +729,12 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
                         work(id, root, &mut |_| false);
                     });
                 }
-                work(0, &roots[0], &mut main_poll);
-                // The main thread is done: the helpers end too.
-                run.abort.store(true, Relaxed);
+                let (_, exhausted) = work(0, &roots[0], &mut main_poll);
+                // The main thread is done: the helpers end too (at once, unless they hold
+                // the last iterations of the node limit).
+                if !exhausted {
+                    run.abort.store(true, Relaxed);
+                }
             });
         }
         None => {

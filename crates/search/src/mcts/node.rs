@@ -3,10 +3,11 @@
 //! fixed point, the selection rule and the solver's proof rule.
 //!
 //! A node's children are made once (`OnceLock`), by the first thread that expands it; a
-//! child node is made when its edge is first taken. Statistics are atomic counters: visits,
-//! virtual losses, and one sum of values per player.
+//! child node is made when its edge is first taken. Statistics are atomic counters: one word
+//! for the visits and the virtual losses (a backup ends a visit in progress and counts it in
+//! one atomic add), and one sum of values per player.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::OnceLock;
 
 use crate::game::{Player, Scores, MAX_EVAL};
@@ -27,10 +28,9 @@ pub(crate) struct Edge<M> {
 pub(crate) struct Node<M> {
     /// The player to move.
     pub mover: u8,
-    /// Completed visits.
-    pub visits: AtomicU32,
-    /// Visits in progress (virtual losses).
-    pub vloss: AtomicU32,
+    /// Completed visits (the high 32 bits) and visits in progress, as virtual losses (the
+    /// low 32 bits).
+    counts: AtomicU64,
     /// Sum of the backed-up values, per player, in fixed point.
     pub sum: [AtomicU64; 3],
     /// The exact value once proven, relative to this node (a win here in `k` plies scores
@@ -44,8 +44,7 @@ impl<M> Node<M> {
     pub fn new(mover: usize) -> Self {
         Node {
             mover: mover as u8,
-            visits: AtomicU32::new(0),
-            vloss: AtomicU32::new(0),
+            counts: AtomicU64::new(0),
             sum: [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)],
             proven: OnceLock::new(),
             edges: OnceLock::new(),
@@ -59,25 +58,58 @@ impl<M> Node<M> {
         n
     }
 
-    /// Mean value for `p` and the visits (virtual losses count as visits worth 0).
+    /// Completed visits.
     #[inline]
-    pub fn mean(&self, p: Player) -> (f64, u32) {
-        let n = self.visits.load(Relaxed);
-        let all = n + self.vloss.load(Relaxed);
+    pub fn visits(&self) -> u32 {
+        (self.counts.load(Relaxed) >> 32) as u32
+    }
+
+    /// A visit in progress: `vl` virtual losses until its backup.
+    #[inline]
+    pub fn enter(&self, vl: u32) {
+        self.counts.fetch_add(u64::from(vl), Relaxed);
+    }
+
+    /// The sum of the values backed up for `p`, the completed visits and the visits in
+    /// progress, where the node keeps `kept` sums ([`Node::add`]).
+    #[inline]
+    pub fn stats(&self, p: Player, kept: usize) -> (u64, u32, u32) {
+        let c = self.counts.load(Relaxed);
+        let (visits, vloss) = ((c >> 32) as u32, c as u32);
+        let sum = if p < kept {
+            self.sum[p].load(Relaxed)
+        } else {
+            // The second player of a zero-sum game: the rest of 1 per visit (a visit being
+            // backed up may have added its value and not yet its count).
+            (u64::from(visits) * ONE).saturating_sub(self.sum[0].load(Relaxed))
+        };
+        (sum, visits, vloss)
+    }
+
+    /// Mean value for `p` and the visits (virtual losses count as visits worth 0), where the
+    /// node keeps `kept` sums.
+    #[inline]
+    pub fn mean(&self, p: Player, kept: usize) -> (f64, u32) {
+        let (sum, visits, vloss) = self.stats(p, kept);
+        let all = visits + vloss;
         if all == 0 {
             return (0.5, 0);
         }
-        let s = self.sum[p].load(Relaxed) as f64 / ONE as f64;
-        (s / all as f64, all)
+        (sum as f64 / ONE as f64 / all as f64, all)
     }
 
-    /// Adds one visit's values.
+    /// Adds one visit's values, ending its `vl` virtual losses ([`Node::enter`]'s). The node
+    /// keeps the sums of the first `kept` players: every player's, or only the first's in a
+    /// two-player zero-sum game, whose values add up to 1 (one atomic add fewer a visit).
     #[inline]
-    pub fn add(&self, value: &[u16; 3], players: usize) {
-        for (p, v) in value.iter().enumerate().take(players) {
+    pub fn add(&self, value: &[u16; 3], kept: usize, vl: u32) {
+        for (p, v) in value.iter().enumerate().take(kept) {
             self.sum[p].fetch_add(u64::from(*v), Relaxed);
         }
-        self.visits.fetch_add(1, Relaxed);
+        // One visit more, `vl` fewer in progress: the low word holds at least `vl`, so the
+        // sum's carry lands in the high word exactly once.
+        self.counts
+            .fetch_add((1u64 << 32).wrapping_sub(u64::from(vl)), Relaxed);
     }
 
     /// The proven value as seen from the parent (one ply further away), if proven.
@@ -229,6 +261,45 @@ mod tests {
         assert_eq!(exact_value(0, scale), 0.5);
         assert_eq!(logit(logistic(321, scale), scale), 321);
         assert_eq!(fixed(1.0) as u64, ONE);
+    }
+
+    #[test]
+    fn visits_in_progress_count_as_losses_until_their_backup() {
+        let node: Node<u8> = Node::new(0);
+        assert_eq!(node.mean(0, 2), (0.5, 0));
+        node.enter(3);
+        node.enter(3);
+        assert_eq!(node.visits(), 0);
+        assert_eq!(node.mean(0, 2), (0.0, 6));
+        node.add(&[ONE as u16, 0, 0], 2, 3);
+        assert_eq!(node.visits(), 1);
+        // One visit worth 1 and three virtual losses worth 0.
+        assert_eq!(node.mean(0, 2), (0.25, 4));
+        assert_eq!(node.mean(1, 2), (0.0, 4));
+        node.add(&[0, ONE as u16, 0], 2, 3);
+        node.add(&[ONE as u16, 0, 0], 2, 0);
+        assert_eq!(node.visits(), 3);
+        assert_eq!(node.mean(0, 2).1, 3);
+        assert!((node.mean(0, 2).0 - 2.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_zero_sum_node_keeps_one_sum_and_gives_both_means() {
+        let (two, one): (Node<u8>, Node<u8>) = (Node::new(0), Node::new(0));
+        for v in [fixed(0.8), fixed(0.3), fixed(0.55)] {
+            two.enter(1);
+            one.enter(1);
+            assert_eq!(two.mean(1, 2), one.mean(1, 1));
+            two.add(&[v, ONE as u16 - v, 0], 2, 1);
+            one.add(&[v, ONE as u16 - v, 0], 1, 1);
+            for p in 0..2 {
+                assert_eq!(two.stats(p, 2), one.stats(p, 1));
+            }
+        }
+        assert_eq!(one.sum[1].load(Relaxed), 0);
+        let (m0, n) = one.mean(0, 1);
+        assert_eq!(n, 3);
+        assert!((m0 + one.mean(1, 1).0 - 1.0).abs() < 1e-12);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! expansion, the leaf's value, backup, the solver's proofs) and what every thread of a run
 //! shares ([`Run`]).
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::OnceLock;
 
@@ -20,6 +21,9 @@ pub(crate) struct Run<'a, G: Game, E> {
     pub eval: &'a E,
     pub cfg: MctsConfig,
     pub players: usize,
+    /// The sums of values a node keeps: 1 in a two-player zero-sum game (the second
+    /// player's values are the rest of 1), else one per player.
+    pub kept: usize,
     /// The repetition rule's outcome, if the game has one.
     pub rule: Option<Outcome>,
     /// Repetition keys of the game's earlier positions.
@@ -33,12 +37,16 @@ pub(crate) struct Run<'a, G: Game, E> {
     pub time: TimeManager,
     /// Most iterations, all threads together.
     pub node_limit: Option<u64>,
-    /// Iterations so far, all threads together.
+    /// Iterations so far, all threads together (each thread adds its own in batches of
+    /// [`BATCH`], and the rest when it ends).
     pub iterations: AtomicU64,
+    /// Iterations the threads have claimed under [`Run::node_limit`] (in batches).
+    pub claimed: AtomicU64,
     pub user_stop: &'a AtomicBool,
     /// Set when the run must end (a limit reached, the root proven).
     pub abort: AtomicBool,
-    /// Bytes the trees take.
+    /// Bytes the trees take (each thread adds its own in batches of [`MEMORY_BATCH`], and the
+    /// rest when it ends).
     pub memory: AtomicUsize,
     /// The most bytes the trees may take.
     pub budget: usize,
@@ -54,10 +62,6 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
         self.abort.load(Relaxed) || self.user_stop.load(Relaxed)
     }
 
-    fn full(&self) -> bool {
-        self.memory.load(Relaxed) >= self.budget
-    }
-
     /// The evaluation of `pos` as values.
     fn static_value(&self, pos: &G) -> [u16; 3] {
         let e = self.eval.evaluate(pos);
@@ -69,6 +73,14 @@ impl<G: Game, E: Evaluator<G>> Run<'_, G, E> {
     }
 }
 
+/// Iterations a thread counts on its own before adding them to the run's count, and claims
+/// at once under a node limit: the threads of one tree then share a counter's cache line
+/// once every so many iterations rather than at every one.
+pub(crate) const BATCH: u64 = 16;
+
+/// Bytes of new nodes a thread counts on its own before adding them to the run's count.
+const MEMORY_BATCH: usize = 64 << 10;
+
 /// One thread.
 pub(crate) struct TreeWorker<'r, 'a, G: Game, E> {
     run: &'r Run<'a, G, E>,
@@ -79,6 +91,8 @@ pub(crate) struct TreeWorker<'r, 'a, G: Game, E> {
     noise: f64,
     /// Iterations of this thread.
     pub iterations: u64,
+    /// Bytes of this thread's new nodes not yet in the run's count.
+    memory: Cell<usize>,
 }
 
 /// How a child position ends the game, if it does: its exact scores (relative to itself).
@@ -106,12 +120,34 @@ impl<'r, 'a, G: Game, E: Evaluator<G>> TreeWorker<'r, 'a, G, E> {
             rng: XorShift64Star::seeded(seed),
             noise: if noise { 0.02 } else { 0.0 },
             iterations: 0,
+            memory: Cell::new(0),
         }
+    }
+
+    /// Counts `bytes` of new nodes, adding them to the run's count a batch at a time.
+    fn grow(&self, bytes: usize) {
+        let m = self.memory.get() + bytes;
+        if m >= MEMORY_BATCH {
+            self.run.memory.fetch_add(m, Relaxed);
+            self.memory.set(0);
+        } else {
+            self.memory.set(m);
+        }
+    }
+
+    /// Whether the trees take their budget (this thread's uncounted bytes included).
+    fn full(&self) -> bool {
+        self.run.memory.load(Relaxed) + self.memory.get() >= self.run.budget
+    }
+
+    /// Adds this thread's uncounted bytes to the run's count (when the thread ends).
+    pub fn flush_memory(&self) {
+        self.run.memory.fetch_add(self.memory.replace(0), Relaxed);
     }
 
     /// A node for `pos`, `ply` plies from the root (its parent's key is the last on the path).
     fn new_node(&self, pos: &G, ply: usize) -> Node<G::Move> {
-        self.run.memory.fetch_add(Node::<G::Move>::BYTES, Relaxed);
+        self.grow(Node::<G::Move>::BYTES);
         let mover = pos.to_move();
         if let Some(s) = ending(self.run, &self.path_keys, pos) {
             return Node::proven(mover, s);
@@ -127,9 +163,7 @@ impl<'r, 'a, G: Game, E: Evaluator<G>> TreeWorker<'r, 'a, G, E> {
     fn expand(&self, pos: &G, ply: usize) -> Box<[Edge<G::Move>]> {
         let mut moves: MoveList<G::Move> = MoveList::new();
         pos.legal_moves(&mut moves);
-        self.run
-            .memory
-            .fetch_add(moves.len() * Edge::<G::Move>::BYTES, Relaxed);
+        self.grow(moves.len() * Edge::<G::Move>::BYTES);
         let mut child = pos.clone();
         moves
             .iter()
@@ -138,7 +172,7 @@ impl<'r, 'a, G: Game, E: Evaluator<G>> TreeWorker<'r, 'a, G, E> {
                 let end = ending(self.run, &self.path_keys, &child);
                 let (prior, node) = match end {
                     Some(s) => {
-                        self.run.memory.fetch_add(Node::<G::Move>::BYTES, Relaxed);
+                        self.grow(Node::<G::Move>::BYTES);
                         let node = Node::proven(child.to_move(), s);
                         let v = node.proven_from_parent().unwrap_or(s);
                         (
@@ -171,7 +205,7 @@ impl<'r, 'a, G: Game, E: Evaluator<G>> TreeWorker<'r, 'a, G, E> {
     fn select(&mut self, node: &Node<G::Move>, edges: &[Edge<G::Move>]) -> usize {
         let p = node.mover as usize;
         let cfg = &self.run.cfg;
-        let (_, n_parent) = node.mean(p);
+        let (_, n_parent) = node.mean(p, self.run.kept);
         let ln = ((n_parent + 1) as f64).ln();
         let mut best = f64::NEG_INFINITY;
         let mut best_i = 0;
@@ -183,7 +217,7 @@ impl<'r, 'a, G: Game, E: Evaluator<G>> TreeWorker<'r, 'a, G, E> {
                     Some(_) if self.run.exhaustive => continue,
                     Some(v) => super::node::exact_value(v[p], cfg.scale),
                     None => {
-                        let (q, n) = c.mean(p);
+                        let (q, n) = c.mean(p, self.run.kept);
                         let q = if n == 0 { prior } else { q };
                         let k = (n + 1) as f64;
                         q + cfg.exploration * (ln / k).sqrt() + cfg.bias * prior / k
@@ -293,12 +327,12 @@ impl<'r, 'a, G: Game, E: Evaluator<G>> TreeWorker<'r, 'a, G, E> {
                 Some(e) => e,
                 None => {
                     // A node's first visit counts its prior; the second expands it.
-                    if let Some(v) = came.filter(|_| {
-                        node.visits.load(Relaxed) == 0 && run.cfg.playout == 0 || run.full()
-                    }) {
+                    if let Some(v) =
+                        came.filter(|_| node.visits() == 0 && run.cfg.playout == 0 || self.full())
+                    {
                         break v;
                     }
-                    if run.full() {
+                    if self.full() {
                         break run.static_value(&pos);
                     }
                     let ply = path.len() - 1;
@@ -316,13 +350,13 @@ impl<'r, 'a, G: Game, E: Evaluator<G>> TreeWorker<'r, 'a, G, E> {
             child_pos.play_from(&pos, edge.mv);
             let child = match edge.child.get() {
                 Some(c) => c,
-                None if run.full() => break edge.prior,
+                None if self.full() => break edge.prior,
                 None => edge
                     .child
                     .get_or_init(|| Box::new(self.new_node(&child_pos, path.len()))),
             };
             if vl > 0 {
-                child.vloss.fetch_add(vl, Relaxed);
+                child.enter(vl);
             }
             path.push(child);
             if run.rule.is_some() {
@@ -332,10 +366,8 @@ impl<'r, 'a, G: Game, E: Evaluator<G>> TreeWorker<'r, 'a, G, E> {
             pos = child_pos;
         };
         for (k, n) in path.iter().enumerate() {
-            n.add(&value, run.players);
-            if vl > 0 && k > 0 {
-                n.vloss.fetch_sub(vl, Relaxed);
-            }
+            // The root took no virtual loss.
+            n.add(&value, run.kept, if k > 0 { vl } else { 0 });
         }
         // The solver: a proof at the leaf may prove its ancestors.
         if path.last().is_some_and(|n| n.proven.get().is_some()) {
