@@ -95,8 +95,6 @@ pub(crate) struct Forest<G: Game> {
     config: Config,
     /// Whether the trees may be reused (made without a depth limit, with reuse on).
     reusable: bool,
-    /// The sums of values the trees' nodes keep ([`Node::add`]).
-    kept: usize,
     pub stats: MctsStats,
 }
 
@@ -107,7 +105,6 @@ impl<G: Game> Forest<G> {
             trees: Vec::new(),
             config: config.clone(),
             reusable: false,
-            kept: 3,
             stats: MctsStats::default(),
         }
     }
@@ -115,8 +112,11 @@ impl<G: Game> Forest<G> {
     /// The root's moves in the last search's trees: visits and mean value per player.
     pub fn root(&self) -> Vec<(G::Move, u64, [f64; 3])> {
         let roots: Vec<&Node<G::Move>> = self.trees.iter().map(|t| &t.root).collect();
-        let players = self.trees.first().map_or(0, |t| t.pos.players());
-        root_moves(&roots, players, self.kept)
+        let (players, kept) = self
+            .trees
+            .first()
+            .map_or((0, 0), |t| (t.pos.players(), kept_sums(&t.pos)));
+        root_moves(&roots, players, kept)
             .into_iter()
             .map(|m| {
                 let mut mean = [0.0; 3];
@@ -445,16 +445,12 @@ fn kept_roots<G: Game>(
     config: &Config,
     game: &G,
     seen: &FxHashSet<u64>,
-    (n_trees, sums): (usize, usize),
+    n_trees: usize,
     limits: &Limits,
 ) -> (Forest<G>, Vec<Node<G::Move>>) {
     let mut forest = match kept.take() {
         Some(f)
-            if f.reusable
-                && f.config == *config
-                && f.kept == sums
-                && config.mcts.reuse
-                && limits.depth.is_none() =>
+            if f.reusable && f.config == *config && config.mcts.reuse && limits.depth.is_none() =>
         {
             f
         }
@@ -525,7 +521,6 @@ fn keep_forest<G: Game, E: Evaluator<G>>(
         proven: roots.iter().any(|r| r.proven.get().is_some()),
     };
     forest.reusable = config.mcts.reuse && limits.depth.is_none();
-    forest.kept = run.kept;
     forest.config = config.clone();
     forest.trees = roots
         .into_iter()
@@ -671,8 +666,7 @@ pub(crate) fn search<G: Game, E: Evaluator<G>>(
     let history_set: FxHashSet<u64> = history.iter().copied().collect();
     let mut seen = history_set.clone();
     seen.insert(game.repetition_key());
-    let sums = (n_trees, kept_sums(game));
-    let (forest, roots) = kept_roots(kept, config, game, &seen, sums, &limits);
+    let (forest, roots) = kept_roots(kept, config, game, &seen, n_trees, &limits);
     let reused_visits = u64::from(roots[0].visits());
     let memory: usize = roots.iter().map(tree_bytes).sum();
     let run = new_run(
