@@ -2,8 +2,8 @@
 //! (`user_duel`): this engine (its selective search) against the `minimax` crate in its
 //! default and in its strongest options for the game, and against its own exact search;
 //! where the game ships a network (`GameAdapter::network`), the network's selective search
-//! against the hand-made evaluation's and against the peer; and where Throne or Chaos Clock
-//! ships one, its recommended engine with it against the same engine with the hand-made
+//! against the hand-made evaluation's and against the peer; and where Throne, Chaos Clock or
+//! Jumpy3 ships one, its recommended engine with it against the same engine with the hand-made
 //! evaluation. At equal time per move, one thread each, seeded openings played with the
 //! colours swapped.
 //! W/D/L, score, Elo and normalised Elo with their 95% intervals, and the SPRT of
@@ -15,7 +15,7 @@ use std::time::Duration;
 use example_games::breakthrough::{Breakthrough, BreakthroughEval};
 use example_games::othello::{Othello, OthelloEval};
 use lab::sprt::{estimate, Sprt, Verdict};
-use plyforge::games::{ChaosClock, Throne};
+use plyforge::games::{ChaosClock, Jumpy3, Throne};
 use plyforge::search::{Evaluator, SideToMoveEval};
 use plyforge::GameAdapter;
 
@@ -308,6 +308,7 @@ pub(crate) fn peer_games_section(rep: &mut Report, games: Option<usize>) {
     ));
     rows.extend(shipped_row::<Throne>(rep, &run, 4));
     rows.extend(shipped_row::<ChaosClock>(rep, &run, 4));
+    rows.extend(shipped_row::<Jumpy3>(rep, &run, 2));
     let md = &mut rep.md;
     let _ = writeln!(md, "## Games at a clock against the peer\n");
     let _ = writeln!(
@@ -315,8 +316,9 @@ pub(crate) fn peer_games_section(rep: &mut Report, games: Option<usize>) {
         "This engine with its selective search (`Config::selective`) against the `minimax` \
          crate 0.6 (`IterativeSearch`, a 64 MiB table each) and against its own exact search; \
          where the game ships a network (`net+selective`), the same search with it against the \
-         hand-made evaluation's and against the peer; Throne and Chaos Clock where they ship \
-         one (`net (engine)`: Chaos Clock does), their recommended engine with it against the \
+         hand-made evaluation's and against the peer; Throne, Chaos Clock and Jumpy3 where \
+         they ship one (`net (engine)`: Chaos Clock does, Jumpy3 while its solved table is \
+         not cached; Jumpy3's openings 2 plies), their recommended engine with it against the \
          same engine with the hand-made evaluation (no peer plays them): \
          {} games a pairing at {} ms a move, one thread each, openings of random plies (4; \
          Othello 6) from seed 1, each played twice with the colours swapped (`--peer-games N` \

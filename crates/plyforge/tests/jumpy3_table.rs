@@ -1,9 +1,12 @@
 //! Jumpy3's default engine plays from the solved table once it is cached on disk
-//! (`plyforge::cache_dir()`): with it, a search of depth 1 plays a perfect move.
+//! (`plyforge::cache_dir()`): with it, a search of depth 1 plays a perfect move. Before, it
+//! plays with the network the game ships, learned from the table.
 
+use plyforge::agent::Spec;
 use plyforge::games::Jumpy3;
 use plyforge::jumpy3::solve::Table;
 use plyforge::jumpy3::Position;
+use plyforge::learned::{self, SHIPPED};
 use plyforge::{Engine, GameAdapter, GameKind};
 
 /// Positions with the two kings and at most one pawn a side (those a small table covers).
@@ -41,30 +44,33 @@ fn the_default_engine_plays_from_the_cached_table() {
     std::fs::create_dir_all(&dir).unwrap();
     std::env::set_var("PLYFORGE_CACHE_DIR", &dir);
 
-    // No table cached: the estimate.
+    let engine =
+        |text: &str| Engine::new(GameKind::from_name("jumpy3").unwrap(), text, Some(1)).unwrap();
+    // No table cached: `eval=default` is the estimate, and the engines that name no
+    // evaluation search with the shipped network.
     assert!(Jumpy3::cached_table().is_none());
     assert!(!Jumpy3::evaluator("default").unwrap().is_table());
-    let mut estimate = Engine::new(
-        GameKind::from_name("jumpy3").unwrap(),
-        "engine,depth=1",
-        Some(1),
-    )
-    .unwrap();
+    let shipped = learned::shipped::<Jumpy3>().expect("a network while no table is cached");
+    assert!(shipped.is_ok(), "{:?}", shipped.err());
+    let net = |text: &str| Spec::parse::<Jumpy3>(text).unwrap().net.map(|n| n.path);
+    assert_eq!(net("engine"), Some(SHIPPED.to_string()));
+    assert_eq!(net("engine,eval=default"), None);
+    let mut estimate = engine("engine,depth=1,eval=estimate");
+    let mut network = engine("engine,depth=1");
 
     // The table cached (a small one, of one pawn a side at most): the default reads it.
     let table = Table::build_up_to(1);
     table.save(dir.join(Jumpy3::TABLE_FILE)).unwrap();
     assert!(Jumpy3::cached_table().is_some());
     assert!(Jumpy3::evaluator("default").unwrap().is_table());
+    assert!(Jumpy3::evaluator("table").unwrap().is_table());
     assert!(!Jumpy3::evaluator("estimate").unwrap().is_table());
-    let mut perfect = Engine::new(
-        GameKind::from_name("jumpy3").unwrap(),
-        "engine,depth=1",
-        Some(1),
-    )
-    .unwrap();
+    // With the table, no network: the engine searches with the table.
+    assert!(learned::shipped::<Jumpy3>().is_none());
+    assert_eq!(net("engine"), None);
+    let mut perfect = engine("engine,depth=1");
 
-    let (mut tried, mut estimate_missed) = (0, 0);
+    let (mut tried, mut estimate_missed, mut network_missed) = (0, 0, 0);
     for text in small_positions() {
         let pos: Position = text.parse().unwrap();
         let best: Vec<String> = table
@@ -97,9 +103,35 @@ fn the_default_engine_plays_from_the_cached_table() {
         if !best.contains(&e) {
             estimate_missed += 1;
         }
+        let n = network
+            .search(&state, None, &mut |_| {})
+            .unwrap()
+            .best
+            .unwrap();
+        if !best.contains(&n) {
+            network_missed += 1;
+        }
     }
     assert!(tried > 100, "{tried} positions");
     // The estimate at depth 1 is not perfect: the table is what makes the difference.
     assert!(estimate_missed > 0, "the estimate missed none of {tried}");
+    // The network, taught by the table, misses fewer.
+    assert!(
+        network_missed < estimate_missed,
+        "of {tried}: the network missed {network_missed}, the estimate {estimate_missed}"
+    );
+
+    // `eval=table` where nothing is cached: the table is solved and cached, as a solve
+    // does, and from then on the engines search with it, not with the network.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    std::env::set_var("PLYFORGE_CACHE_DIR", &empty);
+    assert!(learned::shipped::<Jumpy3>().is_some());
+    assert!(Jumpy3::evaluator("table").unwrap().is_table());
+    assert!(empty.join(Jumpy3::TABLE_FILE).is_file());
+    let cached = Jumpy3::cached_table().expect("the table solved and cached");
+    assert!(cached.covers(&Position::start()));
+    assert!(learned::shipped::<Jumpy3>().is_none());
+    assert!(Jumpy3::evaluator("default").unwrap().is_table());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use plyforge::agent::{Agent, Spec};
 use plyforge::encoding::{Encoded, Encoding, FeatureChanges};
-use plyforge::games::Jumpy3;
+use plyforge::games::{Jumpy3, Throne};
 use plyforge::learn::sparse::{SparseNet, SparseShape};
 use plyforge::learned::{self, SHIPPED};
 use plyforge::search::{Limits, Player, Record};
@@ -132,8 +132,8 @@ fn the_alpha_beta_family_evaluates_with_the_shipped_network_unless_told_otherwis
     let recommended = Spec::recommended::<Own>().unwrap();
     assert_eq!(recommended.net.map(|n| n.path), Some(SHIPPED.to_string()));
     // A game that ships none keeps its hand-made evaluation.
-    assert!(Spec::parse::<Jumpy3>("engine").unwrap().net.is_none());
-    assert!(learned::shipped::<Jumpy3>().is_none());
+    assert!(Spec::parse::<Throne>("engine").unwrap().net.is_none());
+    assert!(learned::shipped::<Throne>().is_none());
 }
 
 #[test]

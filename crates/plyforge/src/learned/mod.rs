@@ -270,9 +270,9 @@ pub const SHIPPED: &str = "shipped";
 /// reason (a game's bug: the bytes are not a network of the game).
 ///
 /// ```
-/// use plyforge::games::Jumpy3;
-/// // Jumpy3 ships no network: its engines evaluate with the hand-made evaluation.
-/// assert!(plyforge::learned::shipped::<Jumpy3>().is_none());
+/// use plyforge::games::Throne;
+/// // Throne ships no network: its engines evaluate with the hand-made evaluation.
+/// assert!(plyforge::learned::shipped::<Throne>().is_none());
 /// ```
 pub fn shipped<A: GameAdapter>() -> Option<Result<LoadedNet, NetError>> {
     A::network().map(read_shipped::<A>)
