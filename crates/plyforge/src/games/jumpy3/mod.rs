@@ -261,8 +261,10 @@ impl Jumpy3 {
     }
 }
 
+/// The table read from (or written to) the cache directory, and that directory's file.
+static LOADED: Mutex<Option<(PathBuf, Arc<Table>)>> = Mutex::new(None);
+
 fn cached_table() -> Option<Arc<Table>> {
-    static LOADED: Mutex<Option<(PathBuf, Arc<Table>)>> = Mutex::new(None);
     let path = crate::cache::cache_dir()?.join(TABLE_FILE);
     let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
     if let Some((p, t)) = loaded.as_ref() {
@@ -276,8 +278,8 @@ fn cached_table() -> Option<Arc<Table>> {
 }
 
 /// The solved table for `eval=table`: the cached one, else solved (about 9 s of CPU time)
-/// and written to the cache directory as [`table_for`] does for a solve (kept in memory
-/// only if it cannot be written there, once per process).
+/// and written to the cache directory for the next time (kept in memory only if it cannot
+/// be written there, once per process).
 fn solved_table() -> Arc<Table> {
     if let Some(table) = cached_table() {
         return table;
@@ -288,18 +290,27 @@ fn solved_table() -> Arc<Table> {
         return table.clone();
     }
     let path = crate::cache::cache_dir().map(|d| d.join(TABLE_FILE));
-    if let Some(written) = path.and_then(|p| Table::load_or_build(p).ok()) {
-        // Read back through the cache, so that `default` and `table` share one copy.
-        if let Some(table) = cached_table() {
-            return table;
+    let (table, written) = build_and_cache(path.as_deref());
+    let table = Arc::new(table);
+    match path.filter(|_| written) {
+        // Where `default` will look for it: one copy for both.
+        Some(path) => {
+            *LOADED.lock().unwrap_or_else(|p| p.into_inner()) = Some((path, table.clone()))
         }
-        let table = Arc::new(written.0);
-        *solved = Some(table.clone());
-        return table;
+        None => *solved = Some(table.clone()),
     }
-    let table = Arc::new(Table::build());
-    *solved = Some(table.clone());
     table
+}
+
+/// The whole table, solved (about 9 s of CPU time) and written to `path` (its folder made
+/// if need be) for the next time; the table either way, and whether it was written.
+fn build_and_cache(path: Option<&std::path::Path>) -> (Table, bool) {
+    let table = Table::build();
+    let written = path.is_some_and(|path| {
+        let folder = path.parent().filter(|d| !d.as_os_str().is_empty());
+        folder.map_or(Ok(()), std::fs::create_dir_all).is_ok() && table.save(path).is_ok()
+    });
+    (table, written)
 }
 
 /// The table a solve uses: the one in `--table FILE` (solved and written there the first
@@ -324,13 +335,7 @@ fn table_for(pos: &Position, settings: &SolveSettings<'_>) -> Result<Table, Erro
     if pawns <= 1 {
         return Ok(Table::build_up_to(pawns));
     }
-    Ok(match cached {
-        Some(path) => match Table::load_or_build(&path) {
-            Ok((t, _)) => t,
-            Err(_) => Table::build(),
-        },
-        None => Table::build(),
-    })
+    Ok(build_and_cache(cached.as_deref()).0)
 }
 
 /// The name of the cached table file (its format version is in its header).
