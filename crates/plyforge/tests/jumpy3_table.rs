@@ -89,26 +89,19 @@ fn the_default_engine_plays_from_the_cached_table() {
             continue;
         }
         tried += 1;
-        let got = perfect
-            .search(&state, None, &mut |_| {})
-            .unwrap()
-            .best
-            .unwrap();
+        let best_of = |engine: &mut Engine| {
+            engine
+                .search(&state, None, &mut |_| {})
+                .unwrap()
+                .best
+                .unwrap()
+        };
+        let got = best_of(&mut perfect);
         assert!(best.contains(&got), "{text}: {got} not in {best:?}");
-        let e = estimate
-            .search(&state, None, &mut |_| {})
-            .unwrap()
-            .best
-            .unwrap();
-        if !best.contains(&e) {
+        if !best.contains(&best_of(&mut estimate)) {
             estimate_missed += 1;
         }
-        let n = network
-            .search(&state, None, &mut |_| {})
-            .unwrap()
-            .best
-            .unwrap();
-        if !best.contains(&n) {
+        if !best.contains(&best_of(&mut network)) {
             network_missed += 1;
         }
     }
