@@ -772,12 +772,35 @@ impl Table {
             Ok(t) if t.max_pawns >= max_pawns.min(3) => return Ok((t, false)),
             _ => {}
         }
+        let (table, saved) = Table::build_and_save(path, max_pawns);
+        saved.map(|()| (table, true))
+    }
+
+    /// The table of at most `max_pawns` pawns a side, solved now (about 9 s of CPU time for
+    /// the full one) and saved to `path` (its folders created where missing). The table
+    /// comes back whether or not the file could be written, with the result of writing it:
+    /// a caller that cannot keep it on disk still has it in memory.
+    ///
+    /// ```
+    /// use plyforge_jumpy3::solve::Table;
+    /// let folder = std::env::temp_dir().join(format!("plyforge-doc-{}", std::process::id()));
+    /// let (table, saved) = Table::build_and_save(folder.join("small.table"), 1);
+    /// assert!(saved.is_ok());
+    /// assert_eq!(Table::load(folder.join("small.table")).unwrap().stats(), table.stats());
+    /// // Where it cannot be written, the table still comes back (a file is not a folder).
+    /// let (kept, saved) = Table::build_and_save(folder.join("small.table").join("x"), 1);
+    /// assert!(saved.is_err());
+    /// assert_eq!(kept.max_pawns(), 1);
+    /// std::fs::remove_dir_all(&folder).unwrap();
+    /// ```
+    pub fn build_and_save(path: impl AsRef<Path>, max_pawns: usize) -> (Table, io::Result<()>) {
+        let path = path.as_ref();
         let table = Table::build_up_to(max_pawns);
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        table.save(path)?;
-        Ok((table, true))
+        let folder = path.parent().filter(|d| !d.as_os_str().is_empty());
+        let saved = folder
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| table.save(path));
+        (table, saved)
     }
 }
 

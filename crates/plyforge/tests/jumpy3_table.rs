@@ -114,6 +114,20 @@ fn the_default_engine_plays_from_the_cached_table() {
         "of {tried}: the network missed {network_missed}, the estimate {estimate_missed}"
     );
 
+    // A damaged file in the cache: no table (the network plays), as often as asked; once a
+    // good table replaces it, the table.
+    let damaged = dir.join("damaged");
+    std::fs::create_dir_all(&damaged).unwrap();
+    std::fs::write(damaged.join(Jumpy3::TABLE_FILE), b"not a table").unwrap();
+    std::env::set_var("PLYFORGE_CACHE_DIR", &damaged);
+    for _ in 0..2 {
+        assert!(Jumpy3::cached_table().is_none());
+        assert_eq!(net("engine"), Some(SHIPPED.to_string()));
+    }
+    table.save(damaged.join(Jumpy3::TABLE_FILE)).unwrap();
+    assert!(Jumpy3::cached_table().is_some());
+    assert_eq!(net("engine"), None);
+
     // `eval=table` where nothing is cached: the table is solved and cached, as a solve
     // does, and from then on the engines search with it, not with the network.
     let empty = dir.join("empty");

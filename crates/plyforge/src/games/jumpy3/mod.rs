@@ -254,27 +254,54 @@ impl Jumpy3 {
     pub const TABLE_FILE: &'static str = TABLE_FILE;
 
     /// The solved table cached on disk ([`crate::cache_dir`]), loaded once per process and
-    /// per cache folder; `None` while it is not there (or cannot be read). The default
+    /// per cache folder; `None` while it is not there (or cannot be read: such a file is
+    /// read again only once it changes, as when a solve replaces it). The default
     /// engine's evaluation reads it when it is there.
     pub fn cached_table() -> Option<Arc<Table>> {
         cached_table()
     }
 }
 
-/// The table read from (or written to) the cache directory, and that directory's file.
-static LOADED: Mutex<Option<(PathBuf, Arc<Table>)>> = Mutex::new(None);
+/// What was found in the cache directory: a table read from (or written to) its file, or a
+/// file that could not be read (by its size and time of change, so that a damaged 56 MB file
+/// is not read again at every engine made, and a file written since is read).
+enum Cached {
+    Table(PathBuf, Arc<Table>),
+    Unreadable(PathBuf, Option<(u64, std::time::SystemTime)>),
+}
+
+static LOADED: Mutex<Option<Cached>> = Mutex::new(None);
+
+/// A file's size and time of change, where it can say.
+fn stamp(path: &std::path::Path) -> Option<(u64, std::time::SystemTime)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.len(), meta.modified().ok()?))
+}
 
 fn cached_table() -> Option<Arc<Table>> {
     let path = crate::cache::cache_dir()?.join(TABLE_FILE);
     let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some((p, t)) = loaded.as_ref() {
-        if *p == path {
-            return Some(t.clone());
+    match loaded.as_ref() {
+        Some(Cached::Table(p, t)) if *p == path => return Some(t.clone()),
+        Some(Cached::Unreadable(p, seen))
+            if *p == path && seen.is_some() && *seen == stamp(&path) =>
+        {
+            return None
+        }
+        _ => {}
+    }
+    let seen = stamp(&path);
+    match Table::load(&path) {
+        Ok(table) => {
+            let table = Arc::new(table);
+            *loaded = Some(Cached::Table(path, table.clone()));
+            Some(table)
+        }
+        Err(_) => {
+            *loaded = Some(Cached::Unreadable(path, seen));
+            None
         }
     }
-    let table = Arc::new(Table::load(&path).ok()?);
-    *loaded = Some((path, table.clone()));
-    Some(table)
 }
 
 /// The solved table for `eval=table`: the cached one, else solved (about 9 s of CPU time)
@@ -295,22 +322,24 @@ fn solved_table() -> Arc<Table> {
     match path.filter(|_| written) {
         // Where `default` will look for it: one copy for both.
         Some(path) => {
-            *LOADED.lock().unwrap_or_else(|p| p.into_inner()) = Some((path, table.clone()))
+            *LOADED.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some(Cached::Table(path, table.clone()))
         }
         None => *solved = Some(table.clone()),
     }
     table
 }
 
-/// The whole table, solved (about 9 s of CPU time) and written to `path` (its folder made
-/// if need be) for the next time; the table either way, and whether it was written.
+/// The whole table, solved (about 9 s of CPU time) and written to `path` for the next time
+/// (as [`Table::build_and_save`]); the table either way, and whether it was written.
 fn build_and_cache(path: Option<&std::path::Path>) -> (Table, bool) {
-    let table = Table::build();
-    let written = path.is_some_and(|path| {
-        let folder = path.parent().filter(|d| !d.as_os_str().is_empty());
-        folder.map_or(Ok(()), std::fs::create_dir_all).is_ok() && table.save(path).is_ok()
-    });
-    (table, written)
+    match path {
+        Some(path) => {
+            let (table, saved) = Table::build_and_save(path, 3);
+            (table, saved.is_ok())
+        }
+        None => (Table::build(), false),
+    }
 }
 
 /// The table a solve uses: the one in `--table FILE` (solved and written there the first
