@@ -121,13 +121,16 @@ struct TrainArgs {
     score_scale: f64,
     /// What a drawn game is worth to every player as a target, -1 to 1 (below 0 where only
     /// wins count, as in the COMP30024 course); the network's searches score draws the same.
+    /// `wins`: only wins count, and what a draw is worth to the searches is learned: drawn
+    /// games are trained as no win (-1), and after training the draw's score is fitted to
+    /// the run's positions (the value below which their players never won), not set by hand
     #[arg(
         long,
         value_name = "V",
-        default_value_t = 0.0,
+        default_value = "0",
         allow_hyphen_values = true
     )]
-    draw_value: f64,
+    draw_value: String,
     /// The network: dense (fully connected over the observation tensor) or sparse
     /// (NNUE's shape over the game's features: integer inference kept up to date per search
     /// thread, several times the dense one's speed in a search).
@@ -1076,6 +1079,17 @@ fn train_settings(a: TrainArgs) -> Result<lab::train::TrainSettings, Fail> {
         }
         other => return Err(Fail::usage(format!("--net {other}: dense or sparse"))),
     };
+    let (draw, draw_fit) = match a.draw_value.as_str() {
+        "wins" => (-1.0, true),
+        v => match v.parse::<f64>() {
+            Ok(d) if (-1.0..=1.0).contains(&d) => (d, false),
+            _ => {
+                return Err(Fail::usage(format!(
+                    "--draw-value {v}: a number from -1 to 1, or wins"
+                )))
+            }
+        },
+    };
     Ok(lab::train::TrainSettings {
         engine: Some(a.engine),
         net: None,
@@ -1088,7 +1102,8 @@ fn train_settings(a: TrainArgs) -> Result<lab::train::TrainSettings, Fail> {
         target,
         lambda: a.lambda,
         score_scale: a.score_scale,
-        draw: a.draw_value,
+        draw,
+        draw_fit,
         hidden: a.hidden.unwrap_or_else(|| vec![64]),
         terms: a.terms,
         sparse,

@@ -147,6 +147,9 @@ fn show(r: &TrainReport) {
     if let Some(t) = r.throughput {
         outln!("trainer: {t:.0} positions/s (the epochs run here, one pass over the training positions each)");
     }
+    if let Some(fit) = &r.draw_fit {
+        outln!("draw (only wins count): learned {fit}");
+    }
     for f in &r.files {
         outln!("wrote {}", f.display());
     }

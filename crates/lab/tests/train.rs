@@ -167,6 +167,59 @@ fn a_network_learns_who_wins_the_race_from_each_total() {
 }
 
 #[test]
+fn where_only_wins_count_the_draw_is_worth_what_the_positions_never_won_from_are() {
+    let settings = TrainSettings {
+        engine: Some("alphabeta,depth=12,tt=1".into()),
+        games: 200,
+        explore: 0.0,
+        target: Target::Outcome,
+        draw: -1.0,
+        draw_fit: true,
+        hidden: vec![16],
+        epochs: 40,
+        batch: 32,
+        holdout: 0.0,
+        ..TrainSettings::default()
+    };
+    let report = Training::<RaceGame>::new(&settings)
+        .expect("settings")
+        .run(&mut Silent)
+        .expect("a run");
+    let fit = report.draw_fit.clone().expect("a learned draw");
+    // The player to move from a total 3k short of the goal never wins (perfect play):
+    // those positions are the ones the draw is worth, and every won one is above it.
+    assert!(fit.score < 0.0 && fit.score > -1.0, "{fit}");
+    assert!(
+        fit.below > 0 && fit.won > 0 && fit.below < fit.values,
+        "{fit}"
+    );
+    let net = report.net.dense().expect("a dense network").clone();
+    let noted: f32 = net.notes()["draw"].parse().expect("a number");
+    assert_eq!(noted, fit.score);
+    assert!(net.notes().contains_key("draw-fit"));
+    let eval = NetEval::<RaceGame>::new(net).expect("the game's network");
+    for total in 0..GOAL {
+        for to_move in 0..2 {
+            let pos = Race { total, to_move };
+            let mine = eval.evaluate(&pos)[usize::from(to_move)];
+            if (GOAL - total) % 3 != 0 {
+                assert!(
+                    mine as f32 > fit.score * plyforge::learned::SCALE,
+                    "total {total}: won from, scored {mine}, the draw {}",
+                    fit.score
+                );
+            }
+        }
+    }
+    // A learned draw is a draw trained as no win: any other draw value is refused.
+    let refused = Training::<RaceGame>::new(&TrainSettings {
+        draw: 0.0,
+        ..settings
+    });
+    assert!(refused.is_err());
+}
+
+#[test]
 fn a_sparse_network_learns_who_wins_the_race_and_a_run_is_a_function_of_its_settings() {
     let dir = std::env::temp_dir().join(format!("plyforge-lab-sparse-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

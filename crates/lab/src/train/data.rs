@@ -265,17 +265,9 @@ fn bootstrap(
         .map(|i| {
             let mover = span.movers[i];
             let sample = span.first + i;
-            let values = match (target, net, &s.data) {
-                (Target::Td, Some(Values::Dense(net)), Data::Dense(d)) => {
-                    net.forward(d.input(sample), &mut work, &mut out);
-                    Some(&out[..])
-                }
-                (Target::Td, Some(Values::Sparse(net)), Data::Sparse(d)) => {
-                    let p = d.shape().perspectives;
-                    let views: Vec<&[u32]> = (0..p).map(|v| d.features(sample, v)).collect();
-                    out = net
-                        .evaluate(&views)
-                        .expect("the data's features are the network's");
+            let values = match (target, net) {
+                (Target::Td, Some(net)) => {
+                    net_values(net, &s.data, sample, &mut work, &mut out);
                     Some(&out[..])
                 }
                 _ => None,
@@ -294,6 +286,139 @@ fn bootstrap(
             }
         })
         .collect()
+}
+
+/// The network's values of sample `sample` (one per player, counted from the mover) into
+/// `out`; `work` is a dense network's scratch space.
+fn net_values(
+    net: Values<'_>,
+    data: &Data,
+    sample: usize,
+    work: &mut Vec<f32>,
+    out: &mut Vec<f32>,
+) {
+    match (net, data) {
+        (Values::Dense(net), Data::Dense(d)) => {
+            work.resize(net.work_len(), 0.0);
+            net.forward(d.input(sample), work, out);
+        }
+        (Values::Sparse(net), Data::Sparse(d)) => {
+            let p = d.shape().perspectives;
+            let views: Vec<&[u32]> = (0..p).map(|v| d.features(sample, v)).collect();
+            *out = net
+                .evaluate(&views)
+                .expect("the data's features are the network's");
+        }
+        _ => unreachable!("the data is the network's kind"),
+    }
+}
+
+/// What a draw is worth to a search where only wins count, learned from a run's positions
+/// after training (`arena train --draw-value wins`). A draw is no win; neither is a
+/// position from which its player never goes on to win. The network's value of each
+/// player in each position is paired with whether that player won the game, and the win
+/// chance is fitted as a non-decreasing step function of the value (isotonic regression,
+/// pool-adjacent-violators: no bins, no parameter). The draw scores the top of the fit's
+/// lowest step when that step holds no win (the positions valued at or below it were never
+/// won: a draw is worth as much), else −1, below every value (a win came even from the
+/// lowest): so a search avoids a draw whenever the alternative has ever been won from, and
+/// takes it over positions that never were.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawFit {
+    /// The draw's score for every player, in the network's units (−1 … 1).
+    pub score: f32,
+    /// The values fitted: one per player and position.
+    pub values: usize,
+    /// How many of them lie at or below the score (all of them never won).
+    pub below: usize,
+    /// How many of them were won.
+    pub won: usize,
+}
+
+impl std::fmt::Display for DrawFit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:.4}: {} of {} values (players in positions, {} of them won) at or below it, none won",
+            self.score, self.below, self.values, self.won
+        )
+    }
+}
+
+/// Fits the draw's score ([`DrawFit`]) from `(value, won)` pairs.
+pub fn fit_draw_values(mut pairs: Vec<(f32, bool)>) -> DrawFit {
+    pairs.retain(|(v, _)| v.is_finite());
+    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let won = pairs.iter().filter(|p| p.1).count();
+    // Pool adjacent violators, with ties kept in one block (a step cannot split a value):
+    // the first block's extent and wins are all the draw needs.
+    let mut blocks: Vec<(usize, usize, usize)> = Vec::new(); // (end, count, wins)
+    let mut i = 0;
+    while i < pairs.len() {
+        let mut j = i;
+        let mut wins = 0;
+        while j < pairs.len() && pairs[j].0 == pairs[i].0 {
+            wins += usize::from(pairs[j].1);
+            j += 1;
+        }
+        blocks.push((j, j - i, wins));
+        while blocks.len() >= 2 {
+            let (b, a) = (blocks[blocks.len() - 1], blocks[blocks.len() - 2]);
+            // Merge while the earlier block's win rate is not below the later's (equal
+            // rates too: the fit is the same, and the lowest step is then as long as it is).
+            if a.2 * b.1 >= b.2 * a.1 {
+                blocks.pop();
+                let last = blocks.len() - 1;
+                blocks[last] = (b.0, a.1 + b.1, a.2 + b.2);
+            } else {
+                break;
+            }
+        }
+        i = j;
+    }
+    match blocks.first() {
+        Some(&(end, count, 0)) => DrawFit {
+            score: pairs[end - 1].0,
+            values: pairs.len(),
+            below: count,
+            won,
+        },
+        _ => DrawFit {
+            score: -1.0,
+            values: pairs.len(),
+            below: pairs.iter().filter(|p| p.0 <= -1.0).count(),
+            won,
+        },
+    }
+}
+
+/// [`fit_draw_values`] over the samples `indices`, valued by `net`: every player's value in
+/// each position, and whether that player won its game.
+pub(crate) fn fit_draw(s: &Samples, indices: &[usize], net: Values<'_>) -> DrawFit {
+    let n = s.outputs();
+    let mut of_sample = vec![None; s.data.len()];
+    for (k, span) in s.spans.iter().enumerate() {
+        for (i, slot) in of_sample[span.first..span.first + span.movers.len()]
+            .iter_mut()
+            .enumerate()
+        {
+            *slot = Some((k, i));
+        }
+    }
+    let (mut work, mut out) = (Vec::new(), vec![0.0; n]);
+    let mut pairs = Vec::with_capacity(indices.len() * n);
+    for &sample in indices {
+        let Some((k, i)) = of_sample[sample] else {
+            continue;
+        };
+        let span = &s.spans[k];
+        net_values(net, &s.data, sample, &mut work, &mut out);
+        for (rel, &value) in out.iter().enumerate().take(n) {
+            let player = (span.movers[i] + rel) % n;
+            pairs.push((value, span.result[player] > 0.0));
+        }
+    }
+    fit_draw_values(pairs)
 }
 
 /// Sets every sample's target by `target` (for [`Target::Td`], with `net`'s values).
@@ -416,6 +541,56 @@ mod tests {
         assert_eq!(s.data.target(1), [-0.6, -0.6]);
         assert_eq!(s.data.target(2), [1.0, -1.0]);
         assert_eq!(s.data.target(3), [-1.0, 1.0]);
+    }
+
+    #[test]
+    fn the_draw_scores_the_top_of_the_values_never_won_from() {
+        let pairs = |v: &[(f32, bool)]| v.to_vec();
+        // Never won at or below -0.6; won from -0.2 (and lost from -0.1 after it: one step).
+        let fit = fit_draw_values(pairs(&[
+            (0.5, true),
+            (-0.7, false),
+            (-0.2, true),
+            (-0.9, false),
+            (0.3, true),
+            (-0.1, false),
+            (-0.6, false),
+        ]));
+        assert_eq!(fit.score, -0.6);
+        assert_eq!((fit.values, fit.below, fit.won), (7, 3, 3));
+        // A value shared by a win and a loss is not split: the step ends below it.
+        let fit = fit_draw_values(pairs(&[
+            (-0.8, false),
+            (-0.4, false),
+            (-0.4, true),
+            (0.2, true),
+        ]));
+        assert_eq!((fit.score, fit.below), (-0.8, 1));
+        // A win from the lowest value: a draw is worth less than every value seen.
+        let fit = fit_draw_values(pairs(&[
+            (-0.95, true),
+            (-0.5, false),
+            (0.1, false),
+            (0.4, true),
+        ]));
+        assert_eq!((fit.score, fit.below), (-1.0, 0));
+        // A lucky win low down does not lift the draw above it, and the fit is monotone: the
+        // losses after it join its step.
+        let fit = fit_draw_values(pairs(&[
+            (-0.9, false),
+            (-0.8, true),
+            (-0.7, false),
+            (-0.6, false),
+            (-0.5, false),
+            (0.5, true),
+        ]));
+        assert_eq!((fit.score, fit.below), (-0.9, 1));
+        // Nothing to fit, or nothing ever won: the top of what there is.
+        assert_eq!(fit_draw_values(Vec::new()).score, -1.0);
+        assert_eq!(
+            fit_draw_values(pairs(&[(-0.3, false), (0.2, false)])).score,
+            0.2
+        );
     }
 
     #[test]

@@ -63,7 +63,7 @@ use crate::jsonl::{fnv1a, Journal, Siblings};
 use crate::observe::{waiting, Observer, Progress};
 use crate::records::{read_file, RecordGame};
 use crate::schedule::Shard;
-pub use data::Target;
+pub use data::{fit_draw_values, DrawFit, Target};
 use data::{samples, set_targets, split, Data, Reader, Source, Values};
 use games::{Games, Header, SelfPlay, TrainGame};
 
@@ -126,6 +126,12 @@ pub struct TrainSettings {
     /// below 0 a draw worse than it for all: where only wins count). Kept in the network's
     /// file, so that its searches score a draw the same ([`plyforge::learned`]).
     pub draw: f64,
+    /// Only wins count (`arena train --draw-value wins`): a drawn game is trained as no win
+    /// for anybody (as `draw` −1, which it must be), and the score the network's searches
+    /// give a draw is learned from the run's positions after training
+    /// ([`DrawFit`]: the value below which the positions' players never won), where
+    /// `draw` alone would set it by hand.
+    pub draw_fit: bool,
     /// The hidden layers' sizes.
     pub hidden: Vec<usize>,
     /// Whether the network reads the evaluation's terms after the observation
@@ -178,6 +184,7 @@ impl Default for TrainSettings {
             lambda: None,
             score_scale: 400.0,
             draw: 0.0,
+            draw_fit: false,
             hidden: vec![64],
             terms: false,
             sparse: None,
@@ -302,6 +309,8 @@ pub struct TrainReport {
     pub files: Vec<PathBuf>,
     /// Seconds spent playing and training (this process).
     pub seconds: (f64, f64),
+    /// The draw's score learned after training (`draw_fit`), else none.
+    pub draw_fit: Option<DrawFit>,
 }
 
 /// A training run of game `A`, checked and ready.
@@ -478,7 +487,7 @@ impl<A: GameAdapter> Training<A> {
             _ => String::new(),
         };
         format!(
-            "{} games={} records={:?} target={} lambda={} score_scale={} draw={} hidden={:?} batch={} lr={} wd={} holdout={} skip={}{}",
+            "{} games={} records={:?} target={} lambda={} score_scale={} draw={}{} hidden={:?} batch={} lr={} wd={} holdout={} skip={}{}",
             self.games_settings(),
             s.games,
             s.records,
@@ -486,6 +495,7 @@ impl<A: GameAdapter> Training<A> {
             s.lambda(),
             s.score_scale,
             s.draw,
+            if s.draw_fit { " draw_fit" } else { "" },
             s.hidden,
             s.batch,
             s.learning_rate,
@@ -524,7 +534,14 @@ impl<A: GameAdapter> Training<A> {
         let begun = Instant::now();
         let (trainer, losses, throughput) = self.train(&mut samples, &train, &held, observer)?;
         let training = begun.elapsed().as_secs_f64();
-        let net = trainer.network(&self.notes(&losses, (train.len(), held.len())));
+        let draw_fit = self.s.draw_fit.then(|| {
+            let all: Vec<usize> = train.iter().chain(&held).copied().collect();
+            data::fit_draw(&samples, &all, trainer.values())
+        });
+        let draw = draw_fit
+            .as_ref()
+            .map_or(self.s.draw, |f| f64::from(f.score));
+        let net = trainer.network(&self.notes(&losses, (train.len(), held.len()), draw, &draw_fit));
         let files = self.write(&net, &losses)?;
         Ok(TrainReport {
             games: played.len() as u64,
@@ -535,6 +552,7 @@ impl<A: GameAdapter> Training<A> {
             throughput,
             files,
             seconds: (playing, training),
+            draw_fit,
         })
     }
 
@@ -777,6 +795,8 @@ impl<A: GameAdapter> Training<A> {
         &self,
         losses: &[(f64, Option<f64>)],
         positions: (usize, usize),
+        draw: f64,
+        draw_fit: &Option<DrawFit>,
     ) -> Vec<(&str, String)> {
         let mut notes = vec![("made-by", "arena train".to_string())];
         if let Reader::Dense(inputs) = &self.reader {
@@ -784,7 +804,10 @@ impl<A: GameAdapter> Training<A> {
                 notes.push((plyforge::learned::TERMS_NOTE, inputs.terms().to_string()));
             }
         }
-        notes.push((plyforge::learned::DRAW_NOTE, self.s.draw.to_string()));
+        notes.push((plyforge::learned::DRAW_NOTE, draw.to_string()));
+        if let Some(fit) = draw_fit {
+            notes.push(("draw-fit", fit.to_string()));
+        }
         notes.push(("settings", self.train_settings()));
         notes.push(("epochs", losses.len().to_string()));
         notes.push((
@@ -863,6 +886,12 @@ fn check_settings(s: &TrainSettings) -> Result<(), Error> {
     }
     if !(-1.0..=1.0).contains(&s.draw) {
         return bad(&format!("--draw-value {}: -1 to 1", s.draw));
+    }
+    if s.draw_fit && s.draw != -1.0 {
+        return bad(&format!(
+            "draw_fit with a draw of {}: where only wins count a drawn game is trained as no win (-1)",
+            s.draw
+        ));
     }
     if !(0.0..=1.0).contains(&s.lambda()) {
         return bad(&format!("--lambda {}: 0 to 1", s.lambda()));
