@@ -8,7 +8,7 @@ use plyforge::encoding::{Encoded, Encoding};
 use plyforge::learned::{NetEval, SparseEval};
 use plyforge::search::{Evaluator, Game, MoveList, Outcome, Player, Scores};
 use plyforge::GameAdapter;
-use plyforge_lab::train::{SparseSettings, Target, TrainSettings, Training};
+use plyforge_lab::train::{SparseSettings, Target, TrainReport, TrainSettings, Training};
 use plyforge_lab::Silent;
 
 const GOAL: u8 = 10;
@@ -128,23 +128,32 @@ impl Encoding for RaceGame {
     }
 }
 
-#[test]
-fn a_network_learns_who_wins_the_race_from_each_total() {
-    let settings = TrainSettings {
+/// A small dense network's run on the race: perfect self-play (12 plies see the end),
+/// outcomes as targets.
+fn race_settings(games: u64, epochs: u64) -> TrainSettings {
+    TrainSettings {
         engine: Some("alphabeta,depth=12,tt=1".into()),
-        games: 300,
+        games,
         explore: 0.0,
         target: Target::Outcome,
         hidden: vec![16],
-        epochs: 60,
+        epochs,
         batch: 32,
         holdout: 0.0,
         ..TrainSettings::default()
-    };
-    let report = Training::<RaceGame>::new(&settings)
+    }
+}
+
+fn race_run(settings: &TrainSettings) -> TrainReport {
+    Training::<RaceGame>::new(settings)
         .expect("settings")
         .run(&mut Silent)
-        .expect("a run");
+        .expect("a run")
+}
+
+#[test]
+fn a_network_learns_who_wins_the_race_from_each_total() {
+    let report = race_run(&race_settings(300, 60));
     let net = report.net.dense().expect("a dense network").clone();
     let eval = NetEval::<RaceGame>::new(net).expect("the game's network");
     for total in 0..GOAL {
@@ -169,22 +178,11 @@ fn a_network_learns_who_wins_the_race_from_each_total() {
 #[test]
 fn where_only_wins_count_the_draw_is_worth_what_the_positions_never_won_from_are() {
     let settings = TrainSettings {
-        engine: Some("alphabeta,depth=12,tt=1".into()),
-        games: 200,
-        explore: 0.0,
-        target: Target::Outcome,
         draw: -1.0,
         draw_fit: true,
-        hidden: vec![16],
-        epochs: 40,
-        batch: 32,
-        holdout: 0.0,
-        ..TrainSettings::default()
+        ..race_settings(200, 40)
     };
-    let report = Training::<RaceGame>::new(&settings)
-        .expect("settings")
-        .run(&mut Silent)
-        .expect("a run");
+    let report = race_run(&settings);
     let fit = report.draw_fit.clone().expect("a learned draw");
     // The player to move from a total 3k short of the goal never wins (perfect play):
     // those positions are the ones the draw is worth, and every won one is above it.
