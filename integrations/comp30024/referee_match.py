@@ -394,7 +394,9 @@ def child_env(args):
 
 
 _LOG = re.compile(r"^\[(red|green|blue)\s*\] - (MOVE|JUMP|EXIT|PASS)(?: from (.*?))?(?: to (.*?))?\.$")
-_HEX = re.compile(r"^\((-?\d+), (-?\d+)\)$")
+# An agent may give its hexes as floats (beta_come's (2.0, -2.0)): the referee takes them,
+# as Python's 2.0 == 2, so whole floats are read as the hex they name.
+_HEX = re.compile(r"^\((-?\d+)(?:\.0*)?, (-?\d+)(?:\.0*)?\)$")
 
 
 def parse_log(path):

@@ -821,6 +821,7 @@ class ReadsTheRefereesOutput(unittest.TestCase):
                 "[green] - JUMP from (0, -3) to (-2, -1).\n"
                 "[blue ] - EXIT from (-3, 0).\n"
                 "[red  ] - PASS.\n"
+                "[green] - JUMP from (2.0, -2.0) to (0.0, -2.0).\n"
                 "[over ] - winner: Blue\n"
             )
         self.assertEqual(
@@ -830,8 +831,14 @@ class ReadsTheRefereesOutput(unittest.TestCase):
                 ("green", ("JUMP", ((0, -3), (-2, -1)))),
                 ("blue", ("EXIT", (-3, 0))),
                 ("red", ("PASS", None)),
+                # An agent that answers in floats (beta_come): the referee plays them.
+                ("green", ("JUMP", ((2, -2), (0, -2)))),
             ],
         )
+        with open(path, "w") as f:
+            f.write("[red  ] - MOVE from (2.5, -2) to (0, -2).\n")
+        with self.assertRaisesRegex(ValueError, "cannot read"):
+            referee_match.parse_log(path)
 
     def test_a_repetition_draw_while_ahead_in_exits_is_counted(self):
         t = referee_match.Table("us", ["a", "b"])
