@@ -121,8 +121,12 @@ fn once<A: GameAdapter>(s: &TrainSettings) -> Result<(), Fail> {
 
 /// The run's figures.
 fn show(r: &TrainReport) {
+    let without = match r.without_result {
+        0 => String::new(),
+        n => format!(" ({n} more left out: ended by a fault of nobody known, no result)"),
+    };
     outln!(
-        "games: {} self-play, {} recorded; positions: {} trained, {} held out",
+        "games: {} self-play, {} recorded{without}; positions: {} trained, {} held out",
         r.games,
         r.recorded,
         r.positions.0,

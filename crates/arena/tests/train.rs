@@ -185,6 +185,14 @@ fn bad_input_exits_2_with_the_reason() {
         &["--explore 2"],
     );
     bad(
+        &jumpy3_args(s(&dir.join("d")), &["--draw-value", "losses"]),
+        &["--draw-value losses", "-1 to 1, or wins"],
+    );
+    bad(
+        &jumpy3_args(s(&dir.join("d")), &["--draw-value", "1.5"]),
+        &["--draw-value 1.5"],
+    );
+    bad(
         &[
             "train",
             "jumpy3",

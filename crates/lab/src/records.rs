@@ -213,6 +213,13 @@ fn named<A: GameAdapter>(who: &str) -> Option<usize> {
         .find(|&p| A::player_letter(p) == who || A::player_name(p).eq_ignore_ascii_case(who))
 }
 
+/// Whether a result is none: a game the course referee harness saw end by a fault of
+/// nobody known (`error None (nobody known): …`, as when it could not read the referee's
+/// log), which a trainer leaves out rather than guess at.
+pub(crate) fn without_result(result: &str) -> bool {
+    result.contains(" (nobody known)")
+}
+
 /// The target of a result: the winner 1, or an even split. Results as `arena match`
 /// writes them (`winner r`, `loss g`, `draw …`) and as the course referee harness's
 /// `--record` does (`winner green (flying_solo)`; a forfeit, `timeout blue (agent): …`,
@@ -248,6 +255,21 @@ pub(crate) fn target<A: GameAdapter>(result: &str) -> Option<[f64; 3]> {
 mod tests {
     use super::*;
     use plyforge::games::{Chexers, Jumpy3};
+
+    #[test]
+    fn a_fault_of_nobody_known_leaves_a_game_without_a_result() {
+        let none = "error None (nobody known): harness: ValueError(\"referee log\")";
+        assert!(without_result(none));
+        assert_eq!(target::<Chexers>(none), None);
+        for scored in [
+            "winner green (flying_solo)",
+            "error blue (max): crashed",
+            "draw repetition",
+        ] {
+            assert!(!without_result(scored), "{scored}");
+            assert!(target::<Chexers>(scored).is_some(), "{scored}");
+        }
+    }
 
     #[test]
     fn results_read_as_arena_match_and_the_referee_harness_write_them() {

@@ -187,10 +187,9 @@ fn where_only_wins_count_the_draw_is_worth_what_the_positions_never_won_from_are
     // The player to move from a total 3k short of the goal never wins (perfect play):
     // those positions are the ones the draw is worth, and every won one is above it.
     assert!(fit.score < 0.0 && fit.score > -1.0, "{fit}");
-    assert!(
-        fit.below > 0 && fit.won > 0 && fit.below < fit.values,
-        "{fit}"
-    );
+    let (top, count, wins) = fit.lowest;
+    assert_eq!((top, wins), (fit.score, 0), "{fit}");
+    assert!(count > 0 && fit.won > 0 && count < fit.values, "{fit}");
     let net = report.net.dense().expect("a dense network").clone();
     let noted: f32 = net.notes()["draw"].parse().expect("a number");
     assert_eq!(noted, fit.score);

@@ -329,19 +329,29 @@ pub struct DrawFit {
     pub score: f32,
     /// The values fitted: one per player and position.
     pub values: usize,
-    /// How many of them lie at or below the score (all of them never won).
-    pub below: usize,
     /// How many of them were won.
     pub won: usize,
+    /// The fit's lowest step: its top value, how many values it holds (those at or below
+    /// its top) and how many of them were won (none: the draw scores its top).
+    pub lowest: (f32, usize, usize),
 }
 
 impl std::fmt::Display for DrawFit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{:.4}: {} of {} values (players in positions, {} of them won) at or below it, none won",
-            self.score, self.below, self.values, self.won
-        )
+        let (top, count, wins) = self.lowest;
+        if wins == 0 {
+            write!(
+                f,
+                "{:.6}, the top of the lowest step: {count} of {} values (players in positions, {} of them won) at or below it, none won",
+                self.score, self.values, self.won
+            )
+        } else {
+            write!(
+                f,
+                "{:.6}, below every value: the lowest step ({count} of {} values, at or below {top:.6}) holds {wins} wins ({} in all)",
+                self.score, self.values, self.won
+            )
+        }
     }
 }
 
@@ -376,19 +386,18 @@ pub fn fit_draw_values(mut pairs: Vec<(f32, bool)>) -> DrawFit {
         }
         i = j;
     }
-    match blocks.first() {
-        Some(&(end, count, 0)) => DrawFit {
-            score: pairs[end - 1].0,
-            values: pairs.len(),
-            below: count,
-            won,
+    let lowest = blocks.first().map_or((-1.0, 0, 0), |&(end, count, wins)| {
+        (pairs[end - 1].0, count, wins)
+    });
+    DrawFit {
+        score: if lowest.2 == 0 && lowest.1 > 0 {
+            lowest.0
+        } else {
+            -1.0
         },
-        _ => DrawFit {
-            score: -1.0,
-            values: pairs.len(),
-            below: pairs.iter().filter(|p| p.0 <= -1.0).count(),
-            won,
-        },
+        values: pairs.len(),
+        won,
+        lowest,
     }
 }
 
@@ -557,7 +566,7 @@ mod tests {
             (-0.6, false),
         ]));
         assert_eq!(fit.score, -0.6);
-        assert_eq!((fit.values, fit.below, fit.won), (7, 3, 3));
+        assert_eq!((fit.values, fit.won, fit.lowest), (7, 3, (-0.6, 3, 0)));
         // A value shared by a win and a loss is not split: the step ends below it.
         let fit = fit_draw_values(pairs(&[
             (-0.8, false),
@@ -565,7 +574,7 @@ mod tests {
             (-0.4, true),
             (0.2, true),
         ]));
-        assert_eq!((fit.score, fit.below), (-0.8, 1));
+        assert_eq!((fit.score, fit.lowest), (-0.8, (-0.8, 1, 0)));
         // A win from the lowest value: a draw is worth less than every value seen.
         let fit = fit_draw_values(pairs(&[
             (-0.95, true),
@@ -573,7 +582,8 @@ mod tests {
             (0.1, false),
             (0.4, true),
         ]));
-        assert_eq!((fit.score, fit.below), (-1.0, 0));
+        assert_eq!((fit.score, fit.lowest), (-1.0, (0.1, 3, 1)));
+        assert!(fit.to_string().contains("below every value"), "{fit}");
         // A lucky win low down does not lift the draw above it, and the fit is monotone: the
         // losses after it join its step.
         let fit = fit_draw_values(pairs(&[
@@ -584,7 +594,8 @@ mod tests {
             (-0.5, false),
             (0.5, true),
         ]));
-        assert_eq!((fit.score, fit.below), (-0.9, 1));
+        assert_eq!((fit.score, fit.lowest), (-0.9, (-0.9, 1, 0)));
+        assert!(fit.to_string().contains("none won"), "{fit}");
         // Nothing to fit, or nothing ever won: the top of what there is.
         assert_eq!(fit_draw_values(Vec::new()).score, -1.0);
         assert_eq!(

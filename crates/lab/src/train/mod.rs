@@ -61,7 +61,7 @@ use plyforge::GameAdapter;
 use crate::error::Error;
 use crate::jsonl::{fnv1a, Journal, Siblings};
 use crate::observe::{waiting, Observer, Progress};
-use crate::records::{read_file, RecordGame};
+use crate::records::{read_file, without_result, RecordGame};
 use crate::schedule::Shard;
 pub use data::{fit_draw_values, DrawFit, Target};
 use data::{samples, set_targets, split, Data, Reader, Source, Values};
@@ -294,6 +294,9 @@ pub struct TrainReport {
     pub games: u64,
     /// Recorded games read.
     pub recorded: usize,
+    /// Recorded games left out because they have no result (the course referee harness's
+    /// games ended by a fault of nobody known).
+    pub without_result: usize,
     /// Positions trained on and held out.
     pub positions: (usize, usize),
     /// Each epoch's mean loss on the training positions and on the held-out ones (`None`
@@ -519,6 +522,9 @@ impl<A: GameAdapter> Training<A> {
         for f in &self.s.records {
             read_file(f, A::NAME, &mut recorded)?;
         }
+        let before = recorded.len();
+        recorded.retain(|g| !without_result(&g.result));
+        let without = before - recorded.len();
         let n_recorded = recorded.len();
         for g in recorded {
             let scores = g.scores.clone();
@@ -546,6 +552,7 @@ impl<A: GameAdapter> Training<A> {
         Ok(TrainReport {
             games: played.len() as u64,
             recorded: n_recorded,
+            without_result: without,
             positions: (train.len(), held.len()),
             losses,
             net,
