@@ -317,7 +317,13 @@ fn solved_table() -> Arc<Table> {
         return table.clone();
     }
     let path = crate::cache::cache_dir().map(|d| d.join(TABLE_FILE));
-    let (table, written) = build_and_cache(path.as_deref());
+    let (table, written) = match &path {
+        Some(path) => {
+            let (table, saved) = Table::build_and_save(path, 3);
+            (table, saved.is_ok())
+        }
+        None => (Table::build(), false),
+    };
     let table = Arc::new(table);
     match path.filter(|_| written) {
         // Where `default` will look for it: one copy for both.
@@ -330,41 +336,29 @@ fn solved_table() -> Arc<Table> {
     table
 }
 
-/// The whole table, solved (about 9 s of CPU time) and written to `path` for the next time
-/// (as [`Table::build_and_save`]); the table either way, and whether it was written.
-fn build_and_cache(path: Option<&std::path::Path>) -> (Table, bool) {
-    match path {
-        Some(path) => {
-            let (table, saved) = Table::build_and_save(path, 3);
-            (table, saved.is_ok())
-        }
-        None => (Table::build(), false),
-    }
-}
-
 /// The table a solve uses: the one in `--table FILE` (solved and written there the first
-/// time), else the one in the cache directory if it is there; else, for a position with at
+/// time), else the one in the cache directory if it is there ([`cached_table`]: read once per
+/// process); else, for a position with at
 /// most one pawn a side, the small table of those positions (solved at once, in memory);
-/// else the full table, solved (about 9 s of CPU time) and written to the cache directory
-/// for the next time (kept in memory only if it cannot be written there).
-fn table_for(pos: &Position, settings: &SolveSettings<'_>) -> Result<Table, Error> {
+/// else the full table ([`solved_table`]: solved, about 9 s of CPU time, and written to the
+/// cache directory for the next time; kept in memory only if it cannot be written there).
+fn table_for(pos: &Position, settings: &SolveSettings<'_>) -> Result<Arc<Table>, Error> {
     let file_error = |e: std::io::Error, path: &std::path::Path| Error::Solve {
         reason: format!("table {}: {e}", path.display()),
     };
     if let Some(path) = settings.table {
         return Table::load_or_build(path)
-            .map(|(t, _)| t)
+            .map(|(t, _)| Arc::new(t))
             .map_err(|e| file_error(e, path));
     }
-    let cached = crate::cache::cache_dir().map(|d| d.join(TABLE_FILE));
-    if let Some(t) = cached.as_ref().and_then(|p| Table::load(p).ok()) {
+    if let Some(t) = cached_table() {
         return Ok(t);
     }
     let pawns = pos.pawns(WHITE).max(pos.pawns(BLACK)) as usize;
     if pawns <= 1 {
-        return Ok(Table::build_up_to(pawns));
+        return Ok(Arc::new(Table::build_up_to(pawns)));
     }
-    Ok(build_and_cache(cached.as_deref()).0)
+    Ok(solved_table())
 }
 
 /// The name of the cached table file (its format version is in its header).
